@@ -1,0 +1,30 @@
+# Two commands do everything: `make demo` and `make test`.
+# Both create the project-local environment in .venv when it is missing (or when the pins change).
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+CORES  ?= 2
+
+.PHONY: demo test lint env clean
+
+env: $(STAMP)
+
+# torch comes first and alone so that pip takes the CPU wheel (torch==2.13.0) and never
+# resolves the several-GB CUDA build as a side effect of another package's range.
+$(STAMP): pyproject.toml requirements.lock
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet torch==2.13.0
+	$(BIN)/pip install --quiet -r requirements.lock
+	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e .
+	touch $@
+
+demo: $(STAMP)
+	$(BIN)/python -m reprocompare.demo
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+clean:
+	rm -rf results logs .snakemake demo-out

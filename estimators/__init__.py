@@ -1,0 +1,7 @@
+"""Estimators of the difference A - B and the statistics built on them.
+
+``difference``: holdout, repeated hold-out mean, avg, vote and mixture for one repetition (paper
+section 3.2, Table 2, Eq. 8). ``reproducibility``: SNR (Eq. 4), reproducibility (Eq. 1) and the
+Chebyshev bound (Eq. 3) over repetitions. ``significance``: single-run tests (seed 003).
+``expected_max``: expected validation performance against budget (seeds 001/002).
+"""

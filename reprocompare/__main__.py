@@ -1,0 +1,5 @@
+import sys
+
+from reprocompare.cli import main
+
+sys.exit(main())

@@ -1,0 +1,153 @@
+"""The ``reprocompare`` command line.
+
+Every subcommand is a thin layer over a library function; mistakes a user can make end in one
+line on stderr naming the file and line (or the option) and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from reprocompare.errors import UserError
+
+EXIT_USER_ERROR = 2
+
+
+def _corpus_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--token-column", type=int, default=0, metavar="I",
+                        help="column of the tokens (default: 0, the first)")
+    parser.add_argument("--tag-column", type=int, default=-1, metavar="I",
+                        help="column of the gold tags (default: -1, the last)")
+    parser.add_argument("--scheme", default="auto", choices=["auto", "IOB1", "IOB2", "IOBES"],
+                        help="tag scheme of the corpus (default: detected)")
+    parser.add_argument("--ill-formed", default="error", choices=["error", "repair", "keep"],
+                        help="sentences not well-formed in the corpus's scheme: stop (default), "
+                             "repair them as conlleval reads them, or keep them")
+
+
+def _read_corpus(args: argparse.Namespace):
+    from corpora.conll import read_conll
+
+    return read_conll(args.corpus, token_column=args.token_column, tag_column=args.tag_column,
+                      scheme=args.scheme, ill_formed=args.ill_formed)
+
+
+def _ratio(text: str) -> str:
+    parts = text.split(":")
+    if len(parts) != 2 or not all(p.isdigit() and int(p) > 0 for p in parts):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a ratio like 8:1")
+    return text
+
+
+def cmd_split(args: argparse.Namespace) -> int:
+    from reprocompare.io import write_text_atomic
+    from splitters import dumps, split_document
+
+    corpus = _read_corpus(args)
+    try:
+        document = split_document(
+            args.strategy, len(corpus), groups=corpus.docs if args.keep_documents else None,
+            corpus_sha256=corpus.sha256, k=args.k, m=args.m, ratio=args.ratio, seed=args.seed,
+            repetition=args.repetition)
+    except ValueError as error:  # the splitters' own checks, e.g. a corpus too small
+        raise UserError(str(error), path=args.corpus) from None
+    text = dumps(document)
+    if args.out:
+        write_text_atomic(args.out, text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    from corpora.conll import read_conll
+    from corpora.schemes import is_chunk_tag
+    from corpora.scoring import conlleval_report, count_chunks
+
+    if args.pred is None:  # conlleval's input: gold and predicted tag are the last two columns
+        gold = read_conll(args.gold, tag_column=-2)
+        predicted = [s.features[-1] for s in gold.sentences]
+        pred_source, pred_lines = args.gold, [s.line for s in gold.sentences]
+    else:
+        gold = read_conll(args.gold)
+        pred = read_conll(args.pred, ill_formed="keep")
+        predicted = [s.tags for s in pred.sentences]
+        pred_source, pred_lines = args.pred, [s.line for s in pred.sentences]
+        if len(pred) != len(gold):
+            raise UserError(f"{len(pred)} sentences, but the gold file {args.gold} has "
+                            f"{len(gold)}", path=args.pred)
+        for g, p in zip(gold.sentences, pred.sentences):
+            if len(g) != len(p):
+                raise UserError(f"sentence of {len(p)} tokens, but the gold sentence at "
+                                f"{args.gold}:{g.line} has {len(g)}", path=args.pred, line=p.line)
+    for tags, line in zip(predicted, pred_lines):
+        for i, tag in enumerate(tags):
+            if not is_chunk_tag(tag):
+                raise UserError(f"predicted tag {tag!r} is not a chunk tag", path=pred_source,
+                                line=line + i)
+    score = count_chunks(gold.tags, predicted, typed=not args.untyped).score()
+    if args.json:
+        sys.stdout.write(json.dumps(score.as_dict(), indent=1) + "\n")
+    else:
+        sys.stdout.write(conlleval_report(score))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="reprocompare",
+        description="Will 'model A beats model B' on this corpus reproduce? Splits, paired "
+                    "taggers, avg/vote/mixture estimators, SNR and reproducibility.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    split = sub.add_parser("split", help="write the train/validation folds of one repetition",
+                           description="Split a corpus by sentences: a standard 8:1 hold-out, "
+                                       "k repeated hold-outs, or blocked m x 2 cross-validation "
+                                       "(paper Table 1). Writes JSON.")
+    split.add_argument("corpus", type=Path, help="CoNLL column file (plain or .gz)")
+    split.add_argument("--strategy", required=True,
+                       choices=["holdout", "repeated-holdout", "bcv"])
+    split.add_argument("--k", type=int, default=10, help="hold-outs of repeated-holdout (10)")
+    split.add_argument("--m", type=int, default=3, help="repetitions of the m x 2 BCV (3)")
+    split.add_argument("--ratio", type=_ratio, default="8:1", help="train:validation (8:1)")
+    split.add_argument("--seed", type=int, default=0, help="base seed (0)")
+    split.add_argument("--repetition", type=int, default=0,
+                       help="repetition index; each derives its own seed (0)")
+    split.add_argument("--keep-documents", action="store_true",
+                       help="never split a -DOCSTART- document across train and validation")
+    split.add_argument("--out", type=Path, help="output file (default: stdout)")
+    _corpus_options(split)
+    split.set_defaults(run=cmd_split)
+
+    score = sub.add_parser("score", help="chunk precision, recall and F1, as conlleval",
+                           description="Score predicted chunk tags against gold, figure for "
+                                       "figure as conlleval. With PRED omitted, GOLD holds the "
+                                       "gold and the predicted tag as its last two columns.")
+    score.add_argument("gold", type=Path, help="gold CoNLL file (tag in the last column)")
+    score.add_argument("pred", type=Path, nargs="?",
+                       help="predictions, aligned with GOLD (tag in the last column)")
+    score.add_argument("--untyped", action="store_true",
+                       help="score chunk boundaries only, ignoring types")
+    score.add_argument("--json", action="store_true", help="print JSON (fractions in [0, 1])")
+    score.set_defaults(run=cmd_score)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except UserError as error:
+        print(f"reprocompare {args.command}: error: {error}", file=sys.stderr)
+        return EXIT_USER_ERROR
+    except KeyboardInterrupt:
+        print(f"reprocompare {args.command}: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

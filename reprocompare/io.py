@@ -1,0 +1,36 @@
+"""Writing outputs so that no reader ever sees half a file.
+
+Every output is written to a temporary name in the same directory and renamed over the target:
+``os.replace`` is atomic on POSIX, so a killed job leaves either the old file or the new one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+
+def write_text_atomic(path: str | Path, text: str) -> Path:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+            stream.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def dumps_json(data: Any) -> str:
+    """Deterministic JSON: fixed key order as given, floats as Python's shortest repr."""
+    return json.dumps(data, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def write_json_atomic(path: str | Path, data: Any) -> Path:
+    return write_text_atomic(path, dumps_json(data))
