@@ -1,0 +1,137 @@
+"""Estimators of the performance difference A - B from one repetition of a splitting strategy.
+
+Xue et al., "We Need to Talk About Reproducibility in NLP Model Comparison", section 3:
+
+- ``holdout``: F1_A - F1_B on one 8:1 validation set (standard split, ST; section 3.3).
+- ``repeated_holdout``: the mean of k hold-out differences (random splits, RS; section 3.3).
+- ``avg``: the mean of the 2m hold-out differences of an m x 2 BCV (section 3.2, Case II).
+- ``vote``: every sentence is validated by m basis models of A (Table 2); their predictions are
+  majority-voted into one prediction per sentence, the vote predictions of all n sentences are
+  scored against gold (vote F1 of A), likewise for B, and the estimate is the difference (Case I).
+- ``mixture``: vote when vote > avg, else avg (Eq. 8).
+
+F1 values are fractions in [0, 1].
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from corpora.schemes import chunks, chunks_to_tags, convert
+
+VOTING = ("chunk", "token")
+
+
+def holdout(f1_a: float, f1_b: float) -> float:
+    """The standard-split estimate: F1_A - F1_B on the single validation set."""
+    return float(f1_a) - float(f1_b)
+
+
+def fold_differences(f1_a: Sequence[float], f1_b: Sequence[float]) -> np.ndarray:
+    f1_a, f1_b = np.asarray(f1_a, dtype=np.float64), np.asarray(f1_b, dtype=np.float64)
+    if f1_a.shape != f1_b.shape or f1_a.ndim != 1 or not len(f1_a):
+        raise ValueError(f"need two equal-length, non-empty lists of fold scores, got "
+                         f"{f1_a.shape} and {f1_b.shape}")
+    return f1_a - f1_b
+
+
+def repeated_holdout(f1_a: Sequence[float], f1_b: Sequence[float]) -> float:
+    """The random-splits estimate: the mean of the k hold-out differences (Gorman & Bedrick)."""
+    return float(fold_differences(f1_a, f1_b).mean())
+
+
+def avg(f1_a: Sequence[float], f1_b: Sequence[float]) -> float:
+    """The averaged m x 2 BCV estimate: the mean of the 2m fold differences (section 3.2)."""
+    return float(fold_differences(f1_a, f1_b).mean())
+
+
+def mixture(vote: float, avg: float) -> tuple[float, str]:
+    """Eq. 8: Delta * vote + (1 - Delta) * avg with Delta = 1 iff vote > avg.
+
+    Returns the estimate and which case was chosen ("vote": Case I, the difference grows with the
+    training size; "avg": Case II).
+    """
+    return (float(vote), "vote") if vote > avg else (float(avg), "avg")
+
+
+def vote_chunks(basis: Sequence[Sequence[str]], scheme: str) -> list[str]:
+    """Chunk-level majority vote of m basis predictions of one sentence (default).
+
+    A chunk (start, end, type) is in the vote when more than m/2 basis predictions contain exactly
+    that chunk. The chunks of one prediction never overlap, so two overlapping chunks could each
+    have a strict majority only if some prediction held both (their votes add up to more than m):
+    the voted chunks never overlap, for any m, and the vote is always a valid labeling, written
+    in ``scheme``.
+    """
+    m = len(basis)
+    if not m:
+        raise ValueError("no basis predictions to vote on")
+    length = len(basis[0])
+    votes = Counter(chunk for tags in basis for chunk in set(chunks(tags)))
+    return chunks_to_tags([c for c, n in votes.items() if 2 * n > m], length, scheme)
+
+
+def vote_tokens(basis: Sequence[Sequence[str]], scheme: str) -> list[str]:
+    """Token-level majority vote: the most frequent tag at each position, then made valid.
+
+    Ties go to the tag that comes first in sorted order, so the vote never depends on the order
+    of the basis models. Per-token majorities can form an ill-formed sequence (``O I-NP``); it is
+    repaired by reading its chunks as conlleval does and writing them in ``scheme``.
+    """
+    if not basis:
+        raise ValueError("no basis predictions to vote on")
+    voted = []
+    for column in zip(*basis):
+        counts = Counter(column)
+        best = max(counts.values())
+        voted.append(min(tag for tag, n in counts.items() if n == best))
+    return convert(voted, scheme)
+
+
+def vote_labels(basis: Sequence[str]) -> str:
+    """Plain label vote for corpora of single-label items; ties to the first in sorted order."""
+    counts = Counter(basis)
+    best = max(counts.values())
+    return min(label for label, n in counts.items() if n == best)
+
+
+def vote_predictions(basis_by_sentence: Sequence[Sequence[Sequence[str]]], scheme: str,
+                     method: str = "chunk") -> list[list[str]]:
+    """Vote predictions for every sentence from its m basis predictions (Table 2)."""
+    if method not in VOTING:
+        raise ValueError(f"unknown voting method {method!r}; expected one of {', '.join(VOTING)}")
+    vote = vote_chunks if method == "chunk" else vote_tokens
+    return [vote(basis, scheme) for basis in basis_by_sentence]
+
+
+@dataclass(frozen=True)
+class BCVEstimates:
+    """All the estimates of one m x 2 BCV repetition for a pair (A, B)."""
+
+    avg: float
+    vote: float
+    mixture: float
+    mixture_chose: str
+    fold_differences: tuple[float, ...]
+    per_model: dict[str, dict[str, float]]
+
+    def as_dict(self) -> dict:
+        return {"avg": self.avg, "vote": self.vote, "mixture": self.mixture,
+                "mixture_chose": self.mixture_chose,
+                "fold_differences": list(self.fold_differences), "per_model": self.per_model}
+
+
+def bcv_estimates(fold_f1: dict[str, Sequence[float]], vote_f1: dict[str, float]) -> BCVEstimates:
+    """avg, vote and mixture of one BCV repetition from fold F1s and vote F1s of "A" and "B"."""
+    differences = fold_differences(fold_f1["A"], fold_f1["B"])
+    average = float(differences.mean())
+    voted = float(vote_f1["A"]) - float(vote_f1["B"])
+    mixed, chose = mixture(voted, average)
+    per_model = {name: {"avg": float(np.mean(fold_f1[name])), "vote": float(vote_f1[name])}
+                 for name in ("A", "B")}
+    return BCVEstimates(average, voted, mixed, chose, tuple(float(d) for d in differences),
+                        per_model)

@@ -1,0 +1,162 @@
+"""Difference estimators (paper section 3.2, Table 2, Eq. 8) and their statistics (Eq. 1, 3, 4).
+
+The toy BCV below is worked out by hand in the comments; every expected number comes from there.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from statsmodels.stats.proportion import proportion_confint
+
+from corpora.schemes import convert, first_violation
+from corpora.scoring import count_chunks
+from estimators.difference import (avg, bcv_estimates, holdout, mixture, repeated_holdout,
+                                   vote_chunks, vote_labels, vote_predictions, vote_tokens)
+from estimators.reproducibility import (chebyshev_bound, clopper_pearson, model_interval,
+                                        reproducibility, snr, snr_bootstrap_interval, summarize)
+
+GOLD = [["B-NP", "I-NP", "O", "B-VP"],  # NP(0,2) VP(3,4)
+        ["B-NP", "O"],                  # NP(0,1)
+        ["B-PP", "B-NP", "I-NP"],       # PP(0,1) NP(1,3)
+        ["O", "B-VP"]]                  # VP(1,2)      -> 6 gold chunks
+
+# three basis predictions of A per sentence (one per repetition of a 3x2 BCV, Table 2)
+BASIS_A = [
+    [GOLD[0], GOLD[0], ["B-NP", "O", "O", "B-VP"]],   # NP(0,2) 2 votes, VP 3 -> both kept
+    [["O", "O"], ["B-NP", "O"], ["B-NP", "I-NP"]],    # NP(0,1) 1, NP(0,2) 1 -> nothing
+    [GOLD[2], GOLD[2], GOLD[2]],                       # unanimous -> gold
+    [["O", "B-VP"], ["O", "O"], ["B-VP", "I-VP"]],    # VP(1,2) 1, VP(0,2) 1 -> nothing
+]
+# B is right everywhere but misses the VP of sentence 1 in all three basis models
+BASIS_B = [[["B-NP", "I-NP", "O", "O"]] * 3, [GOLD[1]] * 3, [GOLD[2]] * 3, [GOLD[3]] * 3]
+
+
+def vote_f1(basis, method="chunk"):
+    return count_chunks(GOLD, vote_predictions(basis, "IOB2", method)).score().f1
+
+
+def test_chunk_vote_by_hand():
+    assert vote_predictions(BASIS_A, "IOB2") == [GOLD[0], ["O", "O"], GOLD[2], ["O", "O"]]
+    # A: 4 predicted, 4 correct, 6 gold -> F1 = 2*4/(6+4) = 0.8; B: 5, 5, 6 -> 10/11
+    assert vote_f1(BASIS_A) == pytest.approx(0.8)
+    assert vote_f1(BASIS_B) == pytest.approx(10 / 11)
+
+
+def test_token_vote_by_hand():
+    # sentence 2: (O,B-NP,B-NP) -> B-NP, (O,O,I-NP) -> O; sentence 4: (O,O,B-VP) -> O and a
+    # three-way tie (B-VP, O, I-VP) -> B-VP, first in sorted order. Every sentence is then gold.
+    assert vote_tokens(BASIS_A[1], "IOB2") == ["B-NP", "O"]
+    assert vote_tokens(BASIS_A[3], "IOB2") == ["O", "B-VP"]
+    assert vote_f1(BASIS_A, "token") == pytest.approx(1.0)
+
+
+def test_token_vote_repairs_ill_formed_majorities():
+    basis = [["O", "I-NP"], ["O", "I-NP"], ["B-NP", "I-NP"]]  # majorities O, I-NP: ill-formed
+    assert vote_tokens(basis, "IOB2") == ["O", "B-NP"]
+    assert vote_tokens([convert(b, "IOBES") for b in basis], "IOBES") == ["O", "S-NP"]
+
+
+def test_bcv_estimates_by_hand():
+    fold_a = [0.80, 0.82, 0.78, 0.81, 0.79, 0.83]
+    fold_b = [0.79, 0.80, 0.80, 0.78, 0.80, 0.81]  # differences .01 .02 -.02 .03 -.01 .02
+    estimates = bcv_estimates({"A": fold_a, "B": fold_b},
+                              {"A": vote_f1(BASIS_A), "B": vote_f1(BASIS_B)})
+    assert estimates.avg == pytest.approx(0.05 / 6)
+    assert estimates.vote == pytest.approx(0.8 - 10 / 11)
+    # vote (-0.109) is not above avg (0.0083): Eq. 8 takes avg (Case II)
+    assert (estimates.mixture, estimates.mixture_chose) == (estimates.avg, "avg")
+    assert estimates.fold_differences == pytest.approx((0.01, 0.02, -0.02, 0.03, -0.01, 0.02))
+    assert estimates.per_model["A"] == pytest.approx({"avg": np.mean(fold_a), "vote": 0.8})
+    assert estimates.per_model["B"]["vote"] == pytest.approx(10 / 11)
+
+
+def test_mixture_switch_eq8():
+    assert mixture(0.03, 0.01) == (0.03, "vote")
+    assert mixture(0.01, 0.03) == (0.03, "avg")
+    assert mixture(0.02, 0.02) == (0.02, "avg")  # Delta = 1 only when vote > avg
+
+
+def test_holdout_and_means():
+    assert holdout(0.9, 0.85) == pytest.approx(0.05)
+    assert repeated_holdout([0.9, 0.8, 0.7], [0.8, 0.8, 0.8]) == pytest.approx(0.0)
+    assert avg([0.5, 0.7], [0.4, 0.4]) == pytest.approx(0.2)
+    with pytest.raises(ValueError, match="equal-length"):
+        avg([0.5], [0.4, 0.3])
+
+
+def test_vote_labels():
+    assert vote_labels(["pos", "neg", "pos"]) == "pos"
+    assert vote_labels(["pos", "neg"]) == "neg"  # tie: first in sorted order
+
+
+TAGS = st.lists(st.sampled_from(["O", "B-NP", "I-NP", "B-VP", "I-VP"]), min_size=1, max_size=10)
+
+
+@given(TAGS, st.integers(1, 7))
+def test_vote_of_identical_predictions_is_that_prediction(tags, m):
+    valid = convert(tags, "IOB2")
+    assert vote_chunks([valid] * m, "IOB2") == valid
+    assert vote_tokens([valid] * m, "IOB2") == valid
+
+
+@given(st.lists(TAGS, min_size=1, max_size=6).filter(lambda b: len({len(t) for t in b}) == 1))
+def test_chunk_vote_is_always_valid(basis):
+    for scheme in ("IOB2", "IOBES"):
+        assert first_violation(vote_chunks(basis, scheme), scheme) is None
+
+
+def test_unknown_voting_method():
+    with pytest.raises(ValueError, match="unknown voting method 'mean'"):
+        vote_predictions(BASIS_A, "IOB2", "mean")
+
+
+# ---- across repetitions: Eq. 1, 3, 4 -------------------------------------------------------
+
+def test_snr_reproducibility_bound_by_hand():
+    values = [0.1, 0.2, 0.3, -0.2]  # mean 0.1, sd sqrt(((0)^2+.1^2+.2^2+.3^2)/3) = sqrt(.14/3)
+    expected = 0.1 / np.sqrt(0.14 / 3)
+    assert snr(values) == pytest.approx(expected)
+    assert reproducibility(values) == 0.75
+    assert chebyshev_bound(snr(values)) == pytest.approx(expected**2 / (1 + expected**2))
+    assert snr(values, "B>A") == pytest.approx(-expected)
+    assert reproducibility(values, "B>A") == 0.25
+    assert chebyshev_bound(-1.0) == 0.0
+
+
+def test_clopper_pearson_equals_statsmodels():
+    for k, n in [(0, 10), (7, 10), (10, 10), (940, 1000)]:
+        assert clopper_pearson(k, n) == pytest.approx(proportion_confint(k, n, method="beta"))
+
+
+def test_summary_and_bootstrap_interval():
+    values = np.random.default_rng(1).normal(0.01, 0.01, size=200)
+    summary = summarize(values)
+    assert summary.repetitions == 200 and summary.mean == pytest.approx(values.mean())
+    assert summary.snr_low < summary.snr < summary.snr_high
+    assert summary.reproducibility_low < summary.reproducibility < summary.reproducibility_high
+    assert summary.chebyshev_bound <= summary.reproducibility + 0.05
+    assert snr_bootstrap_interval(values, random_state=3) == snr_bootstrap_interval(
+        values, random_state=3)
+    # the SNR of N(0.01, 0.01) is 1: a 95% interval from 200 draws covers it
+    assert summary.snr_low < 1.0 < summary.snr_high
+
+
+def test_model_interval_table3():
+    values = [0.80, 0.82, 0.81, 0.83]
+    interval = model_interval(values)
+    se = np.std(values, ddof=1) / 2
+    assert interval.standard_error == pytest.approx(se)
+    half = 3.182446305284263 * se  # t_{0.975, 3} from tables
+    assert (interval.low, interval.high) == pytest.approx((0.815 - half, 0.815 + half))
+
+
+def test_errors():
+    with pytest.raises(ValueError, match="at least 2 repetitions"):
+        snr([0.1])
+    with pytest.raises(ValueError, match="unknown conclusion"):
+        reproducibility([0.1, 0.2], "A<B")
+    with pytest.raises(ValueError, match="finite"):
+        snr([0.1, np.nan])
