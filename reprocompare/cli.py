@@ -44,17 +44,9 @@ def _ratio(text: str) -> str:
 
 def cmd_split(args: argparse.Namespace) -> int:
     from reprocompare.io import write_text_atomic
-    from splitters import dumps, split_document
+    from splitters import dumps
 
-    corpus = _read_corpus(args)
-    try:
-        document = split_document(
-            args.strategy, len(corpus), groups=corpus.docs if args.keep_documents else None,
-            corpus_sha256=corpus.sha256, k=args.k, m=args.m, ratio=args.ratio, seed=args.seed,
-            repetition=args.repetition)
-    except ValueError as error:  # the splitters' own checks, e.g. a corpus too small
-        raise UserError(str(error), path=args.corpus) from None
-    text = dumps(document)
+    text = dumps(_make_split(args, _read_corpus(args)))
     if args.out:
         write_text_atomic(args.out, text)
     else:
@@ -96,6 +88,83 @@ def cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
+def _split_options(parser: argparse.ArgumentParser, *, required: bool = True) -> None:
+    parser.add_argument("--strategy", required=required,
+                        choices=["holdout", "repeated-holdout", "bcv"],
+                        **({} if required else {"default": "bcv"}))
+    parser.add_argument("--k", type=int, default=10, help="hold-outs of repeated-holdout (10)")
+    parser.add_argument("--m", type=int, default=3, help="repetitions of the m x 2 BCV (3)")
+    parser.add_argument("--ratio", type=_ratio, default="8:1", help="train:validation (8:1)")
+    parser.add_argument("--seed", type=int, default=0, help="base seed (0)")
+    parser.add_argument("--repetition", type=int, default=0,
+                        help="repetition index; each derives its own seed (0)")
+    parser.add_argument("--keep-documents", action="store_true",
+                        help="never split a -DOCSTART- document across train and validation")
+
+
+def _make_split(args: argparse.Namespace, corpus) -> dict:
+    from splitters import split_document
+
+    try:
+        return split_document(
+            args.strategy, len(corpus), groups=corpus.docs if args.keep_documents else None,
+            corpus_sha256=corpus.sha256, k=args.k, m=args.m, ratio=args.ratio, seed=args.seed,
+            repetition=args.repetition)
+    except ValueError as error:  # the splitters' own checks, e.g. a corpus too small
+        raise UserError(str(error), path=args.corpus) from None
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from models import build_model, parse_spec
+    from reprocompare.compare import run_comparison, write_comparison
+
+    specs = {"A": parse_spec(args.a), "B": parse_spec(args.b)}
+    corpus = _read_corpus(args)
+    split = _make_split(args, corpus)
+    models = {name: build_model(spec) for name, spec in specs.items()}
+    run = run_comparison(corpus, split, models, {n: str(s) for n, s in specs.items()},
+                         typed=not args.untyped, voting=args.voting)
+    out = write_comparison(run, corpus, args.out, keep_predictions=not args.no_predictions)
+    for key in ("holdout", "mean", "avg", "vote", "mixture"):
+        if key in run.estimates:
+            print(f"{key:>8}: {run.estimates[key]:+.4f}")
+    print(f"wrote {out}/", file=sys.stderr)
+    return 0
+
+
+def cmd_summarize(args: argparse.Namespace) -> int:
+    from reports.tables import table4_text
+    from reprocompare.summary import summarize_runs
+
+    summary = summarize_runs(args.directories, conclusion=args.conclusion, table4_k=args.k)
+    if args.json:
+        sys.stdout.write(json.dumps(summary, indent=1) + "\n")
+    else:
+        sys.stdout.write(table4_text(summary))
+    return 0
+
+
+def cmd_expected_max(args: argparse.Namespace) -> int:
+    from estimators.expected_max import expected_max, read_scores
+
+    try:
+        scores, _ = read_scores(args.file)
+    except OSError as error:
+        raise UserError(f"cannot read: {error.strerror}", path=args.file) from None
+    except ValueError as error:
+        raise UserError(str(error)) from None
+    expected, std = expected_max(scores, estimator=args.estimator)
+    rows = [{"n": n, "expected_max": float(e), "std": float(s)}
+            for n, (e, s) in enumerate(zip(expected, std), start=1)]
+    if args.json:
+        sys.stdout.write(json.dumps(rows, indent=1) + "\n")
+    else:
+        sys.stdout.write(f"{'n':>6} {'expected_max':>14} {'std':>10}\n")
+        for row in rows:
+            sys.stdout.write(f"{row['n']:>6} {row['expected_max']:>14.6f} {row['std']:>10.6f}\n")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="reprocompare",
@@ -108,16 +177,7 @@ def build_parser() -> argparse.ArgumentParser:
                                        "k repeated hold-outs, or blocked m x 2 cross-validation "
                                        "(paper Table 1). Writes JSON.")
     split.add_argument("corpus", type=Path, help="CoNLL column file (plain or .gz)")
-    split.add_argument("--strategy", required=True,
-                       choices=["holdout", "repeated-holdout", "bcv"])
-    split.add_argument("--k", type=int, default=10, help="hold-outs of repeated-holdout (10)")
-    split.add_argument("--m", type=int, default=3, help="repetitions of the m x 2 BCV (3)")
-    split.add_argument("--ratio", type=_ratio, default="8:1", help="train:validation (8:1)")
-    split.add_argument("--seed", type=int, default=0, help="base seed (0)")
-    split.add_argument("--repetition", type=int, default=0,
-                       help="repetition index; each derives its own seed (0)")
-    split.add_argument("--keep-documents", action="store_true",
-                       help="never split a -DOCSTART- document across train and validation")
+    _split_options(split)
     split.add_argument("--out", type=Path, help="output file (default: stdout)")
     _corpus_options(split)
     split.set_defaults(run=cmd_split)
@@ -133,6 +193,50 @@ def build_parser() -> argparse.ArgumentParser:
                        help="score chunk boundaries only, ignoring types")
     score.add_argument("--json", action="store_true", help="print JSON (fractions in [0, 1])")
     score.set_defaults(run=cmd_score)
+
+    compare = sub.add_parser(
+        "compare", help="one repetition of one strategy for a pair of models",
+        description="Split CORPUS (as `reprocompare split` with the same arguments), train "
+                    "models A and B on every fold, and write split.json, fold predictions, "
+                    "scores.json and estimates.json into --out.")
+    compare.add_argument("corpus", type=Path, help="CoNLL column file (plain or .gz)")
+    compare.add_argument("--a", required=True, metavar="SPEC",
+                         help="model A, e.g. crf:scheme=IOB2 or bilstm:word_dim=20")
+    compare.add_argument("--b", required=True, metavar="SPEC", help="model B")
+    _split_options(compare)
+    compare.add_argument("--out", type=Path, required=True, metavar="DIR")
+    compare.add_argument("--untyped", action="store_true",
+                         help="score chunk boundaries only (the paper's NER setting)")
+    compare.add_argument("--voting", choices=["chunk", "token"], default="chunk",
+                         help="how the vote estimator combines basis predictions (chunk)")
+    compare.add_argument("--no-predictions", action="store_true",
+                         help="do not write fold predictions (they are large at scale)")
+    _corpus_options(compare)
+    compare.set_defaults(run=cmd_compare)
+
+    summarize = sub.add_parser(
+        "summarize", help="SNR and reproducibility over many `compare` directories",
+        description="Table 4 (SNR, Eq. 4; reproducibility, Eq. 1; with 95%% intervals) and "
+                    "Table 3 (per-model intervals over the hold-out repetitions) from the output "
+                    "directories of many `reprocompare compare` runs of one pair.")
+    summarize.add_argument("directories", type=Path, nargs="+", metavar="DIR")
+    summarize.add_argument("--conclusion", choices=["A>B", "B>A"], default="A>B",
+                           help="the conclusion whose reproducibility is measured (A>B)")
+    summarize.add_argument("--k", type=int, default=6,
+                           help="hold-outs in the RS column of Table 4 (6, as the paper)")
+    summarize.add_argument("--json", action="store_true", help="print JSON")
+    summarize.set_defaults(run=cmd_summarize)
+
+    expected = sub.add_parser(
+        "expected-max", help="expected validation performance against budget (seeds 001/002)",
+        description="Expected maximum validation score of n random-search trials, n = 1..N, "
+                    "from N observed scores (one per line; an optional second column is the "
+                    "trial's runtime in seconds).")
+    expected.add_argument("file", type=Path)
+    expected.add_argument("--estimator", choices=["unbiased", "meanmax"], default="unbiased",
+                          help="unbiased U-statistic (Tang et al., default) or Dodge et al.'s")
+    expected.add_argument("--json", action="store_true", help="print JSON")
+    expected.set_defaults(run=cmd_expected_max)
     return parser
 
 

@@ -1,0 +1,270 @@
+"""The split document: one JSON file per (corpus, strategy, seed, repetition).
+
+``reprocompare split`` writes it and every later stage reads it, so a split is drawn once and
+trained on, predicted and estimated from exactly as written. The file is a pure function of its
+arguments (byte for byte), which lets the workflow skip a repetition whose split already exists.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from reprocompare.errors import UserError
+from splitters._common import check_positive_int
+from splitters.bcv import BlockedMx2CV
+from splitters.holdout import HoldOut, RepeatedHoldOut, format_ratio, parse_ratio
+
+#: The splitting strategies compared by Xue et al. (section 3.3, Table 4): standard split (one
+#: 8:1 hold-out), random splits (repeated 8:1 hold-outs) and the 3x2 BCV (section 3.1).
+STRATEGIES = ("holdout", "repeated-holdout", "bcv")
+
+# Frozen codes, not positions in STRATEGIES nor hash(): reordering or adding a strategy must not
+# change the seeds, and so the splits, of the existing ones.
+_STRATEGY_CODES = {"holdout": 1, "repeated-holdout": 2, "bcv": 3}
+
+_COMMON_KEYS = ("strategy", "seed", "repetition", "n_sentences", "corpus_sha256", "folds")
+_STRATEGY_KEYS = {
+    "holdout": ("ratio",),
+    "repeated-holdout": ("k", "ratio"),
+    "bcv": ("m", "blocks"),
+}
+
+
+def _check_strategy(strategy) -> str:
+    if strategy not in STRATEGIES:
+        raise UserError(
+            f"unknown splitting strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}"
+        )
+    return strategy
+
+
+def _check_non_negative(value, name: str) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < 0:
+        raise UserError(f"{name} must be a non-negative integer, got {value!r}")
+    return int(value)
+
+
+def repetition_seed(seed: int, strategy: str, repetition: int) -> int:
+    """The 32-bit seed of one repetition of one strategy, derived from the run's seed.
+
+    ``numpy.random.SeedSequence(entropy=seed, spawn_key=(code(strategy), repetition))``: the
+    seeds of different repetitions and strategies are statistically independent, and the same on
+    every run and machine (no ``hash()``, whose value changes from one Python process to the
+    next). The paper's reproducibility (Eq. 1) is estimated over such independent repetitions.
+
+    Parameters
+    ----------
+    seed : int
+        The run's seed (non-negative).
+    strategy : {"holdout", "repeated-holdout", "bcv"}
+    repetition : int
+        Repetition index (non-negative).
+
+    Returns
+    -------
+    int
+        In ``[0, 2**32)``.
+
+    Examples
+    --------
+    >>> repetition_seed(0, "bcv", 0) == repetition_seed(0, "bcv", 0)
+    True
+    >>> repetition_seed(0, "bcv", 0) != repetition_seed(0, "bcv", 1)
+    True
+    """
+    seed = _check_non_negative(seed, "seed")
+    code = _STRATEGY_CODES[_check_strategy(strategy)]
+    repetition = _check_non_negative(repetition, "repetition")
+    sequence = np.random.SeedSequence(entropy=seed, spawn_key=(code, repetition))
+    return int(sequence.generate_state(1)[0])
+
+
+def make_splitter(strategy, *, k=10, m=3, ratio="8:1", random_state=None):
+    """The splitter object of a strategy.
+
+    Parameters
+    ----------
+    strategy : {"holdout", "repeated-holdout", "bcv"}
+    k : int, default=10
+        Hold-outs of ``"repeated-holdout"`` (ignored otherwise, but still checked).
+    m : int, default=3
+        Repetitions of ``"bcv"`` (ignored otherwise, but still checked).
+    ratio : str or tuple of two int, default="8:1"
+        Train:validation ratio of the hold-out strategies.
+    random_state : int, RandomState instance or None, default=None
+
+    Returns
+    -------
+    HoldOut, RepeatedHoldOut or BlockedMx2CV
+
+    Raises
+    ------
+    ValueError
+        (a :class:`~reprocompare.errors.UserError`) for an unknown strategy, ``k < 1``,
+        ``m < 1`` or a bad ratio.
+
+    Examples
+    --------
+    >>> make_splitter("bcv", random_state=0)
+    BlockedMx2CV(m=3, random_state=0)
+    """
+    _check_strategy(strategy)
+    # Checked here although only one of them is used: a typo in the config should fail whatever
+    # strategy it happens to be read with.
+    k = check_positive_int(k, "k")
+    m = check_positive_int(m, "m")
+    ratio = parse_ratio(ratio)
+    if strategy == "holdout":
+        return HoldOut(ratio=ratio, random_state=random_state)
+    if strategy == "repeated-holdout":
+        return RepeatedHoldOut(k=k, ratio=ratio, random_state=random_state)
+    return BlockedMx2CV(m=m, random_state=random_state)
+
+
+def split_document(strategy, n_sentences, *, groups=None, corpus_sha256="", k=10, m=3,
+                   ratio="8:1", seed=0, repetition=0) -> dict:
+    """The split of one repetition of one strategy, as a JSON-ready dict.
+
+    Parameters
+    ----------
+    strategy : {"holdout", "repeated-holdout", "bcv"}
+    n_sentences : int
+        Corpus size.
+    groups : sequence of length n_sentences, default=None
+        Document id of each sentence; documents are kept whole.
+    corpus_sha256 : str, default=""
+        Identity of the corpus, recorded so that a split is never applied to another corpus.
+    k, m, ratio : see :func:`make_splitter`
+    seed, repetition : int, default=0
+        The splitter's ``random_state`` is ``repetition_seed(seed, strategy, repetition)``.
+
+    Returns
+    -------
+    dict
+        Keys in this order: ``strategy``, ``seed``, ``repetition``, ``n_sentences``,
+        ``corpus_sha256``, then ``k`` (repeated-holdout), ``m`` (bcv), ``ratio`` (hold-outs, as
+        ``"8:1"``), ``blocks`` (bcv: B1..Bb), and ``folds``: a list of
+        ``{"train": [...], "validation": [...]}`` in split order, sorted plain ints.
+
+    Examples
+    --------
+    >>> doc = split_document("bcv", 8, seed=1)
+    >>> list(doc)
+    ['strategy', 'seed', 'repetition', 'n_sentences', 'corpus_sha256', 'm', 'blocks', 'folds']
+    >>> len(doc["blocks"]), len(doc["folds"])
+    (4, 6)
+    """
+    seed = _check_non_negative(seed, "seed")
+    repetition = _check_non_negative(repetition, "repetition")
+    n_sentences = _check_non_negative(n_sentences, "n_sentences")
+    splitter = make_splitter(
+        strategy, k=k, m=m, ratio=ratio,
+        random_state=repetition_seed(seed, strategy, repetition),
+    )
+    corpus = range(n_sentences)  # the splitters only need len()
+    document = {
+        "strategy": strategy,
+        "seed": seed,
+        "repetition": repetition,
+        "n_sentences": n_sentences,
+        "corpus_sha256": str(corpus_sha256),
+    }
+    if strategy == "repeated-holdout":
+        document["k"] = int(k)
+    if strategy == "bcv":
+        document["m"] = int(m)
+        document["blocks"] = [block.tolist() for block in splitter.blocks(corpus, groups=groups)]
+    else:
+        document["ratio"] = format_ratio(ratio)
+    document["folds"] = [
+        {"train": train.tolist(), "validation": validation.tolist()}
+        for train, validation in splitter.split(corpus, groups=groups)
+    ]
+    return document
+
+
+def _compact(value) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def dumps(document: dict) -> str:
+    """Deterministic JSON text of a split document, ending with a newline.
+
+    One key per line; each index list on one line, compact, so that a split of a large corpus
+    stays small and a diff of two splits stays readable. Identical documents give identical bytes.
+
+    Examples
+    --------
+    >>> doc = {"strategy": "holdout", "folds": [{"train": [0, 1], "validation": [2]}]}
+    >>> print(dumps(doc), end="")
+    {
+      "strategy": "holdout",
+      "folds": [
+        {"train": [0,1], "validation": [2]}
+      ]
+    }
+    """
+    lines = []
+    for key, value in document.items():
+        if key == "blocks":
+            body = ",\n".join(f"    {_compact(block)}" for block in value)
+            text = f"[\n{body}\n  ]" if value else "[]"
+        elif key == "folds":
+            body = ",\n".join(
+                "    {" + ", ".join(f"{json.dumps(name)}: {_compact(indices)}"
+                                    for name, indices in fold.items()) + "}"
+                for fold in value
+            )
+            text = f"[\n{body}\n  ]" if value else "[]"
+        else:
+            text = json.dumps(value)
+        lines.append(f"  {json.dumps(key)}: {text}")
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+def load_split(path) -> dict:
+    """Read a split document written by :func:`dumps` and check its keys.
+
+    Parameters
+    ----------
+    path : str or Path
+
+    Returns
+    -------
+    dict
+
+    Raises
+    ------
+    ValueError
+        (a :class:`~reprocompare.errors.UserError` naming the file) if the file is not JSON, its
+        strategy is unknown, or a required key is missing (the message names the key).
+    """
+    path = Path(path)
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise UserError(f"cannot read split file: {error.strerror}", path=path) from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise UserError(f"not a JSON split file: {error}", path=path) from None
+    if not isinstance(document, dict):
+        raise UserError("not a split file: expected a JSON object", path=path)
+    if "strategy" not in document:
+        raise UserError("missing key 'strategy'", path=path, key="strategy")
+    if document["strategy"] not in STRATEGIES:
+        raise UserError(
+            f"unknown splitting strategy {document['strategy']!r}; expected one of "
+            f"{', '.join(STRATEGIES)}", path=path, key="strategy",
+        )
+    for key in _COMMON_KEYS + _STRATEGY_KEYS[document["strategy"]]:
+        if key not in document:
+            raise UserError(f"missing key {key!r}", path=path, key=key)
+    if not isinstance(document["folds"], list):
+        raise UserError("'folds' must be a list", path=path, key="folds")
+    for i, fold in enumerate(document["folds"]):
+        for key in ("train", "validation"):
+            if not isinstance(fold, dict) or key not in fold:
+                raise UserError(f"fold {i} has no key {key!r}", path=path, key=f"folds[{i}]")
+    return document
