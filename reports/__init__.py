@@ -1,0 +1,1 @@
+"""Tables (CSV, Markdown, LaTeX) and figures (PNG, PDF) of the paper, from run summaries."""

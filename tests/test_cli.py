@@ -1,0 +1,105 @@
+"""The command line: the documented behaviour, byte-identical output, one-line errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import DATA, write
+from corpora.conll import read_conll
+from seqeval.metrics import f1_score
+
+CLI = [sys.executable, "-m", "reprocompare"]
+
+
+def run(*args, ok=True):
+    result = subprocess.run([*CLI, *map(str, args)], capture_output=True, text=True)
+    if ok:
+        assert result.returncode == 0, result.stderr
+    return result
+
+
+def assert_user_error(result, *fragments):
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    for fragment in fragments:
+        assert fragment in result.stderr
+
+
+@pytest.mark.parametrize("strategy,extra,n_folds", [("holdout", [], 1),
+                                                    ("repeated-holdout", ["--k", "4"], 4),
+                                                    ("bcv", [], 6)])
+def test_split_is_byte_identical_and_complete(tmp_path, strategy, extra, n_folds):
+    args = [DATA / "test.txt.gz", "--strategy", strategy, "--seed", "7", "--repetition", "3",
+            *extra]
+    run("split", *args, "--out", tmp_path / "a.json")
+    run("split", *args, "--out", tmp_path / "b.json")
+    assert (tmp_path / "a.json").read_bytes() == (tmp_path / "b.json").read_bytes()
+    document = json.loads((tmp_path / "a.json").read_text())
+    assert document["strategy"] == strategy and document["n_sentences"] == 2012
+    assert (document["seed"], document["repetition"]) == (7, 3)
+    assert document["corpus_sha256"] == read_conll(DATA / "test.txt.gz").sha256
+    assert len(document["folds"]) == n_folds
+    for fold in document["folds"]:
+        assert sorted(fold["train"] + fold["validation"]) == list(range(2012))
+    assert ("blocks" in document) == (strategy == "bcv")
+    other = run("split", *args[:-4], "--seed", "7", "--repetition", "4", *extra).stdout
+    assert other != (tmp_path / "a.json").read_text()
+
+
+def test_split_bcv_blocks_follow_table1():
+    document = json.loads(run("split", DATA / "test.txt.gz", "--strategy", "bcv").stdout)
+    b1, b2, b3, b4 = (set(b) for b in document["blocks"])
+    expected = [(b1 | b2, b3 | b4), (b3 | b4, b1 | b2), (b2 | b4, b1 | b3), (b1 | b3, b2 | b4),
+                (b1 | b4, b2 | b3), (b2 | b3, b1 | b4)]
+    assert [(set(f["train"]), set(f["validation"])) for f in document["folds"]] == expected
+
+
+def test_split_too_small_is_a_clear_error(tmp_path):
+    path = write(tmp_path / "tiny.txt", "a B-NP\n\nb B-NP\n\nc O\n")
+    assert_user_error(run("split", path, "--strategy", "bcv", ok=False), str(path), "4")
+
+
+def test_score_json_equals_seqeval(tmp_path, conll2000_test):
+    # gold + a prediction that drops every other VP chunk tag to O
+    pred_lines, golds, preds = [], [], []
+    for s in conll2000_test.sentences[:300]:
+        p = [("O" if t.endswith("VP") and i % 2 else t) for i, t in enumerate(s.tags)]
+        golds.append(list(s.tags))
+        preds.append(p)
+        pred_lines += [f"{tok} {pos} {g} {q}" for tok, pos, g, q in
+                       zip(s.tokens, s.features[0], s.tags, p)] + [""]
+    both = write(tmp_path / "both.txt", "\n".join(pred_lines) + "\n")
+    result = json.loads(run("score", both, "--json").stdout)
+    assert set(result) == {"precision", "recall", "f1", "gold_chunks", "pred_chunks",
+                           "correct_chunks", "per_type"}
+    assert result["f1"] == pytest.approx(f1_score(golds, preds), abs=1e-12)
+    assert 0 <= result["precision"] <= 1 and result["per_type"]["VP"]["recall"] < 1
+    text = run("score", both).stdout
+    assert f"FB1: {100 * result['f1']:6.2f}" in text.splitlines()[1]
+
+    gold_file = write(tmp_path / "gold.txt", "\n".join(
+        " ".join(line.split()[:3]) if line else "" for line in pred_lines) + "\n")
+    pred_file = write(tmp_path / "pred.txt", "\n".join(
+        " ".join(line.split()[::3]) if line else "" for line in pred_lines) + "\n")
+    two_files = json.loads(run("score", gold_file, pred_file, "--json").stdout)
+    assert two_files == result
+    untyped = json.loads(run("score", gold_file, pred_file, "--json", "--untyped").stdout)
+    assert list(untyped["per_type"]) == [""]
+
+
+def test_score_errors(tmp_path):
+    gold = write(tmp_path / "gold.txt", "a B-NP\nb I-NP\n\nc O\n")
+    short = write(tmp_path / "short.txt", "a B-NP\n\nc O\n")
+    assert_user_error(run("score", gold, short, ok=False), "short.txt:1", "1 tokens", "2")
+    bad = write(tmp_path / "bad.txt", "a B-NP\nb XX\n\nc O\n")
+    assert_user_error(run("score", gold, bad, ok=False), "bad.txt:2", "'XX'")
+    assert_user_error(run("score", tmp_path / "missing.txt", ok=False), "missing.txt",
+                      "no such file")
+    binary = write(tmp_path / "bin.txt", b"\x00\x01\x02")
+    assert_user_error(run("split", binary, "--strategy", "holdout", ok=False), "bin.txt:1",
+                      "not a text file")
