@@ -1,0 +1,661 @@
+"""Significance tests for "model A beats model B", one function per test.
+
+Every test takes plain numpy arrays (A's results first, B's second) and returns a small
+``NamedTuple`` whose first two fields are ``statistic`` and ``p_value``, in the style of mlxtend's
+``evaluate`` module, so ``stat, p = test(a, b)`` works for the two-field results.
+
+Which test fits which design:
+
+* one run, one test set, per-item correctness (token or sentence): :func:`mcnemar`;
+* one run, one test set, a corpus-level metric such as chunk F1 that does not decompose over
+  sentences: :func:`paired_bootstrap` or :func:`approximate_randomization` over sentences;
+* 10-20 paired scores from repeated splits: :func:`wilcoxon` (seed 003, after Demšar 2006);
+* m x 2 cross-validation: :func:`paired_t_mx2` (Dietterich 1998) or, better calibrated,
+  :func:`combined_f_mx2` (Alpaydin 1999);
+* J repeated random hold-outs, whose training sets overlap: :func:`corrected_resampled_t`
+  (Nadeau & Bengio 2003);
+* several comparisons at once: :func:`holm_bonferroni` on their p-values.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+from scipy import stats
+
+__all__ = [
+    "TestResult",
+    "BootstrapResult",
+    "HolmResult",
+    "mcnemar",
+    "wilcoxon",
+    "paired_t_mx2",
+    "combined_f_mx2",
+    "corrected_resampled_t",
+    "paired_bootstrap",
+    "approximate_randomization",
+    "holm_bonferroni",
+    "corpus_f1",
+]
+
+#: Below this many discordant pairs McNemar's chi-squared approximation is poor and the exact
+#: binomial test is used instead (the usual rule of thumb, e.g. statsmodels' documentation).
+MCNEMAR_EXACT_BELOW = 25
+
+#: Two F1 differences closer than this are treated as equal in the resampling tests. F1 lies in
+#: [0, 1], so a difference of two F1s computed from different sums carries an absolute rounding
+#: error of ~1e-16; without a tolerance, mathematically tied resamples (common: a resample that
+#: repeats the one sentence where A and B differ twice doubles the difference exactly) would be
+#: counted or not by the accident of rounding.
+_TIE = 1e-12
+
+#: Relative tolerance below which per-split differences count as equal (zero variance) in the
+#: t and F tests: scores are typically rounded to far fewer digits than this.
+_EQUAL = 1e-12
+
+#: Resamples drawn per block in the vectorized resampling tests: a (block, n_sentences) float
+#: matrix is 16 MB for 2,000 sentences, small enough for a shared machine, large enough that the
+#: Python loop costs nothing.
+_BLOCK = 1000
+
+
+class TestResult(NamedTuple):
+    """A test statistic and its p-value."""
+
+    statistic: float
+    p_value: float
+
+    # Not a pytest test class, despite the name.
+    __test__ = False
+
+
+class BootstrapResult(NamedTuple):
+    """Observed F1 difference A - B, one-sided p-value, and percentile interval of the difference."""
+
+    statistic: float
+    p_value: float
+    ci_low: float
+    ci_high: float
+
+
+class HolmResult(NamedTuple):
+    """Holm-adjusted p-values (input order) and which hypotheses are rejected at ``alpha``."""
+
+    p_adjusted: np.ndarray
+    reject: np.ndarray
+
+
+# --------------------------------------------------------------------------------------------
+# input checks
+
+
+def _as_bool_vector(x, name: str) -> np.ndarray:
+    arr = np.asarray(x)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
+    if arr.dtype == bool:
+        return arr
+    if arr.dtype.kind not in "biuf":
+        raise ValueError(f"{name} must be boolean (or 0/1), got dtype {arr.dtype}")
+    # 0/1 ints or floats are accepted; anything else (2, 0.5, NaN) is a caller's mistake that
+    # would silently count as "correct" under a plain astype(bool).
+    if not np.all((arr == 0) | (arr == 1)):
+        raise ValueError(f"{name} must contain only booleans or 0/1")
+    return arr.astype(bool)
+
+
+def _as_float_vector(x, name: str) -> np.ndarray:
+    arr = np.asarray(x, dtype=float)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} contains NaN or infinite values")
+    return arr
+
+
+def _same_length(a: np.ndarray, b: np.ndarray, name_a: str, name_b: str) -> None:
+    if a.shape != b.shape:
+        raise ValueError(f"{name_a} and {name_b} must be paired (same shape); "
+                         f"got {a.shape} and {b.shape}")
+
+
+def _mx2_differences(scores_a, scores_b) -> tuple[np.ndarray, float]:
+    """Fold-wise differences p_i^(j) = A - B as an (m, 2) array, and the scores' scale."""
+    a = np.asarray(scores_a, dtype=float)
+    b = np.asarray(scores_b, dtype=float)
+    _same_length(a, b, "scores_a", "scores_b")
+    if a.ndim == 1:
+        if a.size == 0 or a.size % 2:
+            raise ValueError(f"flat m x 2 scores need an even, non-zero length; got {a.size}")
+        # Fold order rep1-fold1, rep1-fold2, rep2-fold1, ...: row-major reshape keeps it.
+        a, b = a.reshape(-1, 2), b.reshape(-1, 2)
+    if a.ndim != 2 or a.shape[1] != 2 or a.shape[0] < 1:
+        raise ValueError(f"m x 2 scores must have shape (m, 2) or (2m,); got {a.shape}")
+    if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
+        raise ValueError("scores contain NaN or infinite values")
+    return a - b, float(max(1.0, np.abs(a).max(), np.abs(b).max()))
+
+
+def _fold_variances(p: np.ndarray, scale: float) -> np.ndarray:
+    """s_i^2 = (p_i^(1) - pbar_i)^2 + (p_i^(2) - pbar_i)^2 for every repetition i.
+
+    A sum of squares, not a mean: Dietterich (1998, section 3.5) and Alpaydin (1999) use this
+    unnormalized form, and their degrees of freedom are set accordingly.
+    """
+    pbar = p.mean(axis=1, keepdims=True)
+    s2 = ((p - pbar) ** 2).sum(axis=1)
+    # "Equal" differences such as 0.9 - 0.8 and 0.8 - 0.7 differ by rounding (~1e-17), which would
+    # give an arbitrary, astronomically large statistic; differences equal to 12 significant
+    # digits of the scores' scale count as equal.
+    if np.all(np.abs(p[:, 0] - p[:, 1]) <= _EQUAL * scale):
+        raise ValueError("the two folds of every repetition give the same difference A - B; "
+                         "the fold variance is zero and the test is undefined")
+    return s2
+
+
+def _chunk_counts(counts, name: str) -> np.ndarray:
+    arr = np.asarray(counts)
+    if arr.ndim != 2 or arr.shape[1] != 3:
+        raise ValueError(f"{name} must have shape (n_sentences, 3) with columns "
+                         f"(gold, predicted, correct); got {arr.shape}")
+    if arr.shape[0] == 0:
+        raise ValueError(f"{name} has no sentences")
+    if arr.dtype.kind == "f":
+        if not np.all(np.isfinite(arr)) or np.any(arr != np.round(arr)):
+            raise ValueError(f"{name} must hold whole chunk counts")
+    elif arr.dtype.kind not in "iu":
+        raise ValueError(f"{name} must hold integer chunk counts, got dtype {arr.dtype}")
+    arr = arr.astype(np.int64)
+    if np.any(arr < 0):
+        raise ValueError(f"{name} has negative chunk counts")
+    gold, pred, correct = arr.T
+    bad = np.flatnonzero((correct > gold) | (correct > pred))
+    if bad.size:
+        raise ValueError(f"{name}: sentence {bad[0]} has more correct chunks than gold or "
+                         f"predicted chunks")
+    return arr
+
+
+def _paired_chunk_counts(counts_a, counts_b) -> tuple[np.ndarray, np.ndarray]:
+    a = _chunk_counts(counts_a, "counts_a")
+    b = _chunk_counts(counts_b, "counts_b")
+    _same_length(a, b, "counts_a", "counts_b")
+    if not np.array_equal(a[:, 0], b[:, 0]):
+        bad = int(np.flatnonzero(a[:, 0] != b[:, 0])[0])
+        raise ValueError(f"gold chunk counts differ between A and B at sentence {bad}: both "
+                         "systems must be scored against the same gold standard")
+    return a, b
+
+
+def _check_resamples(n: int, name: str) -> int:
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"{name} must be a positive integer, got {n!r}")
+    return int(n)
+
+
+# --------------------------------------------------------------------------------------------
+# one run, per-item correctness
+
+
+def mcnemar(correct_a, correct_b, *, exact: bool | None = None) -> TestResult:
+    r"""McNemar's test on paired per-item correctness of two systems.
+
+    With :math:`b` the number of items A gets right and B wrong and :math:`c` the number A gets
+    wrong and B right (the discordant pairs; concordant items carry no information), the null
+    hypothesis is that both systems have the same error rate, :math:`b = c`. The chi-squared
+    form with continuity correction is
+
+    .. math:: \chi^2 = \frac{(|b - c| - 1)^2}{b + c} \sim \chi^2_1,
+
+    as given by Dietterich (1998), section 3.1, and quoted in the CS224u notebook (seed 003) with
+    :math:`n_{01}, n_{10}` for :math:`c, b`. With few discordant pairs the approximation is poor, and the exact
+    test is used: under the null, :math:`b \sim \mathrm{Binomial}(b + c, 1/2)`, and the
+    two-sided p-value is :math:`\min(1, 2\,P(X \le \min(b, c)))` (McNemar 1947).
+
+    Parameters
+    ----------
+    correct_a, correct_b : array_like of bool, shape (n_items,)
+        Whether A (resp. B) is right on each item: token or sentence level, same item order.
+    exact : bool or None, optional
+        True: exact binomial test; False: chi-squared with continuity correction; None
+        (default): exact when :math:`b + c <` ``MCNEMAR_EXACT_BELOW`` (25).
+
+    Returns
+    -------
+    TestResult
+        ``statistic`` is :math:`\min(b, c)` for the exact test (as in statsmodels) or
+        :math:`\chi^2` otherwise; ``p_value`` is two-sided. When there are no discordant pairs,
+        the result is ``(0.0, 1.0)``: the systems never disagree, so there is no evidence.
+
+    References
+    ----------
+    Q. McNemar (1947). Note on the sampling error of the difference between correlated
+    proportions or percentages. Psychometrika 12(2):153-157.
+    T. G. Dietterich (1998). Approximate statistical tests for comparing supervised
+    classification learning algorithms. Neural Computation 10(7):1895-1923, section 3.1.
+    """
+    a = _as_bool_vector(correct_a, "correct_a")
+    b_ = _as_bool_vector(correct_b, "correct_b")
+    _same_length(a, b_, "correct_a", "correct_b")
+    b = int(np.count_nonzero(a & ~b_))
+    c = int(np.count_nonzero(~a & b_))
+    n = b + c
+    if exact is None:
+        exact = n < MCNEMAR_EXACT_BELOW
+    if n == 0:
+        # (|0 - 0| - 1)^2 / 0 is undefined; with no disagreements there is nothing to test.
+        return TestResult(0.0, 1.0)
+    if exact:
+        k = min(b, c)
+        # The binomial(n, 1/2) is symmetric, so doubling one tail is the two-sided p-value;
+        # it exceeds 1 only when b == c, where the answer is exactly 1.
+        p = min(1.0, 2.0 * float(stats.binom.cdf(k, n, 0.5)))
+        return TestResult(float(k), p)
+    chi2 = (abs(b - c) - 1) ** 2 / n
+    return TestResult(float(chi2), float(stats.chi2.sf(chi2, 1)))
+
+
+# --------------------------------------------------------------------------------------------
+# repeated splits
+
+
+def wilcoxon(scores_a, scores_b) -> TestResult:
+    r"""Wilcoxon signed-rank test over paired per-split scores (two-sided).
+
+    For differences :math:`d_k = a_k - b_k` (zero differences dropped), rank :math:`|d_k|` and
+    sum the ranks of the positive and of the negative differences, :math:`W^+` and :math:`W^-`;
+    the statistic is :math:`\min(W^+, W^-)` (Wilcoxon 1945). It uses only the signs and the
+    ranks of the differences, so it assumes nothing about how the scores are distributed. A thin
+    wrapper on :func:`scipy.stats.wilcoxon` (exact null distribution for small samples without
+    ties, normal approximation otherwise).
+
+    Advice (seed 003, CS224u "Experimental methods", after Demšar 2006): use it when both
+    systems can be run on **the same** 10-20 splits (preferably closer to 20); with fewer, the
+    test has little power (with 5 splits the smallest possible two-sided p-value is 0.0625).
+    Do not confuse it with the rank-sum (Mann-Whitney) test, which ignores the pairing.
+
+    Parameters
+    ----------
+    scores_a, scores_b : array_like, shape (n_splits,)
+        A's and B's score on each split, in the same split order.
+
+    Returns
+    -------
+    TestResult
+        ``statistic`` :math:`\min(W^+, W^-)` and the two-sided ``p_value``.
+
+    Raises
+    ------
+    ValueError
+        Fewer than 2 pairs, or every difference is zero (the test is undefined: there are no
+        ranks to compare).
+
+    References
+    ----------
+    F. Wilcoxon (1945). Individual comparisons by ranking methods. Biometrics Bulletin
+    1(6):80-83.
+    J. Demšar (2006). Statistical comparisons of classifiers over multiple data sets. JMLR 7:1-30,
+    section 3.1.3.
+    """
+    a = _as_float_vector(scores_a, "scores_a")
+    b = _as_float_vector(scores_b, "scores_b")
+    _same_length(a, b, "scores_a", "scores_b")
+    if a.size < 2:
+        raise ValueError(f"the Wilcoxon signed-rank test needs at least 2 paired scores, got "
+                         f"{a.size} (10-20 splits are advised)")
+    d = a - b
+    if not np.any(d != 0):
+        raise ValueError("all paired differences are zero: A and B scored identically on every "
+                         "split, so the Wilcoxon test is undefined")
+    res = stats.wilcoxon(a, b, alternative="two-sided")
+    return TestResult(float(res.statistic), float(res.pvalue))
+
+
+def paired_t_mx2(scores_a, scores_b) -> TestResult:
+    r"""Dietterich's 5x2cv paired t-test, generalized to m repetitions of 2-fold CV.
+
+    With :math:`p_i^{(j)}` = score of A minus score of B on fold :math:`j` of repetition
+    :math:`i`, :math:`\bar p_i = (p_i^{(1)} + p_i^{(2)})/2` and
+    :math:`s_i^2 = (p_i^{(1)} - \bar p_i)^2 + (p_i^{(2)} - \bar p_i)^2`,
+
+    .. math:: t = \frac{p_1^{(1)}}{\sqrt{\frac{1}{m}\sum_{i=1}^m s_i^2}} \sim t_m
+
+    (Dietterich 1998, section 3.5, the statistic :math:`\tilde t`, there with m = 5). The numerator is the difference on the **first
+    fold of the first repetition only**, not the mean of all differences: Dietterich chose it so
+    that numerator and denominator are (approximately) independent, which the t distribution
+    needs; the mean would be correlated with the :math:`s_i^2`. Because of that, the order of
+    the folds matters.
+
+    Parameters
+    ----------
+    scores_a, scores_b : array_like, shape (m, 2) or (2m,)
+        Scores per repetition (rows) and fold (columns); a flat array is read in the order
+        rep1-fold1, rep1-fold2, rep2-fold1, ...
+
+    Returns
+    -------
+    TestResult
+        ``statistic`` t and its two-sided ``p_value`` with m degrees of freedom.
+
+    Raises
+    ------
+    ValueError
+        Wrong shape, non-finite scores, or :math:`\sum_i s_i^2 = 0` (undefined statistic).
+
+    References
+    ----------
+    T. G. Dietterich (1998). Approximate statistical tests for comparing supervised
+    classification learning algorithms. Neural Computation 10(7):1895-1923, section 3.5.
+    """
+    p, scale = _mx2_differences(scores_a, scores_b)
+    m = p.shape[0]
+    s2 = _fold_variances(p, scale)
+    t = p[0, 0] / math.sqrt(s2.mean())
+    return TestResult(float(t), float(2.0 * stats.t.sf(abs(t), m)))
+
+
+def combined_f_mx2(scores_a, scores_b) -> TestResult:
+    r"""Alpaydin's combined 5x2cv F-test, generalized to m repetitions of 2-fold CV.
+
+    With :math:`p_i^{(j)}` and :math:`s_i^2` as in :func:`paired_t_mx2`,
+
+    .. math:: F = \frac{\sum_{i=1}^m \sum_{j=1}^2 \left(p_i^{(j)}\right)^2}
+                       {2 \sum_{i=1}^m s_i^2} \sim F_{2m,\, m}
+
+    (Alpaydin 1999, the statistic :math:`f`, there with m = 5). Unlike the 5x2cv t-test it uses all 2m
+    differences, which makes it less sensitive to which fold comes first and gives it lower
+    type I error and higher power. The p-value is the upper tail of the F distribution (large F:
+    the differences are large relative to their within-repetition spread).
+
+    Parameters
+    ----------
+    scores_a, scores_b : array_like, shape (m, 2) or (2m,)
+        As in :func:`paired_t_mx2`.
+
+    Returns
+    -------
+    TestResult
+        ``statistic`` F and its ``p_value`` from :math:`F_{2m, m}`.
+
+    References
+    ----------
+    E. Alpaydin (1999). Combined 5 x 2 cv F test for comparing supervised classification learning
+    algorithms. Neural Computation 11(8):1885-1892.
+    """
+    p, scale = _mx2_differences(scores_a, scores_b)
+    m = p.shape[0]
+    s2 = _fold_variances(p, scale)
+    f = float((p**2).sum() / (2.0 * s2.sum()))
+    return TestResult(f, float(stats.f.sf(f, 2 * m, m)))
+
+
+def corrected_resampled_t(differences, *, n_train: int, n_validation: int) -> TestResult:
+    r"""Nadeau & Bengio's corrected resampled t-test for J repeated hold-out splits.
+
+    For :math:`J` differences :math:`d_j` = score(A) - score(B) on random train/validation
+    splits of :math:`n_1` training and :math:`n_2` validation items,
+
+    .. math:: t = \frac{\bar d}{\sqrt{\left(\frac{1}{J} + \frac{n_2}{n_1}\right)
+                    \hat\sigma^2}} \sim t_{J-1},
+              \qquad \hat\sigma^2 = \frac{1}{J-1}\sum_{j=1}^J (d_j - \bar d)^2
+
+    (Nadeau & Bengio 2003, the "corrected resampled t-test"). The naive resampled t-test
+    uses :math:`1/J` alone and ignores that the training sets overlap, which correlates the
+    :math:`d_j`; its type I error grows with J. The :math:`n_2/n_1` term is a heuristic bound on
+    that correlation. The same correction applies to repeated (blocked) cross-validation folds.
+
+    Parameters
+    ----------
+    differences : array_like, shape (J,)
+        Score difference A - B on each split, J >= 2.
+    n_train, n_validation : int
+        Training and validation set sizes of one split (keyword-only, easy to swap otherwise).
+
+    Returns
+    -------
+    TestResult
+        ``statistic`` t and its two-sided ``p_value`` with J - 1 degrees of freedom.
+
+    References
+    ----------
+    C. Nadeau and Y. Bengio (2003). Inference for the generalization error. Machine Learning
+    52(3):239-281.
+    R. R. Bouckaert and E. Frank (2004). Evaluating the replicability of significance tests for
+    comparing learning algorithms. PAKDD, LNCS 3056:3-12 (its use with repeated CV folds).
+    """
+    d = _as_float_vector(differences, "differences")
+    j = d.size
+    if j < 2:
+        raise ValueError(f"the corrected resampled t-test needs at least 2 splits, got {j}")
+    for name, value in (("n_train", n_train), ("n_validation", n_validation)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    var = d.var(ddof=1)
+    # As in the m x 2 tests: differences equal up to rounding are equal, not a tiny variance.
+    if np.ptp(d) <= _EQUAL * max(1.0, float(np.abs(d).max())):
+        raise ValueError("all differences are equal: their variance is zero and the t statistic "
+                         "is undefined")
+    t = d.mean() / math.sqrt((1.0 / j + n_validation / n_train) * var)
+    return TestResult(float(t), float(2.0 * stats.t.sf(abs(t), j - 1)))
+
+
+# --------------------------------------------------------------------------------------------
+# one run, corpus-level chunk F1: resampling over sentences
+
+
+def corpus_f1(counts) -> float:
+    r"""Corpus-level chunk F1 from per-sentence counts: :math:`2C / (G + P)`, 0 if :math:`G+P=0`.
+
+    :math:`G, P, C` are the gold, predicted and correct chunk counts summed over all sentences
+    (micro-averaged F1, as conlleval computes it). Averaging sentence-level F1s instead would
+    give short sentences the weight of long ones and is a different, non-standard metric.
+
+    Parameters
+    ----------
+    counts : array_like of int, shape (n_sentences, 3)
+        Columns (gold, predicted, correct).
+    """
+    arr = _chunk_counts(counts, "counts")
+    g, p, c = arr.sum(axis=0)
+    return float(_f1(g, p, c))
+
+
+def _f1(gold, pred, correct):
+    """2C / (G + P) elementwise, 0 where G + P = 0 (no chunks anywhere: nothing to get wrong)."""
+    gold, pred, correct = (np.asarray(x, dtype=float) for x in (gold, pred, correct))
+    denom = gold + pred
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(denom > 0, 2.0 * correct / np.where(denom > 0, denom, 1.0), 0.0)
+
+
+def _delta(sums: np.ndarray) -> np.ndarray:
+    """F1(A) - F1(B) from summed columns (gold, pred_a, correct_a, pred_b, correct_b)."""
+    g, pa, ca, pb, cb = np.moveaxis(sums, -1, 0)
+    return _f1(g, pa, ca) - _f1(g, pb, cb)
+
+
+def paired_bootstrap(counts_a, counts_b, *, n_resamples: int = 10_000,
+                     random_state=None) -> BootstrapResult:
+    r"""Paired bootstrap test over sentences for corpus-level chunk F1 (A better than B).
+
+    Let :math:`\delta(x) = F_1^A(x) - F_1^B(x)` on the test set :math:`x`, with corpus-level
+    :math:`F_1 = 2C/(G+P)` recomputed from summed counts. Draw :math:`n` sentence indices with
+    replacement, **once** per resample, and apply the same indices to A and B (the pairs are
+    resampled together: resampling A and B independently destroys the pairing and inflates the
+    spread of the difference). Berg-Kirkpatrick et al. (2012) give the one-sided
+    p-value for :math:`H_0: \delta \le 0` as
+
+    .. math:: p = \frac{1}{K} \sum_{i=1}^K \mathbb{1}\left[\delta(x^{(i)}) > 2\delta(x)\right],
+
+    which follows from shifting the bootstrap distribution to mean zero under the null, as
+    :math:`\delta(x^{(i)}) - \delta(x) > \delta(x)`; "greater" is strict, beyond a 1e-12 tie
+    tolerance (see ``_TIE``). (Koehn 2004 introduced paired bootstrap
+    resampling for MT.) It is meaningful for :math:`\delta(x) > 0`; when B is ahead, swap the
+    arguments. The 95% percentile interval of :math:`\delta(x^{(i)})` is returned too
+    (Efron & Tibshirani 1993, ch. 13).
+
+    The resamples are drawn as multiplicity vectors (how often each sentence is drawn, via
+    ``np.bincount``) in blocks, and the counts are summed by a matrix product, so 10,000
+    resamples over 2,000 sentences take a fraction of a second.
+
+    Parameters
+    ----------
+    counts_a, counts_b : array_like of int, shape (n_sentences, 3)
+        Per-sentence (gold chunks, predicted chunks, correct chunks) of A and B; the gold column
+        must be identical.
+    n_resamples : int, default 10_000
+        Number of bootstrap resamples K.
+    random_state : None, int or numpy.random.Generator
+        Seed; the result is deterministic given it.
+
+    Returns
+    -------
+    BootstrapResult
+        ``statistic`` :math:`\delta(x)`, one-sided ``p_value``, ``ci_low`` and ``ci_high``.
+
+    References
+    ----------
+    T. Berg-Kirkpatrick, D. Burkett and D. Klein (2012). An empirical investigation of
+    statistical significance in NLP. EMNLP-CoNLL, 995-1005.
+    P. Koehn (2004). Statistical significance tests for machine translation evaluation. EMNLP.
+    """
+    a, b = _paired_chunk_counts(counts_a, counts_b)
+    k = _check_resamples(n_resamples, "n_resamples")
+    rng = np.random.default_rng(random_state)
+    # Columns (gold, pred_a, correct_a, pred_b, correct_b): one weight vector per resample sums
+    # A's and B's counts over the same multiset of sentences, which is what "paired" means.
+    table = np.column_stack([a, b[:, 1:]]).astype(float)
+    n = table.shape[0]
+    observed = float(_delta(table.sum(axis=0)))
+    deltas = np.empty(k)
+    for start in range(0, k, _BLOCK):
+        size = min(_BLOCK, k - start)
+        idx = rng.integers(0, n, size=(size, n))
+        # Offsetting each row's indices by row * n lets one bincount build all the rows'
+        # multiplicity vectors at once.
+        idx += np.arange(size)[:, None] * n
+        weights = np.bincount(idx.ravel(), minlength=size * n).reshape(size, n)
+        deltas[start:start + size] = _delta(weights.astype(float) @ table)
+    p = float(np.mean(deltas > 2.0 * observed + _TIE))
+    lo, hi = np.percentile(deltas, [2.5, 97.5])
+    return BootstrapResult(observed, p, float(lo), float(hi))
+
+
+def approximate_randomization(counts_a, counts_b, *, n_permutations: int = 10_000,
+                              random_state=None) -> TestResult:
+    r"""Approximate randomization test over sentences for corpus-level chunk F1 (two-sided).
+
+    Under the null hypothesis that A and B are interchangeable, the label "A" or "B" on each
+    sentence's output is arbitrary. Each of :math:`R` shuffles swaps A's and B's counts on each
+    sentence independently with probability 1/2 and recomputes :math:`\delta` = corpus-level
+    :math:`F_1^A - F_1^B`; then
+
+    .. math:: p = \frac{\#\{r : |\delta_r| \ge |\delta_{obs}|\} + 1}{R + 1}
+
+    (Noreen 1989; Riezler & Maxwell 2005; the +1 counts the observed
+    assignment, which keeps the test valid, p >= 1/(R+1)). Differences within 1e-12 of each other
+    count as ties, so that mathematically equal differences reached through different sums are
+    not lost to rounding (the same idea as :func:`scipy.stats.permutation_test`'s tolerance, but
+    absolute, because the error of a difference of two F1s in [0, 1] is absolute).
+
+    Parameters
+    ----------
+    counts_a, counts_b : array_like of int, shape (n_sentences, 3)
+        As in :func:`paired_bootstrap`.
+    n_permutations : int, default 10_000
+        Number of random shuffles R.
+    random_state : None, int or numpy.random.Generator
+        Seed; the result is deterministic given it.
+
+    Returns
+    -------
+    TestResult
+        ``statistic`` :math:`\delta_{obs}` and the two-sided ``p_value``.
+
+    References
+    ----------
+    E. W. Noreen (1989). Computer-Intensive Methods for Testing Hypotheses. Wiley.
+    S. Riezler and J. T. Maxwell (2005). On some pitfalls in automatic evaluation and
+    significance testing for MT. ACL Workshop on Intrinsic and Extrinsic Evaluation Measures.
+    """
+    a, b = _paired_chunk_counts(counts_a, counts_b)
+    r = _check_resamples(n_permutations, "n_permutations")
+    rng = np.random.default_rng(random_state)
+    n = a.shape[0]
+    base = np.concatenate([a.sum(axis=0), b[:, 1:].sum(axis=0)]).astype(float)
+    observed = float(_delta(base))
+    # Swapping sentence s moves (B_s - A_s) from B's totals into A's: with a 0/1 swap matrix S,
+    # A's permuted sums are A + S @ D and B's are B - S @ D (gold does not change).
+    d = (b[:, 1:] - a[:, 1:]).astype(float)
+    shift = np.column_stack([np.zeros(n), d, -d])
+    threshold = abs(observed) - _TIE
+    hits = 0
+    for start in range(0, r, _BLOCK):
+        size = min(_BLOCK, r - start)
+        swaps = rng.integers(0, 2, size=(size, n)).astype(float)
+        perm = _delta(base + swaps @ shift)
+        hits += int(np.count_nonzero(np.abs(perm) >= threshold))
+    return TestResult(observed, (hits + 1) / (r + 1))
+
+
+# --------------------------------------------------------------------------------------------
+# several comparisons
+
+
+def holm_bonferroni(p_values, alpha: float = 0.05) -> HolmResult:
+    r"""Holm's step-down multiple-testing correction (controls the family-wise error rate).
+
+    Sort the :math:`m` p-values, :math:`p_{(1)} \le \dots \le p_{(m)}`. Reject
+    :math:`H_{(1)}, \dots, H_{(k-1)}` where :math:`k` is the smallest index with
+    :math:`p_{(k)} > \alpha / (m - k + 1)` (Holm 1979). The adjusted p-values are
+
+    .. math:: \tilde p_{(k)} = \min\left(1, \max_{j \le k} (m - j + 1)\, p_{(j)}\right),
+
+    monotone in the sorted order, so that :math:`H_{(k)}` is rejected iff
+    :math:`\tilde p_{(k)} \le \alpha` (Wright 1992). Holm is uniformly more powerful than plain
+    Bonferroni and needs no independence assumption.
+
+    Parameters
+    ----------
+    p_values : array_like, shape (m,)
+        Unadjusted p-values in [0, 1].
+    alpha : float, default 0.05
+        Family-wise error rate.
+
+    Returns
+    -------
+    HolmResult
+        ``p_adjusted`` (in input order, capped at 1) and boolean ``reject``.
+
+    References
+    ----------
+    S. Holm (1979). A simple sequentially rejective multiple test procedure. Scandinavian Journal
+    of Statistics 6(2):65-70.
+    S. P. Wright (1992). Adjusted p-values for simultaneous inference. Biometrics 48(4):1005-1013.
+    """
+    p = np.asarray(p_values, dtype=float)
+    if p.ndim != 1:
+        raise ValueError(f"p_values must be one-dimensional, got shape {p.shape}")
+    if np.any(np.isnan(p)) or np.any((p < 0) | (p > 1)):
+        raise ValueError("p_values must lie in [0, 1] (no NaN)")
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must lie in (0, 1), got {alpha!r}")
+    m = p.size
+    # A stable sort keeps tied p-values in input order, so the result does not depend on how
+    # the sort breaks ties.
+    order = np.argsort(p, kind="stable")
+    sorted_p = p[order]
+    factors = np.arange(m, 0, -1, dtype=float)  # m - k + 1 for k = 1..m
+    adjusted_sorted = np.minimum(1.0, np.maximum.accumulate(factors * sorted_p))
+    # Step-down rejection in Holm's own form (p_(k) <= alpha / (m - k + 1) for all j <= k),
+    # rather than adjusted <= alpha, so floating-point rounding at the boundary follows the
+    # definition.
+    passes = sorted_p <= alpha / factors
+    reject_sorted = np.logical_and.accumulate(passes) if m else passes
+    adjusted = np.empty(m)
+    reject = np.empty(m, dtype=bool)
+    adjusted[order] = adjusted_sorted
+    reject[order] = reject_sorted
+    return HolmResult(adjusted, reject)
