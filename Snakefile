@@ -1,0 +1,21 @@
+# reprocompare: will "model A beats model B" on this corpus reproduce?
+# corpus -> splits -> comparisons (train A and B on every fold) -> summaries -> tables, figures
+from snakemake.utils import min_version
+
+min_version("9.0")
+
+
+configfile: "config/config.yaml"
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/corpora.smk"
+include: "workflow/rules/splits.smk"
+include: "workflow/rules/compare.smk"
+include: "workflow/rules/report.smk"
+
+
+rule all:
+    input:
+        final_outputs(),
+    default_target: True

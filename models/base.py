@@ -1,0 +1,207 @@
+"""What every tagger shares: tag-scheme handling, the featurize-once contract, declared parameters.
+
+A tagger is trained in its own tag scheme (``scheme``) but always answers in the scheme of the
+corpus it was fitted on, so that model A and model B of a comparison are scored against the same
+gold chunks whatever scheme each was trained with (the paper, section 4, compares one CRF trained
+on IOB2 tags with the same CRF trained on IOBES tags). Conversions keep conlleval's chunks exactly
+(:func:`corpora.schemes.convert`), so they change how chunks are written, never which chunks there
+are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Hashable, Sequence
+
+import numpy as np
+from sklearn.base import BaseEstimator
+
+from corpora.conll import Sentence
+from corpora.schemes import SCHEMES, convert, detect_scheme
+from reprocompare.errors import UserError
+
+
+class Featurized:
+    """The features of a list of sentences, computed once and shared by every fold and model.
+
+    A model computes it with ``model.featurize(sentences)``; ``fit`` and ``predict`` accept it in
+    place of the sentences. ``take(indices)`` selects rows (a fold) without recomputing anything:
+    the rows are the same objects, so a 3 x 2 BCV featurizes a corpus once, not twelve times.
+
+    Parameters
+    ----------
+    key : hashable
+        ``feature_key()`` of the model that made it. Models with equal keys compute identical
+        features and may share one ``Featurized`` (a CRF trained with IOB2 and the same CRF trained
+        with IOBES); a model refuses one made under another key.
+    rows : list
+        One entry per sentence, in the model's own format.
+    shared : object, optional
+        Corpus-level data every row refers to (the BiLSTM's id -> string tables); ``take`` keeps it.
+    """
+
+    __slots__ = ("key", "rows", "shared")
+
+    def __init__(self, key: Hashable, rows: list, shared: Any = None):
+        self.key = key
+        self.rows = rows
+        self.shared = shared
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def take(self, indices: Sequence[int] | np.ndarray) -> "Featurized":
+        """The rows at ``indices`` (an integer array from a splitter), in that order."""
+        rows = self.rows
+        return Featurized(self.key, [rows[i] for i in np.asarray(indices, dtype=np.int64).tolist()],
+                          self.shared)
+
+    def __repr__(self) -> str:
+        return f"Featurized(key={self.key!r}, n={len(self.rows)})"
+
+
+@dataclass(frozen=True)
+class Param:
+    """A declared hyperparameter: its type (for parsing specs), default and constraint.
+
+    ``check`` returns None when a value is acceptable, else what is wrong with it ("must be >= 0").
+    """
+
+    name: str
+    type: type
+    default: Any
+    check: Callable[[Any], str | None] | None = None
+    choices: tuple | None = None
+    help: str = ""
+
+    def problem(self, value: Any) -> str | None:
+        if self.choices is not None and value not in self.choices:
+            return f"must be one of {', '.join(map(str, self.choices))}, got {value!r}"
+        return self.check(value) if self.check is not None else None
+
+
+def at_least(bound: float) -> Callable[[Any], str | None]:
+    return lambda v: None if v >= bound else f"must be >= {bound}, got {v!r}"
+
+
+def in_range(low: float, high: float, *, high_open: bool = True) -> Callable[[Any], str | None]:
+    def check(v):
+        ok = low <= v < high if high_open else low <= v <= high
+        return None if ok else f"must be in [{low}, {high}{')' if high_open else ']'}, got {v!r}"
+    return check
+
+
+SCHEME_PARAM = Param("scheme", str, "IOB2", choices=SCHEMES,
+                     help="tag scheme the model is trained in; predictions come back in the "
+                          "corpus's scheme")
+
+
+def as_sentence_list(X) -> list[Sentence]:
+    if isinstance(X, Featurized):
+        raise TypeError("expected sentences, got a Featurized")
+    return list(X)
+
+
+class SequenceTagger(BaseEstimator):
+    """Base class: scheme conversion around ``_fit`` / ``_predict`` in the model's scheme.
+
+    Subclasses declare ``PARAMS`` (a tuple of :class:`Param`, in ``__init__`` order, ``scheme``
+    included), store their keyword arguments unchanged in ``__init__`` (scikit-learn convention,
+    so ``get_params``/``clone`` work) and implement ``featurize``, ``feature_key``, ``_fit`` and
+    ``_predict``.
+    """
+
+    PARAMS: tuple[Param, ...] = ()
+    #: the registry name used in specs ("crf", "bilstm", "majority")
+    name: str = ""
+
+    # ----------------------------------------------------------------- featurization
+    def feature_key(self) -> Hashable:
+        """Hashable identity of this model's features: equal keys may share a Featurized."""
+        raise NotImplementedError
+
+    def featurize(self, sentences: Sequence[Sentence]) -> Featurized:
+        """Compute the features of ``sentences`` once; ``take`` selects folds from the result."""
+        raise NotImplementedError
+
+    def _featurized(self, X) -> Featurized:
+        if isinstance(X, Featurized):
+            if X.key != self.feature_key():
+                raise ValueError(f"these features were made for {X.key!r}, not for this model's "
+                                 f"{self.feature_key()!r}")
+            return X
+        return self.featurize(list(X))
+
+    # ----------------------------------------------------------------- checks
+    def _check_params(self) -> None:
+        """Raise UserError(key=name) for the first invalid hyperparameter."""
+        for param in self.PARAMS:
+            value = getattr(self, param.name)
+            if param.type is float and isinstance(value, int) and not isinstance(value, bool):
+                value = float(value)
+            if param.type is not type(value) and not (param.default is None and value is None):
+                raise UserError(f"must be {param.type.__name__}, got {value!r}", key=param.name)
+            problem = None if value is None else param.problem(value)
+            if problem:
+                raise UserError(problem, key=param.name)
+
+    # ----------------------------------------------------------------- schemes
+    def _resolve_corpus_scheme(self, y: Sequence[Sequence[str]], corpus_scheme: str | None) -> str:
+        if corpus_scheme is None:
+            corpus_scheme, _ = detect_scheme(y)
+        elif corpus_scheme not in SCHEMES:
+            raise UserError(f"unknown tag scheme {corpus_scheme!r}; expected one of "
+                            f"{', '.join(SCHEMES)}", key="corpus_scheme")
+        return corpus_scheme
+
+    def _to_model_scheme(self, y: Sequence[Sequence[str]]) -> list[list[str]]:
+        return [convert(tags, self.scheme) for tags in y]
+
+    def _to_corpus_scheme(self, predicted: list[list[str]]) -> list[list[str]]:
+        # Always convert, even when the schemes agree: a model may emit ill-formed sequences
+        # (I-NP after O); writing them well-formed keeps conlleval's chunks and makes models A and B
+        # answer in exactly the same form.
+        return [convert(tags, self.corpus_scheme_) for tags in predicted]
+
+    # ----------------------------------------------------------------- public API
+    def fit(self, X, y: Sequence[Sequence[str]], *, corpus_scheme: str | None = None,
+            **kwargs) -> "SequenceTagger":
+        """Train on sentences (or a Featurized) and their gold tags.
+
+        Parameters
+        ----------
+        X : list of Sentence or Featurized
+            Training sentences; a ``Featurized`` from ``featurize(...).take(fold)`` avoids
+            recomputing features.
+        y : list of tag sequences
+            Gold tags in the corpus's scheme (any scheme: they are converted to ``self.scheme``).
+        corpus_scheme : {"IOB1", "IOB2", "IOBES"}, optional
+            The scheme predictions are returned in; detected from ``y`` when omitted (pass
+            ``corpus.scheme`` to make it explicit).
+
+        Returns
+        -------
+        self
+        """
+        self._check_params()
+        y = [list(tags) for tags in y]
+        featurized = self._featurized(X)
+        if len(featurized) != len(y):
+            raise ValueError(f"{len(featurized)} sentences but {len(y)} tag sequences")
+        if not y:
+            raise ValueError("cannot fit on zero sentences")
+        self.corpus_scheme_ = self._resolve_corpus_scheme(y, corpus_scheme)
+        self._fit(featurized, self._to_model_scheme(y), **kwargs)
+        return self
+
+    def predict(self, X) -> list[list[str]]:
+        """Tag sentences (or a Featurized); tags are in the scheme of the corpus fitted on."""
+        if not hasattr(self, "corpus_scheme_"):
+            raise ValueError(f"this {type(self).__name__} is not fitted yet; call fit first")
+        return self._to_corpus_scheme(self._predict(self._featurized(X)))
+
+    def _fit(self, featurized: Featurized, y: list[list[str]], **kwargs) -> None:
+        raise NotImplementedError
+
+    def _predict(self, featurized: Featurized) -> list[list[str]]:
+        raise NotImplementedError

@@ -1,0 +1,576 @@
+"""BiLSTM tagger on torch: word, extra-column (POS) and optional character embeddings, softmax output.
+
+The paper (section 4, SRL) compares two BiLSTM taggers that differ only in an embedding size (20
+vs 10); here that is ``word_dim=20`` against ``word_dim=10`` with everything else equal, and both
+models share one ``featurize`` (the key leaves every hyperparameter out).
+
+Featurization maps a corpus to integer ids once: corpus-level id tables of words, characters and
+extra-column values, and per-sentence id arrays. A fit must not see words of the rows it does not
+train on (the validation rows, the test fold), so the vocabulary is built per fit from the training
+rows only, as a remap array from corpus ids to model ids that sends every id unseen in training to
+UNK. Predicting on any Featurized (another corpus included) goes through the model's own vocabulary
+strings, so a fitted model never depends on the corpus it was featurized with.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import re
+from contextlib import contextmanager
+from typing import Hashable, Sequence
+
+import numpy as np
+import torch
+from sklearn.utils import check_random_state
+from torch import nn
+from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
+
+from corpora.conll import Sentence
+from corpora.scoring import count_chunks
+from models.base import SCHEME_PARAM, Featurized, Param, SequenceTagger, at_least, in_range
+from reprocompare.errors import UserError
+
+FEATURE_VERSION = 1
+PAD, UNK = 0, 1
+#: Characters beyond this are cut: long tokens (URLs, numbers) would widen every char batch.
+MAX_WORD_LENGTH = 30
+_DIGITS = re.compile(r"\d")
+
+
+def normalize_word(token: str) -> str:
+    """The form a word embedding is looked up by: lower case, every digit written ``0``.
+
+    >>> normalize_word("Sept. 1987")
+    'sept. 0000'
+    """
+    return _DIGITS.sub("0", token.lower())
+
+
+class IdTables:
+    """Corpus-level id -> string tables of a Featurized (words normalized, raw characters, columns).
+
+    Character id 0 is padding, so character ids start at 1.
+    """
+
+    __slots__ = ("words", "chars", "columns", "__weakref__")
+
+    def __init__(self, words: list[str], chars: list[str], columns: list[list[str]]):
+        self.words = words
+        self.chars = chars
+        self.columns = columns
+
+
+def _intern(table: dict[str, int], value: str) -> int:
+    found = table.get(value)
+    if found is None:
+        found = table[value] = len(table)
+    return found
+
+
+def featurize_ids(sentences: Sequence[Sentence]) -> Featurized:
+    """Integer ids for every sentence: rows of (words (n,), chars (n, L), columns (C, n)) arrays."""
+    sentences = list(sentences)
+    n_columns = len(sentences[0].features) if sentences else 0
+    word_of_token: dict[str, int] = {}
+    words: dict[str, int] = {}
+    chars: dict[str, int] = {"": 0}
+    columns: list[dict[str, int]] = [{} for _ in range(n_columns)]
+    char_cache: dict[str, list[int]] = {}
+    rows = []
+    for s in sentences:
+        if len(s.features) != n_columns:
+            raise ValueError(f"sentence at line {s.line} has {len(s.features)} extra columns, "
+                             f"the first has {n_columns}")
+        word_ids = np.empty(len(s.tokens), dtype=np.int64)
+        char_lists = []
+        for i, token in enumerate(s.tokens):
+            wid = word_of_token.get(token)
+            if wid is None:
+                wid = word_of_token[token] = _intern(words, normalize_word(token))
+            word_ids[i] = wid
+            ids = char_cache.get(token)
+            if ids is None:
+                ids = char_cache[token] = [_intern(chars, c) for c in token[:MAX_WORD_LENGTH]]
+            char_lists.append(ids)
+        width = max((len(c) for c in char_lists), default=1) or 1
+        char_ids = np.zeros((len(s.tokens), width), dtype=np.int64)
+        for i, ids in enumerate(char_lists):
+            char_ids[i, :len(ids)] = ids
+        column_ids = np.array([[_intern(columns[j], v) for v in s.features[j]]
+                               for j in range(n_columns)], dtype=np.int64).reshape(n_columns, -1)
+        rows.append((word_ids, char_ids, column_ids))
+    tables = IdTables(list(words), list(chars), [list(c) for c in columns])
+    return Featurized(("bilstm", FEATURE_VERSION), rows, tables)
+
+
+def vocabulary(rows: Sequence, size: int, *, field: int = 0, column: int | None = None,
+               offset: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """Corpus ids that occur in ``rows``, their counts, for one id field of the rows.
+
+    Returns ``(seen, counts)``: the sorted corpus ids occurring in these rows and how often each
+    occurs. ``remap_array(seen, size)`` turns them into the corpus-id -> model-id map.
+    """
+    parts = [(row[field] if column is None else row[field][column]).ravel() for row in rows]
+    ids = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+    counts = np.bincount(ids, minlength=size)
+    seen = np.flatnonzero(counts)
+    return seen, counts[seen]
+
+
+def remap_array(seen: np.ndarray, size: int, *, first: int = 2) -> np.ndarray:
+    """Map corpus ids to model ids: ``seen[k]`` -> ``first + k``, every other id -> UNK.
+
+    This is where words of the validation rows or the test fold that the training rows lack
+    become unknown.
+    """
+    remap = np.full(size, UNK, dtype=np.int64)
+    remap[seen] = np.arange(first, first + len(seen), dtype=np.int64)
+    return remap
+
+
+class _Network(nn.Module):
+    def __init__(self, n_words: int, n_chars: int, column_sizes: list[int], n_tags: int, *,
+                 word_dim: int, feature_dim: int, char_dim: int, char_model: str,
+                 char_hidden: int, hidden_size: int, num_layers: int, dropout: float):
+        super().__init__()
+        self.words = nn.Embedding(n_words, word_dim, padding_idx=PAD)
+        width = word_dim
+        self.columns = nn.ModuleList()
+        if feature_dim:
+            for size in column_sizes:
+                self.columns.append(nn.Embedding(size, feature_dim, padding_idx=PAD))
+                width += feature_dim
+        self.char_model = char_model if char_dim else None
+        if char_dim:
+            self.chars = nn.Embedding(n_chars, char_dim, padding_idx=PAD)
+            if char_model == "cnn":
+                self.char_encoder = nn.Conv1d(char_dim, char_hidden, kernel_size=3, padding=1)
+                width += char_hidden
+            else:
+                self.char_encoder = nn.LSTM(char_dim, char_hidden, batch_first=True,
+                                            bidirectional=True)
+                width += 2 * char_hidden
+        self.dropout = nn.Dropout(dropout)
+        self.lstm = nn.LSTM(width, hidden_size, num_layers=num_layers, batch_first=True,
+                            bidirectional=True, dropout=dropout if num_layers > 1 else 0.0)
+        self.output = nn.Linear(2 * hidden_size, n_tags)
+
+    def _char_features(self, chars: torch.Tensor) -> torch.Tensor:
+        batch, length, width = chars.shape
+        flat = chars.reshape(batch * length, width)
+        embedded = self.chars(flat)  # (B*T, L, char_dim)
+        if self.char_model == "cnn":
+            hidden = self.char_encoder(embedded.transpose(1, 2))  # (B*T, H, L)
+            hidden = hidden.masked_fill((flat == PAD).unsqueeze(1), float("-inf"))
+            pooled = hidden.max(dim=2).values
+            # padding tokens have no characters at all: -inf everywhere, zero them
+            pooled = torch.where(torch.isfinite(pooled), pooled, torch.zeros_like(pooled))
+        else:
+            lengths = (flat != PAD).sum(dim=1)
+            pooled = torch.zeros(flat.shape[0], 2 * self.char_encoder.hidden_size,
+                                 device=chars.device)
+            present = lengths > 0
+            if present.any():
+                packed = pack_padded_sequence(embedded[present], lengths[present].cpu(),
+                                              batch_first=True, enforce_sorted=False)
+                _, (h, _) = self.char_encoder(packed)
+                pooled[present] = torch.cat([h[0], h[1]], dim=1)
+        return pooled.reshape(batch, length, -1)
+
+    def forward(self, words, columns, chars, lengths):
+        parts = [self.words(words)]
+        for j, embedding in enumerate(self.columns):
+            parts.append(embedding(columns[:, j]))
+        if self.char_model is not None:
+            parts.append(self._char_features(chars))
+        x = self.dropout(torch.cat(parts, dim=-1))
+        packed = pack_padded_sequence(x, lengths, batch_first=True, enforce_sorted=False)
+        out, _ = self.lstm(packed)
+        out, _ = pad_packed_sequence(out, batch_first=True, total_length=words.shape[1])
+        return self.output(self.dropout(out))
+
+
+@contextmanager
+def _deterministic(seed: int, device: torch.device):
+    """Seed torch's global RNG (init, dropout) inside a fork, and ask for deterministic kernels.
+
+    Forking leaves the caller's RNG state as it was, and the deterministic flag is restored:
+    fitting a model has no global side effect.
+    """
+    was_deterministic = torch.are_deterministic_algorithms_enabled()
+    was_warn_only = torch.is_deterministic_algorithms_warn_only_enabled()
+    # an empty device list forks the CPU generator only (and never initializes CUDA)
+    devices = [device.index or 0] if device.type == "cuda" else []
+    with torch.random.fork_rng(devices=devices, device_type="cuda"):
+        torch.manual_seed(seed)
+        # warn_only: a CUDA kernel without a deterministic version warns instead of failing
+        torch.use_deterministic_algorithms(True, warn_only=True)
+        try:
+            yield
+        finally:
+            torch.use_deterministic_algorithms(was_deterministic, warn_only=was_warn_only)
+
+
+class BiLSTMTagger(SequenceTagger):
+    """Bidirectional LSTM tagger with per-token softmax, trained with Adam on cross-entropy.
+
+    Parameters
+    ----------
+    scheme : {"IOB2", "IOBES", "IOB1"}
+        Tag scheme the network is trained in; predictions are returned in the corpus's scheme.
+    word_dim : int
+        Word embedding size (the paper's SRL comparison: 20 vs 10).
+    feature_dim : int
+        Embedding size of each extra column (POS); 0 ignores the columns.
+    char_dim : int
+        Character embedding size; 0 disables the character encoder.
+    char_model : {"cnn", "lstm"}
+        Character encoder: a width-3 CNN with max pooling, or a BiLSTM's final states.
+    char_hidden : int
+        CNN filters, or the character LSTM's hidden size per direction.
+    hidden_size : int
+        LSTM hidden size per direction.
+    num_layers : int
+        Stacked BiLSTM layers.
+    dropout : float
+        Dropout on the embeddings, between LSTM layers and before the output layer.
+    epochs : int
+        Training epochs (the most, with early stopping).
+    batch_size : int
+        Sentences per batch; batches group sentences of similar length.
+    learning_rate : float
+        Adam's learning rate.
+    word_dropout : float
+        Probability that a word seen once in training is replaced by UNK in a training batch, so
+        the UNK embedding is trained for the unknown words it stands for at prediction time.
+    validation_fraction : float
+        Fraction of the training rows held back for early stopping (0: none). Their words are not
+        in the vocabulary.
+    patience : int
+        Epochs without a better validation chunk F1 before stopping; the best epoch's weights are
+        kept.
+    record_every : int
+        With ``fit(..., eval_set=...)``, record chunk F1 on the eval set every this many epochs
+        (and after the last) into ``learning_curve_``.
+    device : {"cpu", "cuda"}
+        Where to train; "cuda" without a CUDA device is an error, not a silent fallback.
+    random_state : int, RandomState or None
+        Seeds initialization, dropout, batch order, word dropout and the validation split.
+
+    Attributes
+    ----------
+    module_ : torch.nn.Module
+        The trained network (on CPU after unpickling).
+    words_ : list of str
+        The vocabulary (normalized words of the training rows); model id ``k + 2`` is
+        ``words_[k]``, 0 is padding, 1 UNK.
+    labels_ : list of str
+        Output labels, in the model's scheme.
+    learning_curve_ : list of (int, float)
+        (epoch, chunk F1 on ``eval_set``); empty without an eval set.
+    validation_curve_ : list of (int, float)
+        (epoch, chunk F1 on the held-back rows) with ``validation_fraction > 0``.
+    best_epoch_, n_epochs_ : int
+        The epoch whose weights are kept, and how many epochs ran.
+    """
+
+    name = "bilstm"
+    PARAMS = (
+        SCHEME_PARAM,
+        Param("word_dim", int, 50, at_least(1), help="word embedding size"),
+        Param("feature_dim", int, 20, at_least(0), help="embedding size per extra column (0: none)"),
+        Param("char_dim", int, 0, at_least(0), help="character embedding size (0: none)"),
+        Param("char_model", str, "cnn", choices=("cnn", "lstm"), help="character encoder"),
+        Param("char_hidden", int, 30, at_least(1), help="char CNN filters / char LSTM size"),
+        Param("hidden_size", int, 100, at_least(1), help="LSTM size per direction"),
+        Param("num_layers", int, 1, at_least(1), help="stacked BiLSTM layers"),
+        Param("dropout", float, 0.33, in_range(0.0, 1.0), help="dropout probability"),
+        Param("epochs", int, 10, at_least(1), help="training epochs"),
+        Param("batch_size", int, 32, at_least(1), help="sentences per batch"),
+        Param("learning_rate", float, 0.002, lambda v: None if v > 0 else f"must be > 0, got {v!r}",
+              help="Adam learning rate"),
+        Param("word_dropout", float, 0.3, in_range(0.0, 1.0, high_open=False),
+              help="P(singleton word -> UNK) in training"),
+        Param("validation_fraction", float, 0.0, in_range(0.0, 1.0),
+              help="training rows held back for early stopping"),
+        Param("patience", int, 3, at_least(1), help="early stopping patience (epochs)"),
+        Param("record_every", int, 1, at_least(1), help="epochs between eval_set scores"),
+        Param("device", str, "cpu", choices=("cpu", "cuda"), help="torch device"),
+    )
+
+    def __init__(self, scheme="IOB2", word_dim=50, feature_dim=20, char_dim=0, char_model="cnn",
+                 char_hidden=30, hidden_size=100, num_layers=1, dropout=0.33, epochs=10,
+                 batch_size=32, learning_rate=0.002, word_dropout=0.3, validation_fraction=0.0,
+                 patience=3, record_every=1, device="cpu", random_state=None):
+        self.scheme = scheme
+        self.word_dim = word_dim
+        self.feature_dim = feature_dim
+        self.char_dim = char_dim
+        self.char_model = char_model
+        self.char_hidden = char_hidden
+        self.hidden_size = hidden_size
+        self.num_layers = num_layers
+        self.dropout = dropout
+        self.epochs = epochs
+        self.batch_size = batch_size
+        self.learning_rate = learning_rate
+        self.word_dropout = word_dropout
+        self.validation_fraction = validation_fraction
+        self.patience = patience
+        self.record_every = record_every
+        self.device = device
+        self.random_state = random_state
+
+    # ----------------------------------------------------------------- features
+    def feature_key(self) -> Hashable:
+        """Ids do not depend on any hyperparameter: every BiLSTM shares one Featurized."""
+        return ("bilstm", FEATURE_VERSION)
+
+    def featurize(self, sentences: Sequence[Sentence]) -> Featurized:
+        """Corpus-level id tables and per-sentence id arrays (see :func:`featurize_ids`)."""
+        return featurize_ids(sentences)
+
+    # ----------------------------------------------------------------- helpers
+    def _torch_device(self) -> torch.device:
+        if self.device == "cuda":
+            if not torch.cuda.is_available():
+                raise UserError("CUDA was asked for, but torch sees no CUDA device (CPU-only build "
+                                "or no GPU); use device=cpu", key="device")
+            return torch.device("cuda")
+        return torch.device("cpu")
+
+    def _remaps(self, tables: IdTables) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
+        """Corpus id -> model id arrays for one Featurized's tables, through vocabulary strings."""
+        def lookup(index: dict[str, int], strings: list[str]) -> np.ndarray:
+            return np.fromiter((index.get(s, UNK) for s in strings), dtype=np.int64,
+                               count=len(strings))
+        words = lookup(self._word_index, tables.words)
+        chars = lookup(self._char_index, tables.chars)
+        chars[0] = PAD
+        if len(tables.columns) != len(self._column_indexes):
+            raise ValueError(f"these sentences have {len(tables.columns)} extra columns, the "
+                             f"training sentences had {len(self._column_indexes)}")
+        columns = [lookup(index, strings)
+                   for index, strings in zip(self._column_indexes, tables.columns)]
+        return words, chars, columns
+
+    def _set_vocabulary(self, words: list[str], chars: list[str],
+                        columns: list[list[str]]) -> None:
+        self.words_ = words
+        self.chars_ = chars
+        self.column_values_ = columns
+        self._build_indexes()
+
+    def _build_indexes(self) -> None:
+        def index(strings):
+            return {s: k + 2 for k, s in enumerate(strings)}
+        self._word_index = index(self.words_)
+        self._char_index = index(self.chars_)
+        self._column_indexes = [index(c) for c in self.column_values_]
+
+    def _encode(self, featurized: Featurized) -> list[tuple]:
+        words, chars, columns = self._remaps(featurized.shared)
+        encoded = []
+        for w, c, cols in featurized.rows:
+            mapped_columns = (np.stack([columns[j][cols[j]] for j in range(len(columns))])
+                              if len(columns) else cols)
+            encoded.append((words[w], chars[c], mapped_columns))
+        return encoded
+
+    def _batches(self, encoded: list[tuple], order: np.ndarray, size: int, device: torch.device,
+                 tags: list[np.ndarray] | None = None) -> list[tuple]:
+        """Padded tensors for groups of ``size`` rows taken in ``order``."""
+        use_chars = bool(self.char_dim)
+        batches = []
+        for start in range(0, len(order), size):
+            members = order[start:start + size]
+            lengths = np.array([len(encoded[k][0]) for k in members], dtype=np.int64)
+            width = int(lengths.max())
+            n_columns = encoded[members[0]][2].shape[0]
+            words = np.zeros((len(members), width), dtype=np.int64)
+            columns = np.zeros((len(members), n_columns, width), dtype=np.int64)
+            char_width = max(encoded[k][1].shape[1] for k in members) if use_chars else 1
+            chars = np.zeros((len(members), width, char_width), dtype=np.int64)
+            gold = np.full((len(members), width), -100, dtype=np.int64)
+            for b, k in enumerate(members):
+                w, c, cols = encoded[k]
+                words[b, :len(w)] = w
+                columns[b, :, :len(w)] = cols
+                if use_chars:
+                    chars[b, :len(w), :c.shape[1]] = c
+                if tags is not None:
+                    gold[b, :len(w)] = tags[k]
+            batches.append((members, torch.from_numpy(words).to(device),
+                            torch.from_numpy(columns).to(device),
+                            torch.from_numpy(chars).to(device) if use_chars else None,
+                            torch.from_numpy(lengths),
+                            torch.from_numpy(gold).to(device) if tags is not None else None))
+        return batches
+
+    def _tag_rows(self, encoded: list[tuple], device: torch.device) -> list[list[str]]:
+        module = self.module_
+        was_training = module.training
+        module.eval()
+        order = np.argsort([len(row[0]) for row in encoded], kind="stable")
+        order = order[[len(encoded[k][0]) > 0 for k in order]]
+        predicted: list[list[str]] = [[] for _ in encoded]
+        labels = self.labels_
+        with torch.no_grad():
+            for members, words, columns, chars, lengths, _ in self._batches(
+                    encoded, order, 256, device):
+                best = module(words, columns, chars, lengths).argmax(dim=-1).cpu().numpy()
+                for b, k in enumerate(members):
+                    predicted[k] = [labels[t] for t in best[b, :lengths[b]]]
+        module.train(was_training)
+        return predicted
+
+    # ----------------------------------------------------------------- training
+    def fit(self, X, y, *, corpus_scheme: str | None = None,
+            eval_set: tuple | None = None) -> "BiLSTMTagger":
+        """Train on sentences (or a Featurized) and gold tags in the corpus's scheme.
+
+        Parameters
+        ----------
+        X : list of Sentence or Featurized
+        y : list of tag sequences
+        corpus_scheme : str, optional
+            Scheme of ``y`` and of the predictions; detected from ``y`` when omitted.
+        eval_set : (X_eval, y_eval), optional
+            Sentences (or a Featurized with this model's key) and gold tags in the corpus's
+            scheme, scored every ``record_every`` epochs into ``learning_curve_``. Never used for
+            training or stopping.
+
+        Returns
+        -------
+        self
+        """
+        return super().fit(X, y, corpus_scheme=corpus_scheme, eval_set=eval_set)
+
+    def _fit(self, featurized: Featurized, y: list[list[str]], eval_set=None) -> None:
+        device = self._torch_device()
+        rng = check_random_state(self.random_state)
+        seed = int(rng.randint(0, 2**31 - 1))
+        n = len(featurized)
+        held = np.zeros(0, dtype=np.int64)
+        if self.validation_fraction > 0:
+            n_held = min(n - 1, max(1, math.ceil(self.validation_fraction * n)))
+            held = np.sort(rng.permutation(n)[:n_held]) if n_held > 0 else held
+        in_training = np.ones(n, dtype=bool)
+        in_training[held] = False
+        train_index = np.flatnonzero(in_training)
+
+        # Vocabulary from the training rows only (not the held-back ones).
+        tables: IdTables = featurized.shared
+        train_rows = [featurized.rows[k] for k in train_index]
+        seen_words, word_counts = vocabulary(train_rows, len(tables.words), field=0)
+        seen_chars, _ = vocabulary(train_rows, len(tables.chars), field=1)
+        seen_chars = seen_chars[seen_chars != PAD]
+        column_vocabs = [vocabulary(train_rows, len(values), field=2, column=j)[0]
+                         for j, values in enumerate(tables.columns)]
+        self._set_vocabulary([tables.words[i] for i in seen_words],
+                             [tables.chars[i] for i in seen_chars],
+                             [[values[i] for i in seen] for values, seen in
+                              zip(tables.columns, column_vocabs)])
+        singleton = np.zeros(len(self.words_) + 2, dtype=bool)
+        singleton[2:] = word_counts == 1
+        singleton = torch.from_numpy(singleton).to(device)
+
+        self.labels_ = sorted({tag for tags in (y[k] for k in train_index) for tag in tags})
+        label_index = {tag: t for t, tag in enumerate(self.labels_)}
+        gold = [np.array([label_index.get(tag, -100) for tag in tags], dtype=np.int64)
+                for tags in y]
+        encoded = self._encode(featurized)
+
+        eval_encoded = eval_gold = None
+        if eval_set is not None:
+            eval_X, eval_y = eval_set
+            eval_encoded = self._encode(self._featurized(eval_X))
+            eval_gold = [list(tags) for tags in eval_y]
+            if len(eval_gold) != len(eval_encoded):
+                raise ValueError(f"eval_set: {len(eval_encoded)} sentences but {len(eval_gold)} "
+                                 "tag sequences")
+        held_gold = [y[k] for k in held]
+        held_encoded = [encoded[k] for k in held]
+
+        self.module_config_ = dict(
+            n_words=len(self.words_) + 2, n_chars=len(self.chars_) + 2,
+            column_sizes=[len(c) + 2 for c in self.column_values_], n_tags=len(self.labels_),
+            word_dim=self.word_dim, feature_dim=self.feature_dim, char_dim=self.char_dim,
+            char_model=self.char_model, char_hidden=self.char_hidden,
+            hidden_size=self.hidden_size, num_layers=self.num_layers, dropout=self.dropout)
+        self.learning_curve_ = []
+        self.validation_curve_ = []
+        with _deterministic(seed, device):
+            module = self.module_ = _Network(**self.module_config_).to(device)
+            optimizer = torch.optim.Adam(module.parameters(), lr=self.learning_rate)
+            generator = torch.Generator().manual_seed(seed)
+            # Batch composition is fixed (similar lengths together, ties in random order); only
+            # the batch order is reshuffled each epoch, so tensors are padded once, not per epoch.
+            trainable = train_index[[len(encoded[k][0]) > 0 for k in train_index]]
+            shuffled = trainable[torch.randperm(len(trainable), generator=generator).numpy()]
+            by_length = shuffled[np.argsort([len(encoded[k][0]) for k in shuffled],
+                                            kind="stable")]
+            batches = self._batches(encoded, by_length, self.batch_size, device, gold)
+            loss_function = nn.CrossEntropyLoss(ignore_index=-100)
+            best_f1, best_state, since_best = -1.0, None, 0
+            self.best_epoch_ = self.n_epochs_ = 0
+            for epoch in range(1, self.epochs + 1):
+                module.train()
+                for b in torch.randperm(len(batches), generator=generator).tolist():
+                    _, words, columns, chars, lengths, target = batches[b]
+                    if self.word_dropout > 0:
+                        drop = singleton[words] & (torch.rand(words.shape, generator=generator)
+                                                   .to(device) < self.word_dropout)
+                        words = words.masked_fill(drop, UNK)
+                    optimizer.zero_grad()
+                    scores = module(words, columns, chars, lengths)
+                    loss = loss_function(scores.reshape(-1, scores.shape[-1]), target.reshape(-1))
+                    loss.backward()
+                    nn.utils.clip_grad_norm_(module.parameters(), 5.0)
+                    optimizer.step()
+                self.n_epochs_ = epoch
+                last = epoch == self.epochs
+                if held_encoded:
+                    f1 = count_chunks(held_gold, self._tag_rows(held_encoded, device)).f1()
+                    self.validation_curve_.append((epoch, f1))
+                    if f1 > best_f1:
+                        best_f1, since_best, self.best_epoch_ = f1, 0, epoch
+                        best_state = copy.deepcopy(module.state_dict())
+                    else:
+                        since_best += 1
+                        last = last or since_best >= self.patience
+                else:
+                    self.best_epoch_ = epoch
+                if eval_encoded is not None and (epoch % self.record_every == 0 or last):
+                    predicted = self._to_corpus_scheme(self._tag_rows(eval_encoded, device))
+                    self.learning_curve_.append((epoch, count_chunks(eval_gold, predicted).f1()))
+                if last:
+                    break
+            if best_state is not None:
+                module.load_state_dict(best_state)
+        module.eval()
+
+    def _predict(self, featurized: Featurized) -> list[list[str]]:
+        device = next(self.module_.parameters()).device
+        return self._tag_rows(self._encode(featurized), device)
+
+    # ----------------------------------------------------------------- pickling
+    def __getstate__(self):
+        state = super().__getstate__()
+        for name in ("_word_index", "_char_index", "_column_indexes"):
+            state.pop(name, None)  # rebuilt from the vocabulary lists
+        module = state.pop("module_", None)
+        if module is not None:
+            state["module_state_"] = {k: v.detach().cpu() for k, v in module.state_dict().items()}
+        return state
+
+    def __setstate__(self, state):
+        module_state = state.pop("module_state_", None)
+        super().__setstate__(state)
+        if module_state is not None:
+            self.module_ = _Network(**self.module_config_)
+            self.module_.load_state_dict(module_state)
+            self.module_.eval()
+        if hasattr(self, "words_"):
+            self._build_indexes()

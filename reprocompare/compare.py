@@ -1,0 +1,213 @@
+"""One repetition of one splitting strategy for one pair of models: split, train, predict, estimate.
+
+This is the unit of work of the study: ``reprocompare compare`` runs it from the command line and
+every training job of the Snakemake workflow calls :func:`run_comparison` and
+:func:`write_comparison`, so a job's results can be reproduced by hand with one command.
+
+Features are computed once per process and shared by both models and every fold (a fold selects
+rows). Models A and B of a fold are trained with the same seed (common random numbers), so the
+fold's difference reflects the setting under comparison, not two different initialisations.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from corpora.conll import Corpus
+from corpora.scoring import ChunkCounts, count_chunks
+from estimators.difference import bcv_estimates, holdout, repeated_holdout, vote_predictions
+from reprocompare.io import write_json_atomic, write_text_atomic
+from splitters import dumps
+
+PAIR = ("A", "B")
+STRATEGY_CODES = {"holdout": 0, "repeated-holdout": 1, "bcv": 2}
+
+
+def model_seed(split: dict, fold: int) -> int:
+    """The training seed of fold ``fold``: derived from the split's seed, strategy, repetition."""
+    sequence = np.random.SeedSequence(
+        entropy=int(split["seed"]),
+        spawn_key=(STRATEGY_CODES[split["strategy"]], int(split["repetition"]), fold, 1))
+    return int(sequence.generate_state(1)[0])
+
+
+@dataclass
+class FoldResult:
+    train: np.ndarray
+    validation: np.ndarray
+    predictions: dict[str, list[list[str]]]  # model -> predicted tags of the validation sentences
+    counts: dict[str, ChunkCounts]
+    seconds: dict[str, float]
+
+
+@dataclass
+class ComparisonRun:
+    """Everything one repetition produced; :func:`write_comparison` puts it on disk."""
+
+    split: dict
+    specs: dict[str, str]
+    folds: list[FoldResult]
+    estimates: dict
+    vote: dict[str, tuple[list[list[str]], ChunkCounts]] = field(default_factory=dict)
+
+
+def _stderr(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def run_comparison(corpus: Corpus, split: dict, models: dict, specs: dict[str, str] | None = None,
+                   *, typed: bool = True, voting: str = "chunk",
+                   progress: Callable[[str], None] | None = _stderr) -> ComparisonRun:
+    """Train models "A" and "B" on every fold of ``split`` and compute the strategy's estimates.
+
+    Parameters
+    ----------
+    corpus : Corpus
+        The corpus the split was made for (its size and checksum are checked).
+    split : dict
+        A split document (:func:`splitters.split_document`).
+    models : dict
+        ``{"A": model, "B": model}``: unfitted taggers with the models' interface; they are
+        cloned per fold with the fold's seed.
+    specs : dict, optional
+        ``{"A": spec string, "B": ...}`` recorded in the outputs.
+    typed : bool
+        Score typed chunks (False: boundaries only, the paper's NER setting).
+    voting : {"chunk", "token"}
+        How the vote estimator combines the m basis predictions of a sentence (bcv only).
+    """
+    from sklearn.base import clone
+
+    if split["n_sentences"] != len(corpus):
+        raise ValueError(f"the split is for {split['n_sentences']} sentences, the corpus has "
+                         f"{len(corpus)}")
+    if split.get("corpus_sha256") and split["corpus_sha256"] != corpus.sha256:
+        raise ValueError("the split was made for another corpus (sha256 differs)")
+    say = progress or (lambda message: None)
+    gold = corpus.tags
+    featurized: dict = {}
+    features = {}
+    for name in PAIR:  # once per distinct feature template, shared by both models if equal
+        key = models[name].feature_key()
+        if key not in featurized:
+            started = time.perf_counter()
+            featurized[key] = models[name].featurize(corpus.sentences)
+            say(f"featurized {len(corpus)} sentences for {name} in "
+                f"{time.perf_counter() - started:.1f} s")
+        features[name] = featurized[key]
+
+    folds = []
+    n_folds = len(split["folds"])
+    for f, fold in enumerate(split["folds"]):
+        train = np.asarray(fold["train"], dtype=np.int64)
+        validation = np.asarray(fold["validation"], dtype=np.int64)
+        y_train = [gold[i] for i in train]
+        y_validation = [gold[i] for i in validation]
+        predictions, counts, seconds = {}, {}, {}
+        for name in PAIR:
+            model = clone(models[name]).set_params(random_state=model_seed(split, f)) \
+                if "random_state" in models[name].get_params() else clone(models[name])
+            started = time.perf_counter()
+            model.fit(features[name].take(train), y_train, corpus_scheme=corpus.scheme)
+            predictions[name] = model.predict(features[name].take(validation))
+            seconds[name] = time.perf_counter() - started
+            counts[name] = count_chunks(y_validation, predictions[name], typed=typed)
+            say(f"fold {f + 1}/{n_folds}: {name} trained on {len(train)}, F1 "
+                f"{counts[name].f1():.4f} on {len(validation)} ({seconds[name]:.1f} s)")
+        folds.append(FoldResult(train, validation, predictions, counts, seconds))
+
+    run = ComparisonRun(split=split, specs=dict(specs or {}), folds=folds, estimates={})
+    run.estimates = _estimates(run, corpus, typed=typed, voting=voting)
+    return run
+
+
+def _estimates(run: ComparisonRun, corpus: Corpus, *, typed: bool, voting: str) -> dict:
+    strategy = run.split["strategy"]
+    f1 = {name: [fold.counts[name].f1() for fold in run.folds] for name in PAIR}
+    if strategy == "holdout":
+        return {"strategy": strategy, "holdout": holdout(f1["A"][0], f1["B"][0]),
+                "per_model": {name: {"holdout": f1[name][0]} for name in PAIR}}
+    if strategy == "repeated-holdout":
+        differences = [a - b for a, b in zip(f1["A"], f1["B"])]
+        return {"strategy": strategy, "mean": repeated_holdout(f1["A"], f1["B"]),
+                "fold_differences": differences,
+                "per_model": {name: {"mean": float(np.mean(f1[name]))} for name in PAIR}}
+    # bcv: every sentence is validated by m folds (one per repetition); gather its m basis
+    # predictions in fold order, vote, and score all n vote predictions at once (Table 2).
+    vote_f1 = {}
+    for name in PAIR:
+        basis: list[list] = [[] for _ in range(len(corpus))]
+        for fold in run.folds:
+            for sentence, tags in zip(fold.validation.tolist(), fold.predictions[name]):
+                basis[sentence].append(tags)
+        voted = vote_predictions(basis, corpus.scheme, voting)
+        counts = count_chunks(corpus.tags, voted, typed=typed)
+        run.vote[name] = (voted, counts)
+        vote_f1[name] = counts.f1()
+    estimates = bcv_estimates(f1, vote_f1).as_dict()
+    return {"strategy": strategy, "voting": voting, **estimates}
+
+
+def _conll(corpus: Corpus, sentences: np.ndarray, predicted: list[list[str]]) -> str:
+    out = io.StringIO()
+    for index, tags in zip(sentences.tolist(), predicted):
+        sentence = corpus.sentences[index]
+        for token, gold, guess in zip(sentence.tokens, sentence.tags, tags):
+            out.write(f"{token} {gold} {guess}\n")
+        out.write("\n")
+    return out.getvalue()
+
+
+def _counts_table(run: ComparisonRun) -> bytes:
+    """Per-sentence sufficient statistics of every fold and of the vote, as gzipped TSV."""
+    lines = ["fold\tmodel\tsentence\tgold\tpred\tcorrect"]
+    for f, fold in enumerate(run.folds):
+        for name in PAIR:
+            totals = fold.counts[name].totals
+            lines.extend(f"{f}\t{name}\t{s}\t{g}\t{p}\t{c}"
+                         for s, (g, p, c) in zip(fold.validation.tolist(), totals.tolist()))
+    for name, (_, counts) in run.vote.items():
+        lines.extend(f"vote\t{name}\t{s}\t{g}\t{p}\t{c}"
+                     for s, (g, p, c) in enumerate(counts.totals.tolist()))
+    # mtime=0: the same counts give the same bytes (byte-identical reruns)
+    return gzip.compress(("\n".join(lines) + "\n").encode(), mtime=0)
+
+
+def write_comparison(run: ComparisonRun, corpus: Corpus, out_dir: str | Path, *,
+                     keep_predictions: bool = True) -> Path:
+    """Write split.json, scores.json, counts.tsv.gz, runtime.json, estimates.json, predictions.
+
+    Each file is written atomically; estimates.json comes last, so its presence means the
+    directory is complete.
+    """
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    write_text_atomic(out / "split.json", dumps(run.split))
+    if keep_predictions:
+        for f, fold in enumerate(run.folds):
+            for name in PAIR:
+                write_text_atomic(out / f"fold{f}" / f"{name}.conll",
+                                  _conll(corpus, fold.validation, fold.predictions[name]))
+    scores = {"models": run.specs, "folds": [
+        {"n_train": len(fold.train), "n_validation": len(fold.validation),
+         **{name: {key: getattr(fold.counts[name].score(), key)
+                   for key in ("f1", "precision", "recall")} for name in PAIR}}
+        for fold in run.folds]}
+    write_json_atomic(out / "scores.json", scores)
+    counts_path = out / "counts.tsv.gz"
+    temporary = counts_path.with_name(".counts.tsv.gz.tmp")
+    temporary.write_bytes(_counts_table(run))
+    temporary.replace(counts_path)
+    # wall times vary from run to run: kept apart so every other output is byte-identical
+    write_json_atomic(out / "runtime.json", {"folds": [
+        {name: round(fold.seconds[name], 3) for name in PAIR} for fold in run.folds]})
+    write_json_atomic(out / "estimates.json", {"models": run.specs, **run.estimates})
+    return out

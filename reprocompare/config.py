@@ -1,0 +1,124 @@
+"""The study configuration: validated against workflow/schemas/config.schema.yaml, defaults filled.
+
+Everything is checked before any job runs: the schema (types, ranges, unknown keys), then what a
+schema cannot say (a comparison naming an unknown model or corpus, a corpus file that does not
+exist, a model hyperparameter out of range). Each problem is one :class:`UserError` naming the
+config key, e.g. ``config/config.yaml: strategies.bcv.m: 0 is less than the minimum of 1``.
+"""
+
+from __future__ import annotations
+
+import copy
+import zlib
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import numpy as np
+import yaml
+
+from reprocompare.errors import UserError
+
+ROOT = Path(__file__).resolve().parents[1]
+SCHEMA_PATH = ROOT / "workflow" / "schemas" / "config.schema.yaml"
+#: config key of each strategy -> the splitters' strategy name
+STRATEGY_NAMES = {"holdout": "holdout", "repeated_holdout": "repeated-holdout", "bcv": "bcv"}
+
+
+def load_yaml(path: str | Path) -> Any:
+    """Safe YAML (no arbitrary objects), with errors that name the file and line."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UserError("no such config file", path=path) from None
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        raise UserError(f"not valid YAML: {getattr(error, 'problem', error)}", path=path,
+                        line=None if mark is None else mark.line + 1) from None
+
+
+def _schema() -> dict:
+    return yaml.safe_load(SCHEMA_PATH.read_text(encoding="utf-8"))
+
+
+def _fill_defaults(value: Any, schema: dict) -> Any:
+    """Insert the schema's defaults wherever a key is missing (recursively)."""
+    if not isinstance(value, dict):
+        return value
+    for key, sub in schema.get("properties", {}).items():
+        if key not in value and "default" in sub:
+            value[key] = copy.deepcopy(sub["default"])
+        if key in value:
+            value[key] = _fill_defaults(value[key], sub)
+    extra = schema.get("additionalProperties")
+    if isinstance(extra, dict):
+        for key in value:
+            if key not in schema.get("properties", {}):
+                value[key] = _fill_defaults(value[key], extra)
+    return value
+
+
+def _key(path) -> str:
+    return ".".join(str(p) for p in path) or "(top level)"
+
+
+def validate(config: Any, source: str = "config") -> dict:
+    """The config with defaults filled in, or a UserError naming the first wrong key."""
+    if not isinstance(config, dict):
+        raise UserError("the config must be a mapping of keys to values", path=source)
+    config = copy.deepcopy(config)
+    schema = _schema()
+    validator = jsonschema.Draft202012Validator(schema)
+    error = jsonschema.exceptions.best_match(validator.iter_errors(config))
+    if error is not None:
+        path = list(error.absolute_path)
+        message = error.message
+        if error.validator == "additionalProperties":
+            known = sorted(error.schema.get("properties", {}))
+            message += f" (allowed: {', '.join(known)})" if known else ""
+        raise UserError(message, path=source, key=_key(path))
+    config = _fill_defaults(config, schema)
+    _check_references(config, source)
+    return config
+
+
+def _check_references(config: dict, source: str) -> None:
+    from models import spec_from_mapping
+
+    for name, corpus in config["corpora"].items():
+        if not (ROOT / corpus["path"]).exists() and not Path(corpus["path"]).exists():
+            raise UserError(f"corpus file {corpus['path']!r} does not exist", path=source,
+                            key=f"corpora.{name}.path")
+    for name, mapping in config["models"].items():
+        try:
+            spec_from_mapping(name, mapping)
+        except UserError as error:
+            raise UserError(error.message, path=source, key=error.key or f"models.{name}") \
+                from None
+    for name, comparison in config["comparisons"].items():
+        for side in ("a", "b"):
+            if comparison[side] not in config["models"]:
+                raise UserError(f"unknown model {comparison[side]!r} (models: "
+                                f"{', '.join(config['models'])})", path=source,
+                                key=f"comparisons.{name}.{side}")
+        if comparison["a"] == comparison["b"]:
+            raise UserError("a and b are the same model", path=source,
+                            key=f"comparisons.{name}.b")
+        for corpus in comparison["corpora"]:
+            if corpus not in config["corpora"]:
+                raise UserError(f"unknown corpus {corpus!r} (corpora: "
+                                f"{', '.join(config['corpora'])})", path=source,
+                                key=f"comparisons.{name}.corpora")
+    rs = config["strategies"].get("repeated_holdout")
+    if rs is not None and rs["table4_k"] > max(rs["k"]):
+        raise UserError(f"{rs['table4_k']} is more than the largest k ({max(rs['k'])})",
+                        path=source, key="strategies.repeated_holdout.table4_k")
+
+
+def corpus_seed(base_seed: int, corpus: str) -> int:
+    """The seed of a corpus's splits: adding corpora never changes another corpus's splits."""
+    sequence = np.random.SeedSequence(entropy=int(base_seed),
+                                      spawn_key=(zlib.crc32(corpus.encode("utf-8")),))
+    return int(sequence.generate_state(1)[0])

@@ -1,0 +1,194 @@
+"""The workflow's jobs as plain functions of paths and config values.
+
+Each Snakemake rule's script (workflow/scripts/) is a thin adapter that calls one function here;
+keeping them here makes every stage testable and runnable without Snakemake. Stages read only
+what the stage before wrote: corpus -> splits -> comparisons -> summaries -> tables and figures.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from corpora.conll import Corpus, read_conll
+from reprocompare.config import STRATEGY_NAMES, corpus_seed
+from reprocompare.errors import UserError
+from reprocompare.io import write_json_atomic, write_text_atomic
+
+
+@contextlib.contextmanager
+def job(log_path: str | None):
+    """Send progress to the job's log, and turn a UserError into one line and exit status 1."""
+    stream = open(log_path, "w", encoding="utf-8") if log_path else sys.stderr
+    previous, sys.stderr = sys.stderr, stream
+    try:
+        yield
+    except UserError as error:
+        print(f"error: {error}", file=stream, flush=True)
+        print(f"reprocompare: error: {error}", file=previous, flush=True)
+        raise SystemExit(1) from None
+    finally:
+        sys.stderr = previous
+        if log_path:
+            stream.close()
+
+
+# ---- corpus ------------------------------------------------------------------------------------
+
+def conll_text(corpus: Corpus) -> str:
+    """The corpus as a clean CoNLL file: token, feature columns, tag (the reader's defaults)."""
+    lines = []
+    for sentence in corpus.sentences:
+        for i, token in enumerate(sentence.tokens):
+            lines.append(" ".join([token, *(column[i] for column in sentence.features),
+                                   sentence.tags[i]]))
+        lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def prepare_corpus(settings: dict, out_conll: str, out_info: str) -> None:
+    """Read, validate and (optionally) subsample a corpus; write it as a clean CoNLL file."""
+    corpus = read_conll(settings["path"], token_column=settings["token_column"],
+                        tag_column=settings["tag_column"], scheme=settings["scheme"],
+                        ill_formed=settings["ill_formed"])
+    source_sha256, n_source = corpus.sha256, len(corpus)
+    if settings.get("subsample") is not None:
+        n = settings["subsample"]
+        if n > len(corpus):
+            raise UserError(f"subsample of {n} sentences, but the corpus has {len(corpus)}",
+                            key="subsample", path=settings["path"])
+        chosen = np.sort(np.random.default_rng(settings["subsample_seed"])
+                         .choice(len(corpus), size=n, replace=False))
+        corpus = Corpus(corpus.path, tuple(corpus.sentences[i] for i in chosen.tolist()),
+                        corpus.scheme, corpus.sha256)
+    text = conll_text(corpus)
+    write_text_atomic(out_conll, text)
+    prepared = read_conll(out_conll, scheme=corpus.scheme)
+    write_json_atomic(out_info, {
+        "source": settings["path"], "source_sha256": source_sha256,
+        "source_sentences": n_source, "sentences": len(prepared),
+        "tokens": prepared.n_tokens, "scheme": prepared.scheme, "sha256": prepared.sha256,
+        "subsample": settings.get("subsample"), "subsample_seed": settings["subsample_seed"]})
+
+
+def load_prepared(conll_path: str, info_path: str | None = None) -> Corpus:
+    scheme = json.loads(Path(info_path).read_text())["scheme"] if info_path else "auto"
+    return read_conll(conll_path, scheme=scheme)
+
+
+# ---- splits ------------------------------------------------------------------------------------
+
+def strategy_settings(config: dict, strategy: str) -> dict:
+    """k, m and ratio of a strategy (splitters' name) from the config."""
+    key = {v: k for k, v in STRATEGY_NAMES.items()}[strategy]
+    settings = config["strategies"][key]
+    return {"k": max(settings.get("k", [1])), "m": settings.get("m", 3),
+            "ratio": settings.get("ratio", "8:1")}
+
+
+def make_splits(corpus_conll: str, corpus_info: str, corpus_name: str, strategy: str,
+                config: dict, outputs: list[str]) -> None:
+    """One split document per repetition of one strategy on one corpus."""
+    from splitters import dumps, split_document
+
+    corpus = load_prepared(corpus_conll, corpus_info)
+    keep_documents = config["corpora"][corpus_name]["keep_documents"]
+    seed = corpus_seed(config["seed"], corpus_name)
+    for repetition, out in enumerate(outputs):
+        try:
+            document = split_document(strategy, len(corpus),
+                                      groups=corpus.docs if keep_documents else None,
+                                      corpus_sha256=corpus.sha256, seed=seed,
+                                      repetition=repetition, **strategy_settings(config, strategy))
+        except ValueError as error:
+            raise UserError(str(error), path=config["corpora"][corpus_name]["path"]) from None
+        write_text_atomic(out, dumps(document))
+
+
+# ---- comparisons -------------------------------------------------------------------------------
+
+def compare(corpus_conll: str, corpus_info: str, split_path: str, corpus_name: str,
+            comparison: str, config: dict, out_dir: str, threads: int = 1) -> None:
+    """Train the comparison's A and B on every fold of one split; write estimates and counts."""
+    import torch
+
+    from models import build_model, spec_from_mapping
+    from reprocompare.compare import run_comparison, write_comparison
+    from splitters import load_split
+
+    torch.set_num_threads(max(1, threads))
+    pair = config["comparisons"][comparison]
+    specs = {side.upper(): spec_from_mapping(pair[side], config["models"][pair[side]])
+             for side in ("a", "b")}
+    models = {name: build_model(spec) for name, spec in specs.items()}
+    for model in models.values():
+        if "device" in model.get_params():
+            model.set_params(device=config["device"])
+    corpus = load_prepared(corpus_conll, corpus_info)
+    split = load_split(split_path)
+    started = time.perf_counter()
+    run = run_comparison(corpus, split, models, {n: str(s) for n, s in specs.items()},
+                         typed=config["corpora"][corpus_name]["typed"],
+                         voting=config["strategies"].get("bcv", {}).get("voting", "chunk"))
+    write_comparison(run, corpus, out_dir, keep_predictions=config["keep_predictions"])
+    print(f"done in {time.perf_counter() - started:.1f} s", file=sys.stderr)
+
+
+# ---- summaries, tables, figures ----------------------------------------------------------------
+
+def summarize(estimate_paths: list[str], comparison: str, corpus_name: str, config: dict,
+              out: str) -> None:
+    """Table 3/4 and Figure 1/2 material of one comparison on one corpus, as JSON."""
+    from reprocompare.summary import estimator_values, load_estimates, summarize_runs
+
+    directories = sorted({str(Path(p).parent) for p in estimate_paths})
+    rs = config["strategies"].get("repeated_holdout")
+    table4_k = rs["table4_k"] if rs else 6
+    summary = summarize_runs(directories, conclusion=config["comparisons"][comparison]
+                             ["conclusion"], table4_k=table4_k, random_state=config["seed"])
+    values = estimator_values([load_estimates(d) for d in directories], table4_k)
+    if rs:  # report the k the config asks for (each repetition ran max(k) hold-outs)
+        summary["random_splits_by_k"] = {k: v for k, v in summary["random_splits_by_k"].items()
+                                         if k in rs["k"]}
+        values["RS@k"] = {k: v for k, v in values.get("RS@k", {}).items() if k in rs["k"]}
+    write_json_atomic(out, {"comparison": comparison, "corpus": corpus_name,
+                            "summary": summary, "values": values})
+
+
+def _label(record: dict) -> str:
+    return f"{record['comparison']} on {record['corpus']}"
+
+
+def _summaries(paths: list[str]) -> list[dict]:
+    return [json.loads(Path(p).read_text()) for p in paths]
+
+
+def tables(summary_paths: list[str], outputs: dict[str, str]) -> None:
+    """Table 3 and Table 4 as CSV, Markdown and LaTeX."""
+    from reports import tables as t
+
+    records = _summaries(summary_paths)
+    summaries = {_label(r): r["summary"] for r in records}
+    table4 = t.table4_rows(summaries)
+    table3 = t.table3_rows(summaries)
+    write_text_atomic(outputs["table4_csv"], t.to_csv(table4, t.TABLE4_COLUMNS))
+    write_text_atomic(outputs["table4_md"], t.table4_markdown(table4))
+    write_text_atomic(outputs["table4_tex"], t.table4_latex(table4))
+    write_text_atomic(outputs["table3_csv"], t.to_csv(table3, t.TABLE3_COLUMNS))
+    write_text_atomic(outputs["table3_md"], t.table3_markdown(table3))
+    write_text_atomic(outputs["table3_tex"], t.table3_latex(table3))
+
+
+def figures(summary_paths: list[str], figure1_stem: str, figure2_stem: str) -> None:
+    """Figure 1 (SNR and reproducibility against k) and Figure 2 (estimator box plots)."""
+    from reports.figures import figure1, figure2
+
+    records = _summaries(summary_paths)
+    figure1({_label(r): r["summary"] for r in records}, figure1_stem)
+    figure2({_label(r): {"values": r["values"], "models": r["summary"]["models"]}
+             for r in records}, figure2_stem)

@@ -1,0 +1,102 @@
+"""From many repetitions' estimates to the paper's Table 3 and Table 4 figures.
+
+Reads the ``estimates.json`` that :func:`reprocompare.compare.write_comparison` writes for each
+(strategy, repetition) of one comparison, and summarizes each estimator over the repetitions:
+ST (one 8:1 hold-out), RS (the mean of the first k hold-outs of a repeated hold-out, for every k
+up to the number run; Table 4 uses k = 6 as the paper does), Avg, Vote and Mixture (3 x 2 BCV).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+
+from estimators.reproducibility import model_interval, summarize
+from reprocompare.errors import UserError
+
+#: the paper's Table 4 columns, in order
+ESTIMATORS = ("ST", "RS", "Avg", "Vote", "Mixture")
+TABLE4_K = 6
+
+
+def _read_json(path: Path) -> dict:
+    try:
+        return json.loads(path.read_text())
+    except FileNotFoundError:
+        raise UserError(f"no {path.name}: not a finished comparison directory",
+                        path=path.parent) from None
+    except json.JSONDecodeError as error:
+        raise UserError(f"not valid JSON: {error.msg}", path=path, line=error.lineno) from None
+
+
+def load_estimates(directory: str | Path) -> dict:
+    """The estimates of one comparison directory, with its repetition and seed."""
+    estimates = _read_json(Path(directory) / "estimates.json")
+    split = _read_json(Path(directory) / "split.json")
+    return {**estimates, "repetition": split["repetition"], "seed": split["seed"]}
+
+
+def estimator_values(records: list[dict], table4_k: int = TABLE4_K) -> dict:
+    """The value of every estimator in every repetition, keyed by estimator name.
+
+    Returns ``{"ST": [...], "RS": [...], "Avg": [...], "Vote": [...], "Mixture": [...],
+    "RS@k": {k: [...]}, "models": {"A": [...], "B": [...]}, "mixture_chose_vote": [...]}`` with
+    only the keys the records provide. Values are ordered by repetition.
+    """
+    by_strategy: dict[str, list[dict]] = defaultdict(list)
+    for record in records:
+        by_strategy[record["strategy"]].append(record)
+    values: dict = {}
+    for strategy, group in by_strategy.items():
+        group.sort(key=lambda r: r["repetition"])
+        repetitions = [r["repetition"] for r in group]
+        if len(set(repetitions)) != len(repetitions):
+            raise UserError(f"repetition given twice for strategy {strategy}: "
+                            f"{sorted(r for r in repetitions if repetitions.count(r) > 1)[0]}")
+        if strategy == "holdout":
+            values["ST"] = [r["holdout"] for r in group]
+            values["models"] = {name: [r["per_model"][name]["holdout"] for r in group]
+                                for name in ("A", "B")}
+        elif strategy == "repeated-holdout":
+            k_max = min(len(r["fold_differences"]) for r in group)
+            # the first k hold-outs of a repetition are a k-repetition RS (the splitter's contract)
+            values["RS@k"] = {k: [float(np.mean(r["fold_differences"][:k])) for r in group]
+                              for k in range(1, k_max + 1)}
+            values["RS"] = values["RS@k"][min(table4_k, k_max)]
+        elif strategy == "bcv":
+            values["Avg"] = [r["avg"] for r in group]
+            values["Vote"] = [r["vote"] for r in group]
+            values["Mixture"] = [r["mixture"] for r in group]
+            values["mixture_chose_vote"] = [r["mixture_chose"] == "vote" for r in group]
+    return values
+
+
+def summarize_runs(directories, *, conclusion: str = "A>B", table4_k: int = TABLE4_K,
+                   random_state: int = 0) -> dict:
+    """Table 4 (per estimator), Figure 1 (RS by k) and Table 3 (per model) from run directories."""
+    records = [load_estimates(d) for d in directories]
+    if not records:
+        raise UserError("no comparison directories given")
+    pairs = {json.dumps(r.get("models", {}), sort_keys=True) for r in records}
+    if len(pairs) > 1:
+        raise UserError(f"the directories hold different comparisons: {sorted(pairs)}")
+    values = estimator_values(records, table4_k)
+    summary: dict = {"models": records[0].get("models", {}), "conclusion": conclusion,
+                     "table4_k": table4_k, "estimators": {}, "random_splits_by_k": {}, "per_model": {}}
+    for name in ESTIMATORS:
+        if name in values and len(values[name]) >= 2:
+            summary["estimators"][name] = summarize(values[name], conclusion,
+                                                    random_state=random_state).as_dict()
+    for k, ks in values.get("RS@k", {}).items():
+        if len(ks) >= 2:
+            summary["random_splits_by_k"][k] = summarize(ks, conclusion,
+                                                         random_state=random_state).as_dict()
+    for name, f1s in values.get("models", {}).items():
+        if len(f1s) >= 2:
+            summary["per_model"][name] = model_interval(f1s).as_dict()
+    if values.get("mixture_chose_vote"):
+        summary["mixture_chose_vote"] = float(np.mean(values["mixture_chose_vote"]))
+    return summary

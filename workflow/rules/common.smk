@@ -1,0 +1,66 @@
+# Helpers shared by the rules: the validated config, the targets, and job resources.
+import sys
+
+from reprocompare.config import validate as validate_config
+from reprocompare.errors import UserError
+
+# Validate before any job: one message naming the key, no traceback (see reprocompare.config).
+try:
+    config = validate_config(config, source=CONFIG_SOURCE if "CONFIG_SOURCE" in globals() else "config")
+except UserError as error:
+    sys.exit(f"reprocompare: config error: {error}")
+
+REPETITIONS = range(config["repetitions"])
+STRATEGIES = {"holdout": "holdout", "repeated_holdout": "repeated-holdout", "bcv": "bcv"}
+STRATEGY_RUN = [STRATEGIES[key] for key in config["strategies"]]
+
+
+wildcard_constraints:
+    corpus=r"[A-Za-z0-9_.-]+",
+    comparison=r"[A-Za-z0-9_.-]+",
+    strategy=r"holdout|repeated-holdout|bcv",
+    repetition=r"\d+",
+
+
+def pairs():
+    """(corpus, comparison) of every comparison on every corpus it names."""
+    return [
+        (corpus, name)
+        for name, comparison in config["comparisons"].items()
+        for corpus in comparison["corpora"]
+    ]
+
+
+def uses_bilstm(comparison):
+    pair = config["comparisons"][comparison]
+    return any(config["models"][pair[s]]["type"] == "bilstm" for s in ("a", "b"))
+
+
+def compare_mem_mb(wildcards):
+    return 4000 if uses_bilstm(wildcards.comparison) else 2000
+
+
+def compare_runtime(wildcards):
+    # minutes; see benchmarks/RESULTS.md for measured per-job figures
+    return 240 if uses_bilstm(wildcards.comparison) else 60
+
+
+def compare_gpu(wildcards):
+    return int(config["device"] == "cuda" and uses_bilstm(wildcards.comparison))
+
+
+def estimates_of(wildcards):
+    return [
+        f"results/compare/{wildcards.corpus}/{wildcards.comparison}/{strategy}/rep{r}/estimates.json"
+        for strategy in STRATEGY_RUN
+        for r in REPETITIONS
+    ]
+
+
+def final_outputs():
+    return [
+        "results/tables/table3.csv",
+        "results/tables/table4.csv",
+        "results/figures/figure1.png",
+        "results/figures/figure2.png",
+    ]

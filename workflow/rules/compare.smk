@@ -1,0 +1,43 @@
+# The unit of work: one comparison, corpus, strategy and repetition. Featurizes once, trains A
+# and B on every fold, writes sentence-level counts and the estimates.
+
+
+rule compare:
+    input:
+        conll="results/corpora/{corpus}/corpus.conll",
+        info="results/corpora/{corpus}/corpus.json",
+        split="results/splits/{corpus}/{strategy}/rep{repetition}.json",
+    output:
+        estimates="results/compare/{corpus}/{comparison}/{strategy}/rep{repetition}/estimates.json",
+        scores="results/compare/{corpus}/{comparison}/{strategy}/rep{repetition}/scores.json",
+        counts="results/compare/{corpus}/{comparison}/{strategy}/rep{repetition}/counts.tsv.gz",
+        runtime="results/compare/{corpus}/{comparison}/{strategy}/rep{repetition}/runtime.json",
+        split="results/compare/{corpus}/{comparison}/{strategy}/rep{repetition}/split.json",
+    log:
+        "logs/compare/{corpus}/{comparison}/{strategy}/rep{repetition}.log",
+    benchmark:
+        "results/benchmarks/compare/{corpus}/{comparison}/{strategy}/rep{repetition}.tsv"
+    threads: 1
+    resources:
+        mem_mb=compare_mem_mb,
+        runtime=compare_runtime,
+        gpu=compare_gpu,
+    script:
+        "../scripts/compare.py"
+
+
+rule summarize:
+    input:
+        estimates_of,
+    output:
+        "results/summaries/{corpus}/{comparison}.json",
+    log:
+        "logs/summaries/{corpus}/{comparison}.log",
+    benchmark:
+        "results/benchmarks/summaries/{corpus}/{comparison}.tsv"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    script:
+        "../scripts/summarize.py"

@@ -1,0 +1,43 @@
+# Tables 3 and 4 (CSV, Markdown, LaTeX) and Figures 1 and 2 (PNG, PDF) of every comparison.
+
+
+rule tables:
+    input:
+        [f"results/summaries/{corpus}/{comparison}.json" for corpus, comparison in pairs()],
+    output:
+        table4_csv=report("results/tables/table4.csv", category="Tables", caption="../report/table4.rst"),
+        table4_md="results/tables/table4.md",
+        table4_tex="results/tables/table4.tex",
+        table3_csv=report("results/tables/table3.csv", category="Tables", caption="../report/table3.rst"),
+        table3_md="results/tables/table3.md",
+        table3_tex="results/tables/table3.tex",
+    log:
+        "logs/report/tables.log",
+    benchmark:
+        "results/benchmarks/report/tables.tsv"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    script:
+        "../scripts/tables.py"
+
+
+rule figures:
+    input:
+        [f"results/summaries/{corpus}/{comparison}.json" for corpus, comparison in pairs()],
+    output:
+        figure1=report("results/figures/figure1.png", category="Figures", caption="../report/figure1.rst"),
+        figure1_pdf="results/figures/figure1.pdf",
+        figure2=report("results/figures/figure2.png", category="Figures", caption="../report/figure2.rst"),
+        figure2_pdf="results/figures/figure2.pdf",
+    log:
+        "logs/report/figures.log",
+    benchmark:
+        "results/benchmarks/report/figures.tsv"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    script:
+        "../scripts/figures.py"

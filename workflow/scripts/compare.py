@@ -1,0 +1,9 @@
+# Thin adapter: one comparison, corpus, strategy and repetition (reprocompare.jobs.compare).
+from pathlib import Path
+
+from reprocompare.jobs import compare, job
+
+with job(snakemake.log[0]):
+    compare(snakemake.input.conll, snakemake.input.info, snakemake.input.split,
+            snakemake.wildcards.corpus, snakemake.wildcards.comparison, snakemake.config,
+            str(Path(snakemake.output.estimates).parent), threads=snakemake.threads)

@@ -1,0 +1,5 @@
+# Thin adapter: read, validate and subsample one corpus (reprocompare.jobs.prepare_corpus).
+from reprocompare.jobs import job, prepare_corpus
+
+with job(snakemake.log[0]):
+    prepare_corpus(snakemake.params.settings, snakemake.output.conll, snakemake.output.info)

@@ -1,0 +1,8 @@
+# Thin adapter: Figures 1 and 2 as PNG and PDF (reprocompare.jobs.figures).
+from pathlib import Path
+
+from reprocompare.jobs import figures, job
+
+with job(snakemake.log[0]):
+    figures(list(snakemake.input), str(Path(snakemake.output.figure1).with_suffix("")),
+            str(Path(snakemake.output.figure2).with_suffix("")))

@@ -1,0 +1,6 @@
+# Thin adapter: SNR, reproducibility and per-model intervals of one comparison on one corpus.
+from reprocompare.jobs import job, summarize
+
+with job(snakemake.log[0]):
+    summarize(list(snakemake.input), snakemake.wildcards.comparison,
+              snakemake.wildcards.corpus, snakemake.config, snakemake.output[0])
