@@ -75,9 +75,11 @@ def validate(config: Any, source: str = "config") -> dict:
     if error is not None:
         path = list(error.absolute_path)
         message = error.message
-        if error.validator == "additionalProperties":
+        if error.validator == "additionalProperties" and isinstance(error.instance, dict):
             known = sorted(error.schema.get("properties", {}))
-            message += f" (allowed: {', '.join(known)})" if known else ""
+            unexpected = sorted(set(error.instance) - set(known))
+            path.append(unexpected[0])
+            message = f"unknown key (allowed: {', '.join(known)})"
         raise UserError(message, path=source, key=_key(path))
     config = _fill_defaults(config, schema)
     _check_references(config, source)

@@ -28,8 +28,12 @@ def write_text_atomic(path: str | Path, text: str) -> Path:
 
 
 def dumps_json(data: Any) -> str:
-    """Deterministic JSON: fixed key order as given, floats as Python's shortest repr."""
-    return json.dumps(data, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+    """Deterministic JSON: fixed key order as given, floats as Python's shortest repr.
+
+    An SNR can be infinite (every repetition agrees, sd = 0; with few repetitions a bootstrap
+    resample often does): it is written as ``Infinity``, which Python's json reads back.
+    """
+    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
 
 
 def write_json_atomic(path: str | Path, data: Any) -> Path:

@@ -1,18 +1,23 @@
 # Helpers shared by the rules: the validated config, the targets, and job resources.
 import sys
 
-from reprocompare.config import validate as validate_config
+from reprocompare.config import STRATEGY_NAMES, validate as validate_config
 from reprocompare.errors import UserError
+
+# The file the config came from, so errors can name it (the profiles set
+# replace-workflow-config: a --configfile replaces config/config.yaml instead of extending it).
+CONFIG_SOURCE = (
+    ", ".join(map(str, workflow.overwrite_configfiles)) or "config/config.yaml"
+)
 
 # Validate before any job: one message naming the key, no traceback (see reprocompare.config).
 try:
-    config = validate_config(config, source=CONFIG_SOURCE if "CONFIG_SOURCE" in globals() else "config")
+    config = validate_config(config, source=CONFIG_SOURCE)
 except UserError as error:
     sys.exit(f"reprocompare: config error: {error}")
 
 REPETITIONS = range(config["repetitions"])
-STRATEGIES = {"holdout": "holdout", "repeated_holdout": "repeated-holdout", "bcv": "bcv"}
-STRATEGY_RUN = [STRATEGIES[key] for key in config["strategies"]]
+STRATEGY_RUN = [STRATEGY_NAMES[key] for key in config["strategies"]]
 
 
 wildcard_constraints:

@@ -17,6 +17,8 @@ rule compare:
         "logs/compare/{corpus}/{comparison}/{strategy}/rep{repetition}.log",
     benchmark:
         "results/benchmarks/compare/{corpus}/{comparison}/{strategy}/rep{repetition}.tsv"
+    conda:
+        "../envs/reprocompare.yaml"
     threads: 1
     resources:
         mem_mb=compare_mem_mb,
@@ -35,6 +37,8 @@ rule summarize:
         "logs/summaries/{corpus}/{comparison}.log",
     benchmark:
         "results/benchmarks/summaries/{corpus}/{comparison}.tsv"
+    conda:
+        "../envs/reprocompare.yaml"
     threads: 1
     resources:
         mem_mb=2000,

@@ -7,15 +7,17 @@ rule corpus:
     output:
         conll="results/corpora/{corpus}/corpus.conll",
         info="results/corpora/{corpus}/corpus.json",
-    params:
-        settings=lambda wildcards: config["corpora"][wildcards.corpus],
     log:
         "logs/corpora/{corpus}.log",
     benchmark:
         "results/benchmarks/corpora/{corpus}.tsv"
+    conda:
+        "../envs/reprocompare.yaml"
     threads: 1
     resources:
         mem_mb=2000,
         runtime=10,
+    params:
+        settings=lambda wildcards: config["corpora"][wildcards.corpus],
     script:
         "../scripts/corpus.py"

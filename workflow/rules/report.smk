@@ -3,18 +3,31 @@
 
 rule tables:
     input:
-        [f"results/summaries/{corpus}/{comparison}.json" for corpus, comparison in pairs()],
+        [
+            f"results/summaries/{corpus}/{comparison}.json"
+            for corpus, comparison in pairs()
+        ],
     output:
-        table4_csv=report("results/tables/table4.csv", category="Tables", caption="../report/table4.rst"),
+        table4_csv=report(
+            "results/tables/table4.csv",
+            category="Tables",
+            caption="../report/table4.rst",
+        ),
         table4_md="results/tables/table4.md",
         table4_tex="results/tables/table4.tex",
-        table3_csv=report("results/tables/table3.csv", category="Tables", caption="../report/table3.rst"),
+        table3_csv=report(
+            "results/tables/table3.csv",
+            category="Tables",
+            caption="../report/table3.rst",
+        ),
         table3_md="results/tables/table3.md",
         table3_tex="results/tables/table3.tex",
     log:
         "logs/report/tables.log",
     benchmark:
         "results/benchmarks/report/tables.tsv"
+    conda:
+        "../envs/reprocompare.yaml"
     threads: 1
     resources:
         mem_mb=2000,
@@ -25,16 +38,29 @@ rule tables:
 
 rule figures:
     input:
-        [f"results/summaries/{corpus}/{comparison}.json" for corpus, comparison in pairs()],
+        [
+            f"results/summaries/{corpus}/{comparison}.json"
+            for corpus, comparison in pairs()
+        ],
     output:
-        figure1=report("results/figures/figure1.png", category="Figures", caption="../report/figure1.rst"),
+        figure1=report(
+            "results/figures/figure1.png",
+            category="Figures",
+            caption="../report/figure1.rst",
+        ),
         figure1_pdf="results/figures/figure1.pdf",
-        figure2=report("results/figures/figure2.png", category="Figures", caption="../report/figure2.rst"),
+        figure2=report(
+            "results/figures/figure2.png",
+            category="Figures",
+            caption="../report/figure2.rst",
+        ),
         figure2_pdf="results/figures/figure2.pdf",
     log:
         "logs/report/figures.log",
     benchmark:
         "results/benchmarks/report/figures.tsv"
+    conda:
+        "../envs/reprocompare.yaml"
     threads: 1
     resources:
         mem_mb=2000,

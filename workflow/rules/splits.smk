@@ -6,14 +6,13 @@ rule splits:
         conll="results/corpora/{corpus}/corpus.conll",
         info="results/corpora/{corpus}/corpus.json",
     output:
-        [
-            f"results/splits/{{corpus}}/{{strategy}}/rep{r}.json"
-            for r in REPETITIONS
-        ],
+        [f"results/splits/{{corpus}}/{{strategy}}/rep{r}.json" for r in REPETITIONS],
     log:
         "logs/splits/{corpus}/{strategy}.log",
     benchmark:
         "results/benchmarks/splits/{corpus}/{strategy}.tsv"
+    conda:
+        "../envs/reprocompare.yaml"
     threads: 1
     resources:
         mem_mb=2000,

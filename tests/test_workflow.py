@@ -1,0 +1,197 @@
+"""The Snakemake workflow end to end on a tiny corpus: contents, determinism, resume, config errors.
+
+Each run works in its own directory (``--directory``) with a tiny config: a CRF IOB2-vs-IOBES
+pair on tests/data/tiny.conll (120 CoNLL-2000 sentences), every strategy, 3 repetitions.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import ROOT, TEST_DATA
+from reprocompare.summary import summarize_runs
+
+SNAKEMAKE = [sys.executable, "-m", "snakemake", "--snakefile", str(ROOT / "Snakefile")]
+TABLES = ["table3.csv", "table3.md", "table3.tex", "table4.csv", "table4.md", "table4.tex"]
+
+TINY = {
+    "corpora": {"tiny": {"path": str(TEST_DATA / "tiny.conll")}},
+    "models": {"crf_iob2": {"type": "crf", "scheme": "IOB2", "max_iterations": 15},
+               "crf_iobes": {"type": "crf", "scheme": "IOBES", "max_iterations": 15}},
+    "comparisons": {"crf": {"a": "crf_iob2", "b": "crf_iobes", "corpora": ["tiny"]}},
+    "strategies": {"holdout": {}, "repeated_holdout": {"k": [2, 3], "table4_k": 3},
+                   "bcv": {"m": 3}},
+    "repetitions": 3,
+    "seed": 11,
+}
+
+
+def snakemake(workdir: Path, config: dict, *extra: str, check: bool = True):
+    workdir.mkdir(parents=True, exist_ok=True)
+    configfile = workdir / "study.yaml"
+    configfile.write_text(yaml.safe_dump(config))
+    result = subprocess.run([*SNAKEMAKE, "--directory", str(workdir), "--configfile",
+                             str(configfile), "--cores", "2", *extra],
+                            capture_output=True, text=True)
+    if check:
+        assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    return result
+
+
+def job_counts(output: str) -> dict[str, int]:
+    """Snakemake's "Job stats" table: rule -> number of jobs it will run."""
+    table = output.split("Job stats:", 1)[1].split("\n\n", 1)[0]
+    return {rule: int(count) for rule, count in
+            (line.split() for line in table.splitlines()[3:] if len(line.split()) == 2)}
+
+
+def tables(workdir: Path) -> dict[str, bytes]:
+    return {name: (workdir / "results" / "tables" / name).read_bytes() for name in TABLES}
+
+
+def run_outputs(workdir: Path) -> dict[str, bytes]:
+    """Every split, estimate, count file and table (not logs, runtimes or benchmarks)."""
+    results = workdir / "results"
+    files = [*results.glob("splits/**/*.json"), *results.glob("compare/**/estimates.json"),
+             *results.glob("compare/**/counts.tsv.gz"), *results.glob("compare/**/scores.json"),
+             *results.glob("tables/*")]
+    return {str(p.relative_to(results)): p.read_bytes() for p in sorted(files)}
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory) -> Path:
+    workdir = tmp_path_factory.mktemp("reference")
+    snakemake(workdir, TINY)
+    return workdir
+
+
+def test_tables_match_the_library(reference):
+    runs = sorted(str(p.parent) for p in
+                  (reference / "results" / "compare" / "tiny" / "crf").glob("*/rep*/estimates.json"))
+    assert len(runs) == 9  # 3 strategies x 3 repetitions
+    summary = summarize_runs(runs, table4_k=3, random_state=11)
+    with open(reference / "results" / "tables" / "table4.csv") as stream:
+        rows = {row["estimator"]: row for row in csv.DictReader(stream)}
+    assert list(rows) == ["ST", "RS", "Avg", "Vote", "Mixture"]
+    for name, row in rows.items():
+        expected = summary["estimators"][name]
+        for key in ("mean", "sd", "snr", "reproducibility", "snr_low", "snr_high"):
+            assert float(row[key]) == pytest.approx(expected[key], abs=1e-6), (name, key)
+        assert int(row["repetitions"]) == 3
+    with open(reference / "results" / "tables" / "table3.csv") as stream:
+        table3 = list(csv.DictReader(stream))
+    assert [r["model"] for r in table3] == ["A", "B"]
+    for row in table3:
+        assert float(row["mean"]) == pytest.approx(summary["per_model"][row["model"]]["mean"],
+                                                   abs=1e-6)
+    assert "\\toprule" in (reference / "results" / "tables" / "table4.tex").read_text()
+    for figure in ("figure1", "figure2"):
+        assert (reference / "results" / "figures" / f"{figure}.png").read_bytes()[:4] == \
+            b"\x89PNG"
+        assert (reference / "results" / "figures" / f"{figure}.pdf").read_bytes()[:4] == b"%PDF"
+
+
+def test_estimates_equal_a_direct_comparison(reference):
+    """A workflow job and `reprocompare compare` with the same arguments agree exactly."""
+    from corpora.conll import read_conll
+    from models import build_model, spec_from_mapping
+    from reprocompare.compare import run_comparison
+    from splitters import load_split
+
+    job = reference / "results" / "compare" / "tiny" / "crf" / "bcv" / "rep1"
+    corpus = read_conll(reference / "results" / "corpora" / "tiny" / "corpus.conll")
+    models = {name: build_model(spec_from_mapping(key, TINY["models"][key]))
+              for name, key in (("A", "crf_iob2"), ("B", "crf_iobes"))}
+    run = run_comparison(corpus, load_split(job / "split.json"), models, progress=None)
+    estimates = json.loads((job / "estimates.json").read_text())
+    for key in ("avg", "vote", "mixture", "fold_differences"):
+        assert estimates[key] == pytest.approx(run.estimates[key], abs=1e-12)
+
+
+def test_one_core_and_second_run_are_byte_identical(reference, tmp_path):
+    again = tmp_path / "again"
+    snakemake(again, TINY, "--cores", "1")
+    assert run_outputs(again) == run_outputs(reference)
+
+
+def test_interrupted_run_resumes_to_identical_tables(reference, tmp_path):
+    workdir = tmp_path / "interrupted"
+    workdir.mkdir()
+    (workdir / "study.yaml").write_text(yaml.safe_dump(TINY))
+    process = subprocess.Popen([*SNAKEMAKE, "--directory", str(workdir), "--configfile",
+                                str(workdir / "study.yaml"), "--cores", "2"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    done = workdir / "results" / "compare"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and len(list(done.glob("**/estimates.json"))) < 2:
+        time.sleep(0.2)
+    process.send_signal(signal.SIGINT)
+    process.wait(timeout=60)
+    finished = len(list(done.glob("**/estimates.json")))
+    assert finished < 9, "the run finished before it could be interrupted"
+    assert not (workdir / "results" / "tables" / "table4.csv").exists()
+    result = snakemake(workdir, TINY)
+    assert tables(workdir) == tables(reference)
+    # only the unfinished jobs ran again (a job cut off after its last write counts as unfinished)
+    rerun = job_counts(result.stdout + result.stderr)["compare"]
+    assert 9 - finished <= rerun <= 9 - finished + 2
+
+
+def test_new_repetitions_leave_existing_results_alone(reference, tmp_path):
+    more = dict(TINY, repetitions=4)
+    workdir = tmp_path / "more"
+    snakemake(workdir, more, "--until", "compare")
+    old = reference / "results"
+    for path in old.glob("compare/**/estimates.json"):
+        assert (workdir / "results" / path.relative_to(old)).read_bytes() == path.read_bytes()
+
+
+@pytest.mark.parametrize("change,key", [
+    ({"repetitions": 0}, "repetitions"),
+    ({"bogus": 1}, "bogus"),
+    ({"strategies": {"bcv": {"m": 0}}}, "strategies.bcv.m"),
+    ({"strategies": {"repeated_holdout": {"k": [0]}}}, "strategies.repeated_holdout.k.0"),
+    ({"comparisons": {"crf": {"a": "nope", "b": "crf_iobes", "corpora": ["tiny"]}}},
+     "comparisons.crf.a"),
+    ({"corpora": {"tiny": {"path": "missing.conll"}}}, "corpora.tiny.path"),
+    ({"models": {"crf_iob2": {"type": "crf", "c1": -1}, "crf_iobes": {"type": "crf"}}},
+     "models.crf_iob2.c1"),
+])
+def test_config_errors_stop_before_any_job(tmp_path, change, key):
+    result = snakemake(tmp_path, {**TINY, **change}, "-n", check=False)
+    assert result.returncode != 0
+    output = result.stdout + result.stderr
+    assert "Traceback" not in output
+    assert f"study.yaml: {key}: " in output
+    assert not (tmp_path / "results").exists()
+
+
+def test_paper_config_dry_run():
+    result = subprocess.run([*SNAKEMAKE, "-n", "--quiet", "rules", "--configfile",
+                             str(ROOT / "config" / "paper.yaml")],
+                            capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 0, result.stderr[-2000:]
+    counts = job_counts(result.stdout)
+    # 3 comparisons x 3 strategies x 1000 repetitions; 2 corpora x 3 strategies
+    assert counts["compare"] == 9000 and counts["splits"] == 6
+
+
+def test_lint_and_format():
+    lint = subprocess.run([*SNAKEMAKE, "--lint"], capture_output=True, text=True, cwd=ROOT)
+    assert lint.returncode == 0 and "Congratulations" in lint.stdout + lint.stderr, \
+        lint.stdout[-3000:] + lint.stderr[-3000:]
+    files = [ROOT / "Snakefile", *sorted((ROOT / "workflow" / "rules").glob("*.smk"))]
+    snakefmt = Path(sys.executable).with_name("snakefmt")
+    check = subprocess.run([str(snakefmt), "--check", *map(str, files)], capture_output=True,
+                           text=True, env={**os.environ, "PYTHONPATH": ""})
+    assert check.returncode == 0, check.stdout + check.stderr
