@@ -195,3 +195,12 @@ def test_lint_and_format():
     check = subprocess.run([str(snakefmt), "--check", *map(str, files)], capture_output=True,
                            text=True, env={**os.environ, "PYTHONPATH": ""})
     assert check.returncode == 0, check.stdout + check.stderr
+
+
+def test_slurm_profile_dry_run():
+    """The cluster profile loads with the SLURM executor plugin and plans the paper's study."""
+    result = subprocess.run([*SNAKEMAKE, "--profile", str(ROOT / "profiles" / "slurm"),
+                             "--configfile", str(ROOT / "config" / "paper.yaml"), "-n",
+                             "--quiet", "rules"], capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert job_counts(result.stdout)["compare"] == 9000
