@@ -1,0 +1,156 @@
+"""`reprocompare compare`, `summarize` and `expected-max`: the files they write and their meaning."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from conftest import TEST_DATA, write
+from corpora.conll import read_conll
+from corpora.scoring import count_chunks
+from estimators.expected_max import expected_max_meanmax, expected_max_unbiased
+from test_cli import assert_user_error, run
+
+TINY = TEST_DATA / "tiny.conll"
+A = "crf:scheme=IOB2,max_iterations=10"
+B = "crf:scheme=IOBES,max_iterations=10"
+
+
+def read_predictions(path):
+    sentences, current = [], []
+    for line in path.read_text().splitlines():
+        if line:
+            current.append(line.split())
+        else:
+            sentences.append(current)
+            current = []
+    return sentences
+
+
+@pytest.fixture(scope="module")
+def bcv_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("bcv")
+    run("compare", TINY, "--a", A, "--b", B, "--strategy", "bcv", "--seed", "3", "--out", out)
+    return out
+
+
+def test_compare_writes_the_split_as_split_does(bcv_run, tmp_path):
+    run("split", TINY, "--strategy", "bcv", "--seed", "3", "--out", tmp_path / "split.json")
+    assert (bcv_run / "split.json").read_bytes() == (tmp_path / "split.json").read_bytes()
+
+
+def test_a_and_b_see_identical_folds_and_scores_are_right(bcv_run):
+    corpus = read_conll(TINY)
+    split = json.loads((bcv_run / "split.json").read_text())
+    scores = json.loads((bcv_run / "scores.json").read_text())
+    assert scores["models"] == {"A": A, "B": B}
+    assert len(scores["folds"]) == 6
+    for i, fold in enumerate(split["folds"]):
+        gold = [corpus.sentences[j] for j in fold["validation"]]
+        for name in ("A", "B"):
+            predicted = read_predictions(bcv_run / f"fold{i}" / f"{name}.conll")
+            # the fold's validation sentences, in the split's order, for both models
+            assert [[row[0] for row in s] for s in predicted] == [list(s.tokens) for s in gold]
+            assert [[row[1] for row in s] for s in predicted] == [list(s.tags) for s in gold]
+            f1 = count_chunks([[row[1] for row in s] for s in predicted],
+                              [[row[2] for row in s] for s in predicted]).score().f1
+            assert scores["folds"][i][name]["f1"] == pytest.approx(f1, abs=1e-12)
+        assert scores["folds"][i]["n_validation"] == len(fold["validation"])
+
+
+def test_bcv_estimates_recomputed_from_predictions(bcv_run):
+    from estimators.difference import vote_predictions
+
+    corpus = read_conll(TINY)
+    split = json.loads((bcv_run / "split.json").read_text())
+    scores = json.loads((bcv_run / "scores.json").read_text())
+    estimates = json.loads((bcv_run / "estimates.json").read_text())
+    differences = [f["A"]["f1"] - f["B"]["f1"] for f in scores["folds"]]
+    assert estimates["fold_differences"] == pytest.approx(differences, abs=1e-12)
+    assert estimates["avg"] == pytest.approx(np.mean(differences), abs=1e-12)
+    vote = {}
+    for name in ("A", "B"):
+        basis = [[] for _ in corpus.sentences]
+        for i, fold in enumerate(split["folds"]):
+            predicted = read_predictions(bcv_run / f"fold{i}" / f"{name}.conll")
+            for j, rows in zip(fold["validation"], predicted):
+                basis[j].append([row[2] for row in rows])
+        assert all(len(b) == 3 for b in basis)  # each sentence validated by m = 3 basis models
+        voted = vote_predictions(basis, corpus.scheme)
+        vote[name] = count_chunks(corpus.tags, voted).score().f1
+        assert estimates["per_model"][name]["vote"] == pytest.approx(vote[name], abs=1e-12)
+    assert estimates["vote"] == pytest.approx(vote["A"] - vote["B"], abs=1e-12)
+    # Eq. 8: vote when vote > avg, else avg
+    assert estimates["mixture"] == (estimates["vote"] if estimates["vote"] > estimates["avg"]
+                                    else estimates["avg"])
+    assert estimates["mixture_chose"] == ("vote" if estimates["vote"] > estimates["avg"] else "avg")
+
+
+def test_holdout_and_repeated_holdout_estimates(tmp_path):
+    run("compare", TINY, "--a", A, "--b", B, "--strategy", "holdout", "--out", tmp_path / "st",
+        "--no-predictions")
+    st = json.loads((tmp_path / "st" / "estimates.json").read_text())
+    scores = json.loads((tmp_path / "st" / "scores.json").read_text())["folds"][0]
+    assert st["holdout"] == pytest.approx(scores["A"]["f1"] - scores["B"]["f1"])
+    assert not (tmp_path / "st" / "fold0").exists()
+    run("compare", TINY, "--a", A, "--b", B, "--strategy", "repeated-holdout", "--k", "3",
+        "--out", tmp_path / "rs")
+    rs = json.loads((tmp_path / "rs" / "estimates.json").read_text())
+    assert len(rs["fold_differences"]) == 3
+    assert rs["mean"] == pytest.approx(np.mean(rs["fold_differences"]))
+
+
+def test_compare_is_deterministic(bcv_run, tmp_path):
+    run("compare", TINY, "--a", A, "--b", B, "--strategy", "bcv", "--seed", "3", "--out", tmp_path)
+    for name in ("split.json", "scores.json", "estimates.json", "counts.tsv.gz",
+                 "fold0/A.conll", "fold5/B.conll"):
+        assert (tmp_path / name).read_bytes() == (bcv_run / name).read_bytes(), name
+
+
+def test_compare_spec_errors(tmp_path):
+    assert_user_error(run("compare", TINY, "--a", "crf:c9=1", "--b", B, "--strategy", "bcv",
+                          "--out", tmp_path,
+                          ok=False), "c9")
+    assert_user_error(run("compare", TINY, "--a", "svm", "--b", B, "--strategy", "bcv", "--out",
+                          tmp_path, ok=False),
+                      "svm")
+
+
+def test_summarize(tmp_path):
+    directories = []
+    for repetition in range(3):
+        out = tmp_path / f"rep{repetition}"
+        run("compare", TINY, "--a", "majority", "--b", B, "--strategy", "bcv", "--repetition",
+            repetition, "--out", out, "--no-predictions")
+        directories.append(out)
+    summary = json.loads(run("summarize", *directories, "--json").stdout)
+    avg = [json.loads((d / "estimates.json").read_text())["avg"] for d in directories]
+    assert summary["estimators"]["Avg"]["mean"] == pytest.approx(np.mean(avg))
+    assert summary["estimators"]["Avg"]["snr"] == pytest.approx(np.mean(avg) / np.std(avg, ddof=1))
+    # the majority baseline is far worse than a CRF: B > A in every repetition
+    assert summary["estimators"]["Avg"]["reproducibility"] == 0.0
+    flipped = json.loads(run("summarize", *directories, "--json", "--conclusion", "B>A").stdout)
+    assert flipped["estimators"]["Avg"]["reproducibility"] == 1.0
+    assert "Avg" in run("summarize", *directories).stdout
+    assert_user_error(run("summarize", tmp_path / "nothing", ok=False), "nothing",
+                      "estimates.json")
+
+
+def test_expected_max(tmp_path):
+    scores = [0.81, 0.85, 0.79, 0.90, 0.84]
+    path = write(tmp_path / "trials.txt", "# score runtime\n" +
+                 "".join(f"{s} {10 + i}\n" for i, s in enumerate(scores)))
+    rows = json.loads(run("expected-max", path, "--json").stdout)
+    assert [r["n"] for r in rows] == [1, 2, 3, 4, 5]
+    assert [r["expected_max"] for r in rows] == pytest.approx(
+        expected_max_unbiased(scores)[0].tolist())
+    assert rows[0]["expected_max"] == pytest.approx(np.mean(scores))
+    assert rows[-1]["expected_max"] == pytest.approx(max(scores))
+    meanmax = json.loads(run("expected-max", path, "--json", "--estimator", "meanmax").stdout)
+    assert [r["expected_max"] for r in meanmax] == pytest.approx(
+        expected_max_meanmax(scores)[0].tolist())
+    assert "expected_max" in run("expected-max", path).stdout
+    bad = write(tmp_path / "bad.txt", "0.8\nabc\n")
+    assert_user_error(run("expected-max", bad, ok=False), "bad.txt:2")
