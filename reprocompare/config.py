@@ -124,3 +124,39 @@ def corpus_seed(base_seed: int, corpus: str) -> int:
     sequence = np.random.SeedSequence(entropy=int(base_seed),
                                       spawn_key=(zlib.crc32(corpus.encode("utf-8")),))
     return int(sequence.generate_state(1)[0])
+
+
+def schema_markdown() -> str:
+    """config/README.md: every key of the schema with its type, default and description."""
+    lines = ["# Configuration", "",
+             "A study is one YAML file: `config/config.yaml` (the demo, used by default) or any",
+             "other given with `--configfile` (e.g. `config/paper.yaml`, the paper's scale). It is",
+             "checked against `workflow/schemas/config.schema.yaml` before any job runs.",
+             "This page is generated from that schema (`python -m reprocompare.config`).", "",
+             "| key | type | default | description |", "|---|---|---|---|"]
+
+    def walk(schema: dict, prefix: str) -> None:
+        for key, sub in schema.get("properties", {}).items():
+            add(f"{prefix}{key}", sub)
+        extra = schema.get("additionalProperties")
+        if isinstance(extra, dict):
+            add(f"{prefix}<name>", extra)
+
+    def add(key: str, sub: dict) -> None:
+        kind = sub.get("type", "enum" if "enum" in sub else "")
+        kind = " or ".join(kind) if isinstance(kind, list) else kind
+        if "enum" in sub:
+            kind = " / ".join(map(str, sub["enum"]))
+        default = f"`{sub['default']}`" if "default" in sub else ""
+        text = " ".join(str(sub.get("description", "")).split())
+        if sub.get("properties") or isinstance(sub.get("additionalProperties"), dict):
+            kind = "mapping"
+        lines.append(f"| `{key}` | {kind} | {default} | {text} |")
+        walk(sub, f"{key}.")
+
+    walk(_schema(), "")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    print(schema_markdown(), end="")

@@ -204,3 +204,18 @@ def test_slurm_profile_dry_run():
                              "--quiet", "rules"], capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 0, result.stderr[-2000:]
     assert job_counts(result.stdout)["compare"] == 9000
+
+
+def test_config_readme_is_generated_from_the_schema():
+    from reprocompare.config import schema_markdown
+
+    assert (ROOT / "config" / "README.md").read_text() == schema_markdown(), \
+        "regenerate it: .venv/bin/python -m reprocompare.config > config/README.md"
+
+
+def test_shipped_configs_are_valid():
+    from reprocompare.config import load_yaml, validate
+
+    for name in ("config.yaml", "paper.yaml"):
+        config = validate(load_yaml(ROOT / "config" / name), name)
+        assert config["comparisons"] and config["repetitions"] >= 2
