@@ -1,7 +1,11 @@
 # Helpers shared by the rules: the validated config, the targets, and job resources.
 import sys
 
-from reprocompare.config import STRATEGY_NAMES, validate as validate_config
+from reprocompare.config import (
+    STRATEGY_NAMES,
+    check_corpora,
+    validate as validate_config,
+)
 from reprocompare.errors import UserError
 
 # The file the config came from, so errors can name it (the profiles set
@@ -15,6 +19,13 @@ try:
     config = validate_config(config, source=CONFIG_SOURCE)
 except UserError as error:
     sys.exit(f"reprocompare: config error: {error}")
+
+# A bad corpus, too, stops the run before any job (jobs on a cluster skip the re-check).
+if workflow.is_main_process:
+    try:
+        check_corpora(config)
+    except UserError as error:
+        sys.exit(f"reprocompare: corpus error: {error}")
 
 REPETITIONS = range(config["repetitions"])
 STRATEGY_RUN = [STRATEGY_NAMES[key] for key in config["strategies"]]

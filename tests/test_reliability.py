@@ -1,0 +1,251 @@
+"""Reliability: bad corpora, a killed training job, atomic writes, and the security basics.
+
+Every bad corpus must end in one clear line naming the file (and the line, where there is one),
+a non-zero exit, no traceback and nothing written under results/, both from the command line and
+from the workflow. Windows line endings and a byte-order mark simply work.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import re
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import ROOT, TEST_DATA
+from reprocompare.io import write_text_atomic
+from test_cli import assert_user_error, run
+from test_workflow import SNAKEMAKE, TINY, snakemake, tables
+
+GOOD = (TEST_DATA / "tiny.conll").read_text()
+SENTENCES = GOOD.strip().split("\n\n")
+
+
+def lines_of(text: str) -> list[str]:
+    return text.split("\n")
+
+
+def gzip_truncated() -> bytes:
+    data = gzip.compress(GOOD.encode())
+    return data[: len(data) // 2]
+
+
+def token_line(at_least: int) -> int:
+    """The index of the first token line (not a blank line) at or after ``at_least``."""
+    return next(i for i, line in enumerate(lines_of(GOOD)) if i >= at_least and line)
+
+
+def wrong_columns() -> str:
+    lines, i = lines_of(GOOD), token_line(100)
+    lines[i] = lines[i].split()[0] + " " + lines[i].split()[2]  # drop the POS column
+    return "\n".join(lines)
+
+
+def not_a_tag() -> str:
+    lines, i = lines_of(GOOD), token_line(50)
+    lines[i] = lines[i].rsplit(" ", 1)[0] + " NNP"
+    return "\n".join(lines)
+
+
+def mixed_schemes() -> str:
+    # one sentence written in IOBES in an IOB2 corpus
+    from corpora.schemes import convert
+
+    first = [line.split() for line in SENTENCES[0].split("\n")]
+    tags = convert([row[-1] for row in first], "IOBES")
+    return "\n".join(" ".join([*row[:-1], tag]) for row, tag in zip(first, tags)) + "\n\n" + \
+        "\n\n".join(SENTENCES[1:]) + "\n"
+
+
+#: name -> (file content, expected line or None, fragment of the message)
+BAD_CORPORA = {
+    "empty": (b"", 1, "empty file"),
+    "only blank lines": (b"\n\n\r\n  \n", 1, "empty file"),
+    "docstart only": (b"-DOCSTART- -X- O\n\n", 2, "no sentences"),
+    "wrong column count in the middle": (wrong_columns(), token_line(100) + 1,
+                                         "2 columns, but line 1 has 3"),
+    "a tag that is no chunk tag": (not_a_tag(), token_line(50) + 1, "is not a chunk tag"),
+    "IOB2 and IOBES mixed": (mixed_schemes(), None, "not well-formed"),
+    "non-UTF-8 bytes": (GOOD.encode()[:500] + b"\xff\xfe" + GOOD.encode()[500:], None,
+                        "not UTF-8"),
+    "binary file": (bytes(range(256)) * 8, 1, "not a text file"),
+    "truncated gzip": (gzip_truncated(), None, "truncated or corrupt gzip"),
+    "fewer sentences than bcv needs": ("\n\n".join(SENTENCES[:3]) + "\n", None,
+                                       "needs at least 4 sentences"),
+    "a sentence longer than anything sensible": (("word NN B-NP\n" + "word NN I-NP\n" * 6000),
+                                                 5001, "longer than 5000 tokens"),
+    "one column": ("a\nb\n\nc\n", 1, "one column only"),
+    "a directory": (None, None, "is a directory"),
+}
+
+
+def make_corpus(tmp_path: Path, name: str) -> Path:
+    content = BAD_CORPORA[name][0]
+    path = tmp_path / "corpus.conll"
+    if content is None:
+        path.mkdir()
+    else:
+        path.write_bytes(content.encode() if isinstance(content, str) else content)
+    return path
+
+
+def expected_location(path: Path, name: str) -> str:
+    line = BAD_CORPORA[name][1]
+    return f"{path}:{line}: " if line else f"{path}"
+
+
+@pytest.mark.parametrize("name", list(BAD_CORPORA))
+def test_bad_corpus_from_the_command_line(tmp_path, name):
+    path = make_corpus(tmp_path, name)
+    result = run("split", path, "--strategy", "bcv", "--out", tmp_path / "out.json", ok=False)
+    assert_user_error(result, expected_location(path, name), BAD_CORPORA[name][2])
+    if BAD_CORPORA[name][1] is None and name not in ("a directory", "fewer sentences than bcv "
+                                                     "needs"):
+        assert re.search(rf"{re.escape(str(path))}:\d+: ", result.stderr), result.stderr
+    assert not (tmp_path / "out.json").exists()
+
+
+@pytest.mark.parametrize("name", list(BAD_CORPORA))
+def test_bad_corpus_in_the_workflow(tmp_path, name):
+    path = make_corpus(tmp_path, name)
+    config = {**TINY, "corpora": {"tiny": {"path": str(path)}}}
+    result = snakemake(tmp_path / "run", config, check=False)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert "Traceback" not in output
+    messages = [line for line in output.splitlines() if "reprocompare" in line and "error" in line]
+    assert len(messages) == 1, output
+    assert expected_location(path, name) in messages[0] and BAD_CORPORA[name][2] in messages[0]
+    assert not (tmp_path / "run" / "results").exists()
+
+
+def test_windows_line_endings_and_bom_simply_work(tmp_path):
+    path = tmp_path / "windows.conll"
+    path.write_bytes(("\ufeff" + GOOD.replace("\n", "\r\n")).encode())
+    windows = run("split", path, "--strategy", "bcv").stdout
+    unix = run("split", TEST_DATA / "tiny.conll", "--strategy", "bcv").stdout
+    # the same sentences and folds; only the checksum of the raw text differs
+    strip = lambda text: re.sub(r'"corpus_sha256": "[0-9a-f]+"', "", text)
+    assert strip(windows) == strip(unix)
+
+
+@pytest.mark.parametrize("change,key", [
+    ({"repetitions": "five"}, "repetitions"),
+    ({"repetitions": -3}, "repetitions"),
+    ({"strategies": {"repeated_holdout": {"k": [101]}}}, "strategies.repeated_holdout.k.0"),
+    ({"strategies": {"bcv": {"m": 16}}}, "strategies.bcv.m"),
+    ({"strategies": {"holdout": {"ratio": "8-1"}}}, "strategies.holdout.ratio"),
+    ({"comparisons": {"crf": {"a": "crf_iob2", "b": "gone", "corpora": ["tiny"]}}},
+     "comparisons.crf.b"),
+    ({"comparisons": {"crf": {"a": "crf_iob2", "b": "crf_iobes", "corpora": ["nope"]}}},
+     "comparisons.crf.corpora"),
+    ({"models": {"crf_iob2": {"type": "svm"}, "crf_iobes": {"type": "crf"}}},
+     "models.crf_iob2.type"),
+    ({"models": {"crf_iob2": {"type": "crf", "scheme": "BIO"}, "crf_iobes": {"type": "crf"}}},
+     "models.crf_iob2.scheme"),
+])
+def test_more_config_errors_name_the_key(tmp_path, change, key):
+    result = snakemake(tmp_path, {**TINY, **change}, "-n", check=False)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0 and "Traceback" not in output
+    assert f"study.yaml: {key}: " in output, output[-2000:]
+    assert not (tmp_path / "results").exists()
+
+
+def _job_processes(workdir: Path, script: str) -> list[int]:
+    """PIDs of the Python processes running a rule's script for this workdir."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        if str(workdir) in command and f".{script}.py" in command:
+            found.append(int(entry.name))
+    return found
+
+
+def test_killed_training_job_then_rerun_gives_identical_tables(tmp_path):
+    reference = tmp_path / "reference"
+    snakemake(reference, TINY)
+    workdir = tmp_path / "killed"
+    workdir.mkdir()
+    (workdir / "study.yaml").write_text(yaml.safe_dump(TINY))
+    process = subprocess.Popen([*SNAKEMAKE, "--directory", str(workdir), "--configfile",
+                                str(workdir / "study.yaml"), "--cores", "2"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline, victims = time.monotonic() + 120, []
+    while time.monotonic() < deadline and not victims and process.poll() is None:
+        victims = _job_processes(workdir, "compare")
+        time.sleep(0.05)
+    assert victims, "no training job was seen running"
+    os.kill(victims[0], signal.SIGKILL)
+    assert process.wait(timeout=120) != 0  # the run stops: a job failed
+    assert not (workdir / "results" / "tables" / "table4.csv").exists()
+    snakemake(workdir, TINY)
+    assert tables(workdir) == tables(reference)
+
+
+def test_atomic_write_leaves_old_file_or_new_file(tmp_path, monkeypatch):
+    target = tmp_path / "table.csv"
+    write_text_atomic(target, "old\n")
+
+    def fail(*args):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", fail)
+    with pytest.raises(OSError):
+        write_text_atomic(target, "new\n")
+    assert target.read_text() == "old\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["table.csv"]  # no temporary left behind
+
+
+def test_yaml_config_cannot_run_code(tmp_path):
+    from reprocompare.config import load_yaml
+    from reprocompare.errors import UserError
+
+    marker = tmp_path / "PWNED"
+    evil = tmp_path / "evil.yaml"
+    evil.write_text(f'seed: !!python/object/apply:os.system ["touch {marker}"]\n')
+    with pytest.raises(UserError, match="not valid YAML"):
+        load_yaml(evil)
+    result = subprocess.run([*SNAKEMAKE, "--directory", str(tmp_path), "--configfile", str(evil),
+                             "-n"], capture_output=True, text=True)
+    assert result.returncode != 0
+    assert not marker.exists()
+
+
+def test_shell_metacharacters_in_paths_are_just_names(tmp_path):
+    weird = tmp_path / "c;touch PWNED;$(touch PWNED)`touch PWNED`.conll"
+    weird.write_text(GOOD)
+    config = {**TINY, "corpora": {"tiny": {"path": str(weird)}}}
+    snakemake(tmp_path / "run", config, "--until", "corpus")
+    assert (tmp_path / "run" / "results" / "corpora" / "tiny" / "corpus.conll").exists()
+    # a shell would have run `touch PWNED` in its working directory: the run's, or ours
+    assert not list(tmp_path.rglob("PWNED")) and not Path("PWNED").exists()
+
+
+def test_rules_run_scripts_not_shell_commands():
+    """No config or corpus value can reach a shell: every rule runs a Python script."""
+    for rules in (ROOT / "workflow" / "rules").glob("*.smk"):
+        text = rules.read_text()
+        assert "shell:" not in text and "run:" not in text, rules.name
+
+
+def test_no_unpickling_of_saved_files():
+    """Nothing loads pickles from disk (models are trained in the job that uses them)."""
+    sources = [p for d in ("corpora", "splitters", "models", "estimators", "reports",
+                           "reprocompare", "workflow") for p in (ROOT / d).rglob("*.py")]
+    for source in sources:
+        text = source.read_text()
+        assert not re.search(r"pickle\.loads?\(|joblib\.load\(", text), source
+        for call in re.findall(r"torch\.load\([^)]*\)", text):
+            assert "weights_only=True" in call, (source, call)
