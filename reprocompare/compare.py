@@ -196,11 +196,14 @@ def write_comparison(run: ComparisonRun, corpus: Corpus, out_dir: str | Path, *,
             for name in PAIR:
                 write_text_atomic(out / f"fold{f}" / f"{name}.conll",
                                   _conll(corpus, fold.validation, fold.predictions[name]))
-    scores = {"models": run.specs, "folds": [
-        {"n_train": len(fold.train), "n_validation": len(fold.validation),
-         **{name: {key: getattr(fold.counts[name].score(), key)
-                   for key in ("f1", "precision", "recall")} for name in PAIR}}
-        for fold in run.folds]}
+    folds = []
+    for fold in run.folds:
+        entry = {"n_train": len(fold.train), "n_validation": len(fold.validation)}
+        for name in PAIR:
+            score = fold.counts[name].score()
+            entry[name] = {"f1": score.f1, "precision": score.precision, "recall": score.recall}
+        folds.append(entry)
+    scores = {"models": run.specs, "folds": folds}
     write_json_atomic(out / "scores.json", scores)
     counts_path = out / "counts.tsv.gz"
     temporary = counts_path.with_name(".counts.tsv.gz.tmp")

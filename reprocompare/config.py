@@ -90,7 +90,10 @@ def _check_references(config: dict, source: str) -> None:
     from models import spec_from_mapping
 
     for name, corpus in config["corpora"].items():
-        if not (ROOT / corpus["path"]).exists() and not Path(corpus["path"]).exists():
+        # relative to the working directory, else to the repository (snakemake --directory)
+        if not Path(corpus["path"]).exists() and (ROOT / corpus["path"]).exists():
+            corpus["path"] = str(ROOT / corpus["path"])
+        if not Path(corpus["path"]).exists():
             raise UserError(f"corpus file {corpus['path']!r} does not exist", path=source,
                             key=f"corpora.{name}.path")
     for name, mapping in config["models"].items():

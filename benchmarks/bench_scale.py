@@ -1,0 +1,56 @@
+"""DAG-building cost of the paper-scale study: dry-run wall time and peak memory against R.
+
+    .venv/bin/python benchmarks/bench_scale.py --repetitions 100 1000 3000 \
+        --json benchmarks/runs/scale.json
+
+Each dry run is a fresh `snakemake -n --quiet` process on config/paper.yaml with `--config
+repetitions=R` (3 comparisons x 3 strategies x R training jobs); the peak resident memory is the
+child's own (wait4 rusage).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def dry_run(repetitions: int) -> dict:
+    command = [sys.executable, "-m", "snakemake", "-n", "--quiet", "--configfile",
+               str(ROOT / "config" / "paper.yaml"), "--config", f"repetitions={repetitions}"]
+    started = time.perf_counter()
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT)
+    output = process.stdout.read().decode()
+    _, status, usage = os.wait4(process.pid, 0)
+    seconds = time.perf_counter() - started
+    if status != 0:
+        raise SystemExit(f"dry run failed for R = {repetitions}:\n{output[-2000:]}")
+    jobs = next(int(line.split()[1]) for line in output.splitlines()
+                if line.split()[:1] == ["total"])
+    return {"repetitions": repetitions, "jobs": jobs, "seconds": round(seconds, 2),
+            "peak_rss_mb": round(usage.ru_maxrss / 1024, 1)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repetitions", type=int, nargs="+", default=[100, 1000, 3000])
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    rows = []
+    for repetitions in args.repetitions:
+        rows.append(dry_run(repetitions))
+        print(json.dumps(rows[-1]), flush=True)
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(rows, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
