@@ -15,7 +15,7 @@ from reprocompare.summary import ESTIMATORS
 #: Table 4 columns: what the paper prints, then the intervals it does not
 TABLE4_COLUMNS = ("comparison", "estimator", "strategy", "repetitions", "mean", "sd", "snr",
                   "snr_low", "snr_high", "reproducibility", "reproducibility_low",
-                  "reproducibility_high", "chebyshev_bound")
+                  "reproducibility_high", "chebyshev_bound", "mixture_chose_vote")
 TABLE3_COLUMNS = ("comparison", "model", "spec", "repetitions", "mean", "standard_error", "low",
                   "high")
 STRATEGY_OF = {"ST": "8:1 hold-out", "RS": "k repetitions of 8:1", "Avg": "3x2 BCV",
@@ -43,7 +43,10 @@ def table4_rows(summaries: dict[str, dict]) -> list[dict]:
                 continue
             strategy = f"{k} repetitions of 8:1" if name == "RS" else STRATEGY_OF[name]
             rows.append({"comparison": comparison, "estimator": name, "strategy": strategy,
-                         **{key: s[key] for key in TABLE4_COLUMNS[3:]}})
+                         **{key: s[key] for key in TABLE4_COLUMNS[3:-1]},
+                         # how often Eq. 8 took Vote (Case I) rather than Avg (Case II)
+                         "mixture_chose_vote": summary.get("mixture_chose_vote")
+                         if name == "Mixture" else None})
     return rows
 
 
@@ -61,7 +64,7 @@ def to_csv(rows: list[dict], columns) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(columns)
     for row in rows:
-        writer.writerow([_number(row[c], 6) if not isinstance(row[c], str) else row[c]
+        writer.writerow([row[c] if isinstance(row[c], str) else _number(row[c], 6)
                          for c in columns])
     return out.getvalue()
 
@@ -88,6 +91,10 @@ def table4_markdown(rows: list[dict]) -> str:
             _number(r["chebyshev_bound"], 3) for r in group) + " |")
         lines.append("| Mean of A - B (F1 points) | " + " | ".join(
             _number(100 * r["mean"], 3) for r in group) + " |")
+        chose = [r["mixture_chose_vote"] for r in group if r["mixture_chose_vote"] is not None]
+        if chose:
+            lines.append(f"\nMixture (Eq. 8) took Vote (Case I) in {100 * chose[0]:.0f}% of the "
+                         f"repetitions and Avg (Case II) in {100 * (1 - chose[0]):.0f}%.")
         lines.append("")
     return "\n".join(lines)
 

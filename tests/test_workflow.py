@@ -88,6 +88,9 @@ def test_tables_match_the_library(reference):
         for key in ("mean", "sd", "snr", "reproducibility", "snr_low", "snr_high"):
             assert float(row[key]) == pytest.approx(expected[key], abs=1e-6), (name, key)
         assert int(row["repetitions"]) == 3
+    assert float(rows["Mixture"]["mixture_chose_vote"]) == pytest.approx(
+        summary["mixture_chose_vote"])
+    assert rows["Avg"]["mixture_chose_vote"] == ""
     with open(reference / "results" / "tables" / "table3.csv") as stream:
         table3 = list(csv.DictReader(stream))
     assert [r["model"] for r in table3] == ["A", "B"]
