@@ -36,11 +36,22 @@ True
 ...     predicted = model.predict(features.take(test))
 """
 
+import importlib
+
 from models.base import Featurized, SequenceTagger
-from models.bilstm import BiLSTMTagger
-from models.crf import CRFTagger
-from models.majority import MajorityTagger
-from models.specs import MODEL_TYPES, ModelSpec, build_model, parse_spec, spec_from_mapping
+from models.specs import (MODEL_TYPES, ModelSpec, build_model, model_class, parse_spec,
+                          spec_from_mapping)
+
+# The taggers are imported when first named: `from models import CRFTagger` does not import torch.
+_TAGGERS = {"BiLSTMTagger": "models.bilstm", "CRFTagger": "models.crf",
+            "MajorityTagger": "models.majority"}
+
+
+def __getattr__(name: str):
+    if name in _TAGGERS:
+        return getattr(importlib.import_module(_TAGGERS[name]), name)
+    raise AttributeError(f"module 'models' has no attribute {name!r}")
+
 
 __all__ = [
     "BiLSTMTagger",
@@ -51,6 +62,7 @@ __all__ = [
     "ModelSpec",
     "SequenceTagger",
     "build_model",
+    "model_class",
     "parse_spec",
     "spec_from_mapping",
 ]

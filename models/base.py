@@ -10,6 +10,7 @@ are.
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 from typing import Any, Callable, Hashable, Sequence
 
@@ -96,10 +97,18 @@ SCHEME_PARAM = Param("scheme", str, "IOB2", choices=SCHEMES,
                           "corpus's scheme")
 
 
-def as_sentence_list(X) -> list[Sentence]:
-    if isinstance(X, Featurized):
-        raise TypeError("expected sentences, got a Featurized")
-    return list(X)
+_TYPE_WORDS = {int: "an integer", float: "a number", bool: "true or false", str: "a string"}
+
+
+def _has_type(value: Any, kind: type) -> bool:
+    # numpy scalars (from a parameter grid) count as numbers; a bool never does
+    if isinstance(value, (bool, np.bool_)):
+        return kind is bool
+    if kind is int:
+        return isinstance(value, numbers.Integral)
+    if kind is float:
+        return isinstance(value, numbers.Real)
+    return isinstance(value, kind)
 
 
 class SequenceTagger(BaseEstimator):
@@ -137,11 +146,10 @@ class SequenceTagger(BaseEstimator):
         """Raise UserError(key=name) for the first invalid hyperparameter."""
         for param in self.PARAMS:
             value = getattr(self, param.name)
-            if param.type is float and isinstance(value, int) and not isinstance(value, bool):
-                value = float(value)
-            if param.type is not type(value) and not (param.default is None and value is None):
-                raise UserError(f"must be {param.type.__name__}, got {value!r}", key=param.name)
-            problem = None if value is None else param.problem(value)
+            if not _has_type(value, param.type):
+                raise UserError(f"must be {_TYPE_WORDS[param.type]}, got {value!r}",
+                                key=param.name)
+            problem = param.problem(value)
             if problem:
                 raise UserError(problem, key=param.name)
 

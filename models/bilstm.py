@@ -1,4 +1,4 @@
-"""BiLSTM tagger on torch: word, extra-column (POS) and optional character embeddings, softmax output.
+"""BiLSTM tagger on torch: word, extra-column (POS) and optional character embeddings, softmax.
 
 The paper (section 4, SRL) compares two BiLSTM taggers that differ only in an embedding size (20
 vs 10); here that is ``word_dim=20`` against ``word_dim=10`` with everything else equal, and both
@@ -53,7 +53,7 @@ class IdTables:
     Character id 0 is padding, so character ids start at 1.
     """
 
-    __slots__ = ("words", "chars", "columns", "__weakref__")
+    __slots__ = ("words", "chars", "columns")
 
     def __init__(self, words: list[str], chars: list[str], columns: list[list[str]]):
         self.words = words
@@ -97,8 +97,9 @@ def featurize_ids(sentences: Sequence[Sentence]) -> Featurized:
         char_ids = np.zeros((len(s.tokens), width), dtype=np.int64)
         for i, ids in enumerate(char_lists):
             char_ids[i, :len(ids)] = ids
-        column_ids = np.array([[_intern(columns[j], v) for v in s.features[j]]
-                               for j in range(n_columns)], dtype=np.int64).reshape(n_columns, -1)
+        column_ids = np.zeros((n_columns, len(s.tokens)), dtype=np.int64)
+        for j in range(n_columns):
+            column_ids[j] = [_intern(columns[j], v) for v in s.features[j]]
         rows.append((word_ids, char_ids, column_ids))
     tables = IdTables(list(words), list(chars), [list(c) for c in columns])
     return Featurized(("bilstm", FEATURE_VERSION), rows, tables)
@@ -192,6 +193,18 @@ class _Network(nn.Module):
 
 
 @contextmanager
+def _threads(count: int):
+    """Run with ``count`` torch intra-op threads (0: leave torch's setting), then restore it."""
+    before = torch.get_num_threads()
+    if count:
+        torch.set_num_threads(count)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
+
+
+@contextmanager
 def _deterministic(seed: int, device: torch.device):
     """Seed torch's global RNG (init, dropout) inside a fork, and ask for deterministic kernels.
 
@@ -255,6 +268,11 @@ class BiLSTMTagger(SequenceTagger):
         (and after the last) into ``learning_curve_``.
     device : {"cpu", "cuda"}
         Where to train; "cuda" without a CUDA device is an error, not a silent fallback.
+    num_threads : int
+        Torch intra-op threads while fitting and predicting (0: torch's own setting). One by
+        default: a network this small gains little from a second thread, parallelism comes from
+        running jobs side by side, and oversubscribed cores collapse throughput (two threads on a
+        busy 2-core machine trained 5 to 10 times slower than one; benchmarks/RESULTS.md).
     random_state : int, RandomState or None
         Seeds initialization, dropout, batch order, word dropout and the validation split.
 
@@ -271,6 +289,8 @@ class BiLSTMTagger(SequenceTagger):
         (epoch, chunk F1 on ``eval_set``); empty without an eval set.
     validation_curve_ : list of (int, float)
         (epoch, chunk F1 on the held-back rows) with ``validation_fraction > 0``.
+    validation_index_ : ndarray of int
+        Positions (in the rows given to ``fit``) of the rows held back for early stopping.
     best_epoch_, n_epochs_ : int
         The epoch whose weights are kept, and how many epochs ran.
     """
@@ -279,7 +299,8 @@ class BiLSTMTagger(SequenceTagger):
     PARAMS = (
         SCHEME_PARAM,
         Param("word_dim", int, 50, at_least(1), help="word embedding size"),
-        Param("feature_dim", int, 20, at_least(0), help="embedding size per extra column (0: none)"),
+        Param("feature_dim", int, 20, at_least(0),
+              help="embedding size per extra column (0: none)"),
         Param("char_dim", int, 0, at_least(0), help="character embedding size (0: none)"),
         Param("char_model", str, "cnn", choices=("cnn", "lstm"), help="character encoder"),
         Param("char_hidden", int, 30, at_least(1), help="char CNN filters / char LSTM size"),
@@ -297,12 +318,13 @@ class BiLSTMTagger(SequenceTagger):
         Param("patience", int, 3, at_least(1), help="early stopping patience (epochs)"),
         Param("record_every", int, 1, at_least(1), help="epochs between eval_set scores"),
         Param("device", str, "cpu", choices=("cpu", "cuda"), help="torch device"),
+        Param("num_threads", int, 1, at_least(0), help="torch CPU threads (0: torch default)"),
     )
 
     def __init__(self, scheme="IOB2", word_dim=50, feature_dim=20, char_dim=0, char_model="cnn",
                  char_hidden=30, hidden_size=100, num_layers=1, dropout=0.33, epochs=10,
                  batch_size=32, learning_rate=0.002, word_dropout=0.3, validation_fraction=0.0,
-                 patience=3, record_every=1, device="cpu", random_state=None):
+                 patience=3, record_every=1, device="cpu", num_threads=1, random_state=None):
         self.scheme = scheme
         self.word_dim = word_dim
         self.feature_dim = feature_dim
@@ -320,6 +342,7 @@ class BiLSTMTagger(SequenceTagger):
         self.patience = patience
         self.record_every = record_every
         self.device = device
+        self.num_threads = num_threads
         self.random_state = random_state
 
     # ----------------------------------------------------------------- features
@@ -370,12 +393,14 @@ class BiLSTMTagger(SequenceTagger):
         self._column_indexes = [index(c) for c in self.column_values_]
 
     def _encode(self, featurized: Featurized) -> list[tuple]:
+        """Rows in model ids: (words, chars or None without a char encoder, columns)."""
         words, chars, columns = self._remaps(featurized.shared)
+        use_chars = bool(self.char_dim)
         encoded = []
         for w, c, cols in featurized.rows:
             mapped_columns = (np.stack([columns[j][cols[j]] for j in range(len(columns))])
                               if len(columns) else cols)
-            encoded.append((words[w], chars[c], mapped_columns))
+            encoded.append((words[w], chars[c] if use_chars else None, mapped_columns))
         return encoded
 
     def _batches(self, encoded: list[tuple], order: np.ndarray, size: int, device: torch.device,
@@ -459,6 +484,7 @@ class BiLSTMTagger(SequenceTagger):
         in_training = np.ones(n, dtype=bool)
         in_training[held] = False
         train_index = np.flatnonzero(in_training)
+        self.validation_index_ = held
 
         # Vocabulary from the training rows only (not the held-back ones).
         tables: IdTables = featurized.shared
@@ -468,12 +494,15 @@ class BiLSTMTagger(SequenceTagger):
         seen_chars = seen_chars[seen_chars != PAD]
         column_vocabs = [vocabulary(train_rows, len(values), field=2, column=j)[0]
                          for j, values in enumerate(tables.columns)]
-        self._set_vocabulary([tables.words[i] for i in seen_words],
-                             [tables.chars[i] for i in seen_chars],
-                             [[values[i] for i in seen] for values, seen in
+        # Sorted strings, not corpus ids, fix the model ids: the same training sentences give the
+        # same model whether they were featurized alone or as rows of a larger corpus.
+        word_order = sorted(range(len(seen_words)), key=lambda k: tables.words[seen_words[k]])
+        self._set_vocabulary([tables.words[seen_words[k]] for k in word_order],
+                             sorted(tables.chars[i] for i in seen_chars),
+                             [sorted(values[i] for i in seen) for values, seen in
                               zip(tables.columns, column_vocabs)])
         singleton = np.zeros(len(self.words_) + 2, dtype=bool)
-        singleton[2:] = word_counts == 1
+        singleton[2:] = word_counts[word_order] == 1
         singleton = torch.from_numpy(singleton).to(device)
 
         self.labels_ = sorted({tag for tags in (y[k] for k in train_index) for tag in tags})
@@ -501,7 +530,7 @@ class BiLSTMTagger(SequenceTagger):
             hidden_size=self.hidden_size, num_layers=self.num_layers, dropout=self.dropout)
         self.learning_curve_ = []
         self.validation_curve_ = []
-        with _deterministic(seed, device):
+        with _deterministic(seed, device), _threads(self.num_threads):
             module = self.module_ = _Network(**self.module_config_).to(device)
             optimizer = torch.optim.Adam(module.parameters(), lr=self.learning_rate)
             generator = torch.Generator().manual_seed(seed)
@@ -553,7 +582,8 @@ class BiLSTMTagger(SequenceTagger):
 
     def _predict(self, featurized: Featurized) -> list[list[str]]:
         device = next(self.module_.parameters()).device
-        return self._tag_rows(self._encode(featurized), device)
+        with _threads(getattr(self, "num_threads", 0)):
+            return self._tag_rows(self._encode(featurized), device)
 
     # ----------------------------------------------------------------- pickling
     def __getstate__(self):

@@ -2,7 +2,8 @@
 
 The paper (section 4) compares a CRF trained on IOB2 tags with the same CRF trained on IOBES tags,
 for NER and for base-phrase chunking. Both models see identical features, so ``feature_key`` leaves
-``scheme`` and the training hyperparameters out: one ``featurize`` serves both models and every fold.
+``scheme`` and the training hyperparameters out: one ``featurize`` serves both models and every
+fold.
 
 Features are computed once, straight into ``pycrfsuite.ItemSequence`` objects (crfsuite's own
 attribute representation), which ``pycrfsuite.Trainer.append`` and ``Tagger.tag`` take without

@@ -14,23 +14,28 @@ Every mistake is a :class:`~reprocompare.errors.UserError` naming the key (``c1`
 
 from __future__ import annotations
 
+import importlib
 import math
 import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
 from models.base import Param, SequenceTagger
-from models.bilstm import BiLSTMTagger
-from models.crf import CRFTagger
-from models.majority import MajorityTagger
 from reprocompare.errors import UserError
 
-#: Spec type -> tagger class.
-MODEL_TYPES: dict[str, type[SequenceTagger]] = {
-    "crf": CRFTagger,
-    "bilstm": BiLSTMTagger,
-    "majority": MajorityTagger,
+#: Spec type -> "module:class" of its tagger. Imported on first use, so that a job comparing CRFs
+#: never imports torch (seconds of start-up and hundreds of MB of memory).
+MODEL_TYPES: dict[str, str] = {
+    "crf": "models.crf:CRFTagger",
+    "bilstm": "models.bilstm:BiLSTMTagger",
+    "majority": "models.majority:MajorityTagger",
 }
+
+
+def model_class(model_type: str) -> type[SequenceTagger]:
+    """The tagger class of a spec type ("crf", "bilstm", "majority")."""
+    module, _, name = MODEL_TYPES[model_type].partition(":")
+    return getattr(importlib.import_module(module), name)
 
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
@@ -80,7 +85,7 @@ class ModelSpec:
 
 
 def _declared(model_type: str) -> dict[str, Param]:
-    return {param.name: param for param in MODEL_TYPES[model_type].PARAMS}
+    return {param.name: param for param in model_class(model_type).PARAMS}
 
 
 def _convert(param: Param, raw: Any, key: str) -> Any:
@@ -209,7 +214,7 @@ def build_model(spec: ModelSpec | str, random_state=None) -> SequenceTagger:
     """
     if isinstance(spec, str):
         spec = parse_spec(spec)
-    cls = MODEL_TYPES[spec.type]
+    cls = model_class(spec.type)
     kwargs = {"scheme": spec.scheme, **spec.params}
     if "random_state" in cls().get_params():
         kwargs["random_state"] = random_state

@@ -115,20 +115,17 @@ def make_splits(corpus_conll: str, corpus_info: str, corpus_name: str, strategy:
 def compare(corpus_conll: str, corpus_info: str, split_path: str, corpus_name: str,
             comparison: str, config: dict, out_dir: str, threads: int = 1) -> None:
     """Train the comparison's A and B on every fold of one split; write estimates and counts."""
-    import torch
-
     from models import build_model, spec_from_mapping
     from reprocompare.compare import run_comparison, write_comparison
     from splitters import load_split
 
-    torch.set_num_threads(max(1, threads))
     pair = config["comparisons"][comparison]
     specs = {side.upper(): spec_from_mapping(pair[side], config["models"][pair[side]])
              for side in ("a", "b")}
     models = {name: build_model(spec) for name, spec in specs.items()}
-    for model in models.values():
+    for model in models.values():  # the job's threads and device go to models that use them
         if "device" in model.get_params():
-            model.set_params(device=config["device"])
+            model.set_params(device=config["device"], num_threads=max(1, threads))
     corpus = load_prepared(corpus_conll, corpus_info)
     split = load_split(split_path)
     started = time.perf_counter()
