@@ -27,6 +27,8 @@ demo: $(STAMP)
 	@echo
 	@echo "Tables:  results/tables/table4.md (also .csv, .tex) and table3.md"
 	@echo "Figures: results/figures/figure1.png, figure2.png (and .pdf)"
+	@echo "Budget:  results/figures/budget.png, results/tables/budget.md (random search)"
+	@echo "Checklist (Dodge et al.): results/checklist.md"
 	@echo "Report:  results/report.html"
 
 test: $(STAMP)

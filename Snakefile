@@ -13,6 +13,7 @@ include: "workflow/rules/corpora.smk"
 include: "workflow/rules/splits.smk"
 include: "workflow/rules/compare.smk"
 include: "workflow/rules/report.smk"
+include: "workflow/rules/search.smk"
 
 
 rule all:

@@ -83,6 +83,9 @@ def validate(config: Any, source: str = "config") -> dict:
         raise UserError(message, path=source, key=_key(path))
     config = _fill_defaults(config, schema)
     _check_references(config, source)
+    from search.config import check_config as check_search_config
+
+    check_search_config(config, source)  # search spaces, seed variance, learning curves
     return config
 
 

@@ -113,14 +113,21 @@ def make_splits(corpus_conll: str, corpus_info: str, corpus_name: str, strategy:
 # ---- comparisons -------------------------------------------------------------------------------
 
 def compare(corpus_conll: str, corpus_info: str, split_path: str, corpus_name: str,
-            comparison: str, config: dict, out_dir: str, threads: int = 1) -> None:
-    """Train the comparison's A and B on every fold of one split; write estimates and counts."""
+            comparison: str, config: dict, out_dir: str, threads: int = 1,
+            best_paths: list[str] = ()) -> None:
+    """Train the comparison's A and B on every fold of one split; write estimates and counts.
+
+    ``best_paths``: with ``search.feed_best``, the search's best configurations of the searched
+    models, which then replace their config entries.
+    """
     from models import build_model, spec_from_mapping
     from reprocompare.compare import run_comparison, write_comparison
+    from reprocompare.search_jobs import resolve_models
     from splitters import load_split
 
     pair = config["comparisons"][comparison]
-    specs = {side.upper(): spec_from_mapping(pair[side], config["models"][pair[side]])
+    mappings = resolve_models(config, comparison, best_paths)
+    specs = {side.upper(): spec_from_mapping(pair[side], mappings[pair[side]])
              for side in ("a", "b")}
     models = {name: build_model(spec) for name, spec in specs.items()}
     for model in models.values():  # the job's threads and device go to models that use them

@@ -7,6 +7,7 @@ from reprocompare.config import (
     validate as validate_config,
 )
 from reprocompare.errors import UserError
+from search.workflow import comparison_best_configs, search_outputs
 
 # The file the config came from, so errors can name it (the profiles set
 # replace-workflow-config: a --configfile replaces config/config.yaml instead of extending it).
@@ -73,10 +74,18 @@ def estimates_of(wildcards):
     ]
 
 
+def best_configs(wildcards):
+    """With search.feed_best: the best configurations of the comparison's searched models."""
+    return comparison_best_configs(config, wildcards.comparison)
+
+
 def final_outputs():
     return [
         "results/tables/table3.csv",
         "results/tables/table4.csv",
         "results/figures/figure1.png",
         "results/figures/figure2.png",
+        "results/checklist.md",
+        # search, seed variance and learning curves, when the config switches them on
+        *search_outputs(config),
     ]

@@ -7,6 +7,7 @@ rule compare:
         conll="results/corpora/{corpus}/corpus.conll",
         info="results/corpora/{corpus}/corpus.json",
         split="results/splits/{corpus}/{strategy}/rep{repetition}.json",
+        best=best_configs,  # search.feed_best: the searched models' best configurations
     output:
         estimates="results/compare/{corpus}/{comparison}/{strategy}/rep{repetition}/estimates.json",
         scores="results/compare/{corpus}/{comparison}/{strategy}/rep{repetition}/scores.json",

@@ -1,0 +1,141 @@
+"""What the config schema cannot check about ``search``, ``learning_curves`` and ``seed_variance``.
+
+:func:`check_config` runs after the schema has filled the defaults (``reprocompare.config.validate``)
+and, like the rest of the validation, before any job: a search space key the model does not
+declare, a distribution that does not suit the hyperparameter, a bound the model would refuse, a
+model or corpus that does not exist. Each is one :class:`~reprocompare.errors.UserError` naming
+the config key. The helpers below answer the questions the rules ask of a validated config.
+"""
+
+from __future__ import annotations
+
+import zlib
+from typing import Any
+
+import numpy as np
+
+from reprocompare.errors import UserError
+from search.space import Dimension, parse_space
+
+#: spawn-key tags that keep the fixed split's and the seed runs' seeds apart from every other
+_FIXED_SPLIT, _SEED_RUN = 101, 102
+
+
+def check_config(config: dict, source: str = "config") -> None:
+    """Raise a UserError naming the key of the first problem in the search-related sections.
+
+    ``config`` must already have passed the schema (defaults filled). Spaces are checked even
+    when ``search.enabled`` is false: a typo should fail whether or not the search runs today.
+    """
+    def fail(message: str, key: str):
+        raise UserError(message, path=source, key=key)
+
+    search = config.get("search") or {}
+    corpora, models = config["corpora"], config["models"]
+    corpus = search.get("corpus")
+    if corpus is not None and corpus not in corpora:
+        fail(f"unknown corpus {corpus!r} (corpora: {', '.join(corpora)})", "search.corpus")
+    for name, entry in (search.get("models") or {}).items():
+        if name not in models:
+            fail(f"unknown model {name!r} (models: {', '.join(models)})", f"search.models.{name}")
+        try:
+            parse_space(name, models[name], entry.get("space"))
+        except UserError as error:
+            fail(error.message, error.key)
+    if search.get("enabled") and not search.get("models"):
+        fail("nothing to search: name at least one model with its space", "search.models")
+    if search.get("feed_best") and not search.get("enabled"):
+        fail("feed_best needs the search itself (search.enabled: true)", "search.feed_best")
+
+    curves = config.get("learning_curves") or {}
+    corpus = curves.get("corpus")
+    if corpus is not None and corpus not in corpora:
+        fail(f"unknown corpus {corpus!r} (corpora: {', '.join(corpora)})",
+             "learning_curves.corpus")
+    for i, name in enumerate(curves.get("models") or []):
+        if name not in models:
+            fail(f"unknown model {name!r} (models: {', '.join(models)})",
+                 f"learning_curves.models.{i}")
+        if models[name]["type"] != "bilstm":
+            fail(f"{name} is a {models[name]['type']}; only a bilstm records a learning curve "
+                 "(chunk F1 on the validation set every record_every epochs)",
+                 f"learning_curves.models.{i}")
+    if curves.get("enabled") and not curves.get("models"):
+        fail("no model to train: name at least one bilstm model", "learning_curves.models")
+
+
+def search_corpus(config: dict) -> str:
+    """The corpus searched on: ``search.corpus``, else the first corpus of the config."""
+    return (config.get("search") or {}).get("corpus") or next(iter(config["corpora"]))
+
+
+def curves_corpus(config: dict) -> str:
+    """The corpus of the learning curves: ``learning_curves.corpus``, else the search's."""
+    return (config.get("learning_curves") or {}).get("corpus") or search_corpus(config)
+
+
+def search_enabled(config: dict) -> bool:
+    return bool((config.get("search") or {}).get("enabled"))
+
+
+def feed_best(config: dict) -> bool:
+    return search_enabled(config) and bool(config["search"].get("feed_best"))
+
+
+def searched_models(config: dict) -> list[str]:
+    """Names of the searched models, in config order."""
+    return list((config.get("search") or {}).get("models") or {})
+
+
+def space_of(config: dict, model_name: str) -> dict[str, Dimension]:
+    return parse_space(model_name, config["models"][model_name],
+                       config["search"]["models"][model_name]["space"])
+
+
+def trial_jobs(config: dict, model_name: str) -> list[tuple[int, int]]:
+    """(first, last) trial (0-based, inclusive) of each job of one model's search.
+
+    Jobs cover trials_per_job consecutive trials; raising ``trials`` keeps every full job (and
+    its output) and only adds, or extends, the last one.
+    """
+    per_job = config["search"]["trials_per_job"]
+    n = config["search"]["models"][model_name]["trials"]
+    return [(first, min(first + per_job, n) - 1) for first in range(0, n, per_job)]
+
+
+def fixed_split_seed(config: dict, corpus: str) -> int:
+    """Seed of the fixed train/validation split of a corpus (search, curves, seed variance).
+
+    Derived from (search.seed, corpus) under its own spawn key, so it is never the seed of one of
+    the comparison's hold-outs: tuning on a comparison's validation set would leak into it.
+    """
+    sequence = np.random.SeedSequence(
+        entropy=int(config["search"]["seed"]),
+        spawn_key=(zlib.crc32(corpus.encode("utf-8")), _FIXED_SPLIT))
+    return int(sequence.generate_state(1)[0])
+
+
+def run_seed(config: dict, corpus: str, run: int) -> int:
+    """Training seed of run ``run`` of the seed-variance and learning-curve runs on a corpus.
+
+    The same for every model (common random numbers, as in a comparison's folds), and a function
+    of the run's index only, so more seeds keep the first runs.
+    """
+    sequence = np.random.SeedSequence(
+        entropy=int(config["search"]["seed"]),
+        spawn_key=(zlib.crc32(corpus.encode("utf-8")), _SEED_RUN, int(run)))
+    return int(sequence.generate_state(1)[0] % (2**31 - 1))
+
+
+def model_mapping(config: dict, model_name: str, best: dict[str, dict] | None = None) -> dict:
+    """The config mapping a model is built from: the search's best one when it was fed in."""
+    if best and model_name in best:
+        return dict(best[model_name]["mapping"])
+    return dict(config["models"][model_name])
+
+
+def describe(value: Any) -> str:
+    """A config value as the checklist writes it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value) if isinstance(value, float) else str(value)

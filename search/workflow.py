@@ -1,0 +1,99 @@
+"""The paths the search, seed-variance, learning-curve and checklist rules ask for.
+
+Plain functions of the validated config, so the rules (workflow/rules/search.smk) stay free of
+function definitions and the targets can be tested without Snakemake. Every path is relative to
+the working directory, under ``results/``, as the rules write them.
+"""
+
+from __future__ import annotations
+
+from reprocompare.config import STRATEGY_NAMES
+from search.config import (curves_corpus, feed_best, search_corpus, search_enabled,
+                           searched_models, trial_jobs)
+
+
+def pairs(config: dict) -> list[tuple[str, str]]:
+    """(corpus, comparison) of every comparison on every corpus it names."""
+    return [(corpus, name) for name, comparison in config["comparisons"].items()
+            for corpus in comparison["corpora"]]
+
+
+def is_bilstm(config: dict, model: str) -> bool:
+    return config["models"][model]["type"] == "bilstm"
+
+
+def trial_files(config: dict, corpus: str, models: list[str] | None = None) -> list[str]:
+    """Every trial job's output of the given (default: all searched) models on a corpus."""
+    return [f"results/search/{corpus}/trials/{model}/{first}-{last}.json"
+            for model in (models or searched_models(config))
+            for first, last in trial_jobs(config, model)]
+
+
+def best_configs_of(config: dict, models) -> list[str]:
+    """With search.feed_best: the best-configuration files of those of ``models`` searched."""
+    if not feed_best(config):
+        return []
+    return [f"results/search/{search_corpus(config)}/best/{model}.json"
+            for model in dict.fromkeys(models) if model in config["search"]["models"]]
+
+
+def comparison_best_configs(config: dict, comparison: str) -> list[str]:
+    pair = config["comparisons"][comparison]
+    return best_configs_of(config, [pair["a"], pair["b"]])
+
+
+def curve_files(config: dict) -> list[str]:
+    return [f"results/learning_curves/{curves_corpus(config)}/{model}.json"
+            for model in config["learning_curves"]["models"]]
+
+
+def seed_run_files(config: dict) -> list[str]:
+    return [f"results/seed_variance/{corpus}/{comparison}.json"
+            for corpus, comparison in pairs(config)]
+
+
+def search_outputs(config: dict) -> list[str]:
+    """The final outputs of the stages the config switches on."""
+    outputs = []
+    if search_enabled(config):
+        corpus = search_corpus(config)
+        outputs += [f"results/search/{corpus}/trials.csv", f"results/search/{corpus}/budget.json",
+                    "results/tables/budget.md", "results/figures/budget.png"]
+    if config["seed_variance"]["enabled"]:
+        outputs += ["results/tables/seed_variance.csv", "results/tables/seed_variance.md"]
+    if config["learning_curves"]["enabled"]:
+        outputs += ["results/figures/learning_curve.png"]
+    return outputs
+
+
+def checklist_inputs(config: dict) -> dict[str, list[str]]:
+    """Every record the checklist reads (:func:`reports.checklist.collect`), by kind."""
+    runs = [f"results/compare/{corpus}/{comparison}/{STRATEGY_NAMES[strategy]}/rep{r}"
+            for corpus, comparison in pairs(config) for strategy in config["strategies"]
+            for r in range(config["repetitions"])]
+    corpora = {corpus for corpus, _ in pairs(config)}
+    fixed: set[str] = set()
+    inputs = {"summaries": [f"results/summaries/{corpus}/{comparison}.json"
+                            for corpus, comparison in pairs(config)],
+              "scores": [f"{run}/scores.json" for run in runs],
+              "runtimes": [f"{run}/runtime.json" for run in runs]}
+    if search_enabled(config):
+        corpus = search_corpus(config)
+        corpora.add(corpus)
+        fixed.add(corpus)
+        inputs["trials"] = [f"results/search/{corpus}/trials.csv"]
+        inputs["budget"] = [f"results/search/{corpus}/budget.json"]
+        inputs["budget_figure"] = ["results/figures/budget.png"]
+    if config["seed_variance"]["enabled"]:
+        fixed.update(corpus for corpus, _ in pairs(config))
+        inputs["seed_runs"] = seed_run_files(config)
+        inputs["seed_variance"] = ["results/tables/seed_variance.csv"]
+    if config["learning_curves"]["enabled"]:
+        corpus = curves_corpus(config)
+        corpora.add(corpus)
+        fixed.add(corpus)
+        inputs["learning_curve"] = ["results/tables/learning_curve.csv"]
+        inputs["learning_curve_figure"] = ["results/figures/learning_curve.png"]
+    inputs["infos"] = [f"results/corpora/{corpus}/corpus.json" for corpus in sorted(corpora)]
+    inputs["fixed_splits"] = [f"results/splits/{corpus}/fixed.json" for corpus in sorted(fixed)]
+    return inputs

@@ -1,0 +1,269 @@
+# Random hyperparameter search (Dodge et al. 2019), seed variance and learning curves (Potts), all
+# on one fixed train/validation split per corpus; and the reporting checklist (Text Box 1).
+from search.config import curves_corpus, search_corpus
+from search.workflow import (
+    best_configs_of,
+    checklist_inputs,
+    curve_files,
+    is_bilstm,
+    seed_run_files,
+    trial_files,
+)
+
+SEARCH_CORPUS = search_corpus(config)
+CURVES_CORPUS = curves_corpus(config)
+
+
+rule fixed_split:
+    input:
+        conll="results/corpora/{corpus}/corpus.conll",
+        info="results/corpora/{corpus}/corpus.json",
+    output:
+        "results/splits/{corpus}/fixed.json",
+    log:
+        "logs/splits/{corpus}/fixed.log",
+    benchmark:
+        "results/benchmarks/splits/{corpus}/fixed.tsv"
+    conda:
+        "../envs/reprocompare.yaml"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    params:
+        ratio=config["search"]["ratio"],
+        seed=config["search"]["seed"],
+    script:
+        "../scripts/search_split.py"
+
+
+# trials first..last (0-based, inclusive) of one model: a larger budget adds jobs, keeps these
+rule search_trials:
+    input:
+        conll="results/corpora/{corpus}/corpus.conll",
+        info="results/corpora/{corpus}/corpus.json",
+        split="results/splits/{corpus}/fixed.json",
+    output:
+        "results/search/{corpus}/trials/{model}/{first}-{last}.json",
+    log:
+        "logs/search/{corpus}/{model}/{first}-{last}.log",
+    benchmark:
+        "results/benchmarks/search/{corpus}/{model}/{first}-{last}.tsv"
+    wildcard_constraints:
+        model=r"[A-Za-z0-9_.-]+",
+        first=r"\d+",
+        last=r"\d+",
+    conda:
+        "../envs/reprocompare.yaml"
+    threads: 1
+    resources:
+        mem_mb=lambda wildcards: 4000 if is_bilstm(config, wildcards.model) else 2000,
+        runtime=lambda wildcards: 240 if is_bilstm(config, wildcards.model) else 60,
+        gpu=lambda wildcards: int(
+            config["device"] == "cuda" and is_bilstm(config, wildcards.model)
+        ),
+    params:
+        model=lambda wildcards: config["models"][wildcards.model],
+        space=lambda wildcards: config["search"]["models"][wildcards.model]["space"],
+        seed=config["search"]["seed"],
+    script:
+        "../scripts/search_trials.py"
+
+
+rule search_table:
+    input:
+        lambda wildcards: trial_files(config, wildcards.corpus),
+    output:
+        "results/search/{corpus}/trials.csv",
+    log:
+        "logs/search/{corpus}/trials.log",
+    benchmark:
+        "results/benchmarks/search/{corpus}/trials.tsv"
+    conda:
+        "../envs/reprocompare.yaml"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    script:
+        "../scripts/search_table.py"
+
+
+rule budget:
+    input:
+        f"results/search/{SEARCH_CORPUS}/trials.csv",
+    output:
+        json=f"results/search/{SEARCH_CORPUS}/budget.json",
+        table="results/tables/budget.md",
+        figure=report(
+            "results/figures/budget.png",
+            category="Search",
+            caption="../report/budget.rst",
+        ),
+        figure_pdf="results/figures/budget.pdf",
+    log:
+        "logs/search/budget.log",
+    benchmark:
+        "results/benchmarks/search/budget.tsv"
+    conda:
+        "../envs/reprocompare.yaml"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    params:
+        target_f1=config["search"]["target_f1"],
+    script:
+        "../scripts/search_budget.py"
+
+
+# only in the DAG with search.feed_best: the comparisons then train these configurations
+rule search_best:
+    input:
+        lambda wildcards: trial_files(config, wildcards.corpus, [wildcards.model]),
+    output:
+        "results/search/{corpus}/best/{model}.json",
+    log:
+        "logs/search/{corpus}/{model}/best.log",
+    wildcard_constraints:
+        model=r"[A-Za-z0-9_.-]+",
+    conda:
+        "../envs/reprocompare.yaml"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    script:
+        "../scripts/search_best.py"
+
+
+rule seed_runs:
+    input:
+        conll="results/corpora/{corpus}/corpus.conll",
+        info="results/corpora/{corpus}/corpus.json",
+        split="results/splits/{corpus}/fixed.json",
+        best=best_configs,
+    output:
+        "results/seed_variance/{corpus}/{comparison}.json",
+    log:
+        "logs/seed_variance/{corpus}/{comparison}.log",
+    benchmark:
+        "results/benchmarks/seed_variance/{corpus}/{comparison}.tsv"
+    conda:
+        "../envs/reprocompare.yaml"
+    threads: 1
+    resources:
+        mem_mb=compare_mem_mb,
+        runtime=compare_runtime,
+        gpu=compare_gpu,
+    params:
+        seeds=config["seed_variance"]["seeds"],
+        seed=config["search"]["seed"],
+        models=lambda wildcards: {
+            side: config["models"][config["comparisons"][wildcards.comparison][side]]
+            for side in ("a", "b")
+        },
+    script:
+        "../scripts/search_seed_runs.py"
+
+
+rule seed_variance:
+    input:
+        seed_run_files(config),
+    output:
+        csv="results/tables/seed_variance.csv",
+        md="results/tables/seed_variance.md",
+    log:
+        "logs/seed_variance/table.log",
+    benchmark:
+        "results/benchmarks/seed_variance/table.tsv"
+    conda:
+        "../envs/reprocompare.yaml"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    params:
+        failure_f1=config["seed_variance"]["failure_f1"],
+    script:
+        "../scripts/search_seed_variance.py"
+
+
+rule learning_curve_runs:
+    input:
+        conll="results/corpora/{corpus}/corpus.conll",
+        info="results/corpora/{corpus}/corpus.json",
+        split="results/splits/{corpus}/fixed.json",
+        best=lambda wildcards: best_configs_of(config, [wildcards.model]),
+    output:
+        "results/learning_curves/{corpus}/{model}.json",
+    log:
+        "logs/learning_curves/{corpus}/{model}.log",
+    benchmark:
+        "results/benchmarks/learning_curves/{corpus}/{model}.tsv"
+    wildcard_constraints:
+        model=r"[A-Za-z0-9_.-]+",
+    conda:
+        "../envs/reprocompare.yaml"
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=240,
+        gpu=int(config["device"] == "cuda"),
+    params:
+        model=lambda wildcards: config["models"][wildcards.model],
+        seeds=config["learning_curves"]["seeds"],
+        record_every=config["learning_curves"]["record_every"],
+        seed=config["search"]["seed"],
+    script:
+        "../scripts/search_curve_runs.py"
+
+
+rule learning_curve:
+    input:
+        curve_files(config),
+    output:
+        csv="results/tables/learning_curve.csv",
+        figure=report(
+            "results/figures/learning_curve.png",
+            category="Search",
+            caption="../report/learning_curve.rst",
+        ),
+        figure_pdf="results/figures/learning_curve.pdf",
+    log:
+        "logs/learning_curves/figure.log",
+    benchmark:
+        "results/benchmarks/learning_curves/figure.tsv"
+    conda:
+        "../envs/reprocompare.yaml"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    script:
+        "../scripts/search_curve_figure.py"
+
+
+rule checklist:
+    input:
+        unpack(lambda wildcards: checklist_inputs(config)),
+    output:
+        report(
+            "results/checklist.md",
+            category="Checklist",
+            caption="../report/checklist.rst",
+        ),
+    log:
+        "logs/report/checklist.log",
+    benchmark:
+        "results/benchmarks/report/checklist.tsv"
+    conda:
+        "../envs/reprocompare.yaml"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    params:
+        source=CONFIG_SOURCE,
+    script:
+        "../scripts/checklist.py"

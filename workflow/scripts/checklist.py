@@ -1,0 +1,13 @@
+# Thin adapter: results/checklist.md from the run's records (reprocompare.search_jobs).
+from reprocompare.jobs import job
+from reprocompare.search_jobs import checklist
+
+
+def paths(value):
+    return [value] if isinstance(value, str) else list(value)
+
+
+with job(snakemake.log[0]):
+    checklist(snakemake.config,
+              {key: paths(getattr(snakemake.input, key)) for key in snakemake.input.keys()},
+              snakemake.output[0], config_source=snakemake.params.source)

@@ -1,0 +1,9 @@
+# Thin adapter: expected validation performance against budget (reprocompare.search_jobs).
+from pathlib import Path
+
+from reprocompare.jobs import job
+from reprocompare.search_jobs import budget
+
+with job(snakemake.log[0]):
+    budget(snakemake.input[0], snakemake.config, snakemake.output.json, snakemake.output.table,
+           str(Path(snakemake.output.figure).with_suffix("")))

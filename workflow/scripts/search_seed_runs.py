@@ -1,0 +1,8 @@
+# Thin adapter: a comparison's models trained with several seeds (reprocompare.search_jobs).
+from reprocompare.jobs import job
+from reprocompare.search_jobs import seed_runs
+
+with job(snakemake.log[0]):
+    seed_runs(snakemake.input.conll, snakemake.input.info, snakemake.input.split,
+              snakemake.wildcards.corpus, snakemake.wildcards.comparison, snakemake.config,
+              list(snakemake.input.best), snakemake.output[0], threads=snakemake.threads)

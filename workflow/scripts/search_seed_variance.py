@@ -1,0 +1,7 @@
+# Thin adapter: the seed-variance table (reprocompare.search_jobs).
+from reprocompare.jobs import job
+from reprocompare.search_jobs import seed_variance_table
+
+with job(snakemake.log[0]):
+    seed_variance_table(list(snakemake.input), snakemake.config, snakemake.output.csv,
+                        snakemake.output.md)

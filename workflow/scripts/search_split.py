@@ -1,0 +1,7 @@
+# Thin adapter: the fixed train/validation split of one corpus (reprocompare.search_jobs).
+from reprocompare.jobs import job
+from reprocompare.search_jobs import fixed_split
+
+with job(snakemake.log[0]):
+    fixed_split(snakemake.input.conll, snakemake.input.info, snakemake.wildcards.corpus,
+                snakemake.config, snakemake.output[0])

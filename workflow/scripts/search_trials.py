@@ -1,0 +1,9 @@
+# Thin adapter: trials first..last of one model's random search (reprocompare.search_jobs).
+from reprocompare.jobs import job
+from reprocompare.search_jobs import search_trials
+
+with job(snakemake.log[0]):
+    search_trials(snakemake.input.conll, snakemake.input.info, snakemake.input.split,
+                  snakemake.wildcards.corpus, snakemake.wildcards.model,
+                  int(snakemake.wildcards.first), int(snakemake.wildcards.last),
+                  snakemake.config, snakemake.output[0], threads=snakemake.threads)
