@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/bench_scale.py --repetitions 100 1000 3000 \
         --json benchmarks/runs/scale.json
 
-Each dry run is a fresh `snakemake -n --quiet` process on config/paper.yaml with `--config
+Each dry run is a fresh `snakemake -n --quiet rules` process on config/paper.yaml with `--config
 repetitions=R` (3 comparisons x 3 strategies x R training jobs); the peak resident memory is the
 child's own (wait4 rusage).
 """
@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def dry_run(repetitions: int) -> dict:
-    command = [sys.executable, "-m", "snakemake", "-n", "--quiet", "--configfile",
+    command = [sys.executable, "-m", "snakemake", "-n", "--quiet", "rules", "--configfile",
                str(ROOT / "config" / "paper.yaml"), "--config", f"repetitions={repetitions}"]
     started = time.perf_counter()
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE,

@@ -53,13 +53,16 @@ def uses_bilstm(comparison):
     return any(config["models"][pair[s]]["type"] == "bilstm" for s in ("a", "b"))
 
 
+# Per-job figures measured on CoNLL-2000-sized corpora (benchmarks/RESULTS.md, bench_jobs.py):
+# peak memory 0.54-0.68 GB for either model type; the longest job, a random-splits job of the
+# CRF pair, 18 min (projected 22 min on CoNLL-2002). The defaults leave about 3x headroom.
 def compare_mem_mb(wildcards):
-    return 4000 if uses_bilstm(wildcards.comparison) else 2000
+    return 2000
 
 
 def compare_runtime(wildcards):
-    # minutes; see benchmarks/RESULTS.md for measured per-job figures
-    return 240 if uses_bilstm(wildcards.comparison) else 60
+    # minutes
+    return 60
 
 
 def compare_gpu(wildcards):
