@@ -154,3 +154,14 @@ def test_expected_max(tmp_path):
     assert "expected_max" in run("expected-max", path).stdout
     bad = write(tmp_path / "bad.txt", "0.8\nabc\n")
     assert_user_error(run("expected-max", bad, ok=False), "bad.txt:2")
+
+
+def test_expected_max_bias_command_reproduces_tang_et_al():
+    rows = json.loads(run("expected-max-bias", "--trials", "20", "--simulations", "800",
+                          "--json").stdout)
+    at_n = {(r["estimator"], r["n"]): r for r in rows}
+    meanmax, unbiased = at_n[("meanmax", 20)], at_n[("unbiased", 20)]
+    assert meanmax["bias"] + 3 * meanmax["mc_se"] < 0  # biased low at n = N
+    assert abs(unbiased["bias"]) < 3 * unbiased["mc_se"]
+    assert_user_error(run("expected-max-bias", "--trials", "5", "--budgets", "9", ok=False),
+                      "budgets")
