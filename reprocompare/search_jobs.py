@@ -10,7 +10,6 @@ searched model (:func:`best_config`) replaces the model's config entry in the co
 
 from __future__ import annotations
 
-import copy
 import json
 import sys
 from pathlib import Path
@@ -154,14 +153,6 @@ def resolve_models(config: dict, comparison: str, best_paths: Iterable[str] = ()
             else dict(config["models"][pair[side]]) for side in ("a", "b")}
 
 
-def config_with_best(config: dict, best_paths: Iterable[str] = ()) -> dict:
-    """A copy of ``config`` whose ``models`` entries are the search's best mappings."""
-    config = copy.deepcopy(config)
-    for name, record in load_best(best_paths).items():
-        config["models"][name] = dict(record["mapping"])
-    return config
-
-
 # ---- seed variance and learning curves ----------------------------------------------------------
 
 def _seed_runs(data, model_name: str, mapping: Mapping, seeds: int, config: dict,
@@ -255,6 +246,6 @@ def checklist(config: dict, inputs: Mapping[str, list[str]], out: str, *,
     write_text_atomic(out, render(collect(config, inputs, config_source=config_source)))
 
 
-__all__ = ["best_config", "budget", "checklist", "collect_trials", "config_with_best",
+__all__ = ["best_config", "budget", "checklist", "collect_trials",
            "curve_figure", "curve_runs", "fixed_split", "resolve_models", "search_trials",
            "seed_runs", "seed_variance_table"]
