@@ -45,24 +45,20 @@ def plain(out: Path) -> float:
 
 
 def plain_child(out: Path) -> None:
-    import numpy as np
-
-    from corpora.conll import Corpus, read_conll
+    from corpora.conll import read_conll
     from models import build_model, spec_from_mapping
     from reprocompare.compare import run_comparison
-    from reprocompare.config import STRATEGY_NAMES, corpus_seed, load_yaml, validate
-    from reprocompare.jobs import strategy_settings
+    from reprocompare.config import (STRATEGY_NAMES, corpus_seed, load_yaml, strategy_settings,
+                                     validate)
+    from reprocompare.jobs import subsample
     from reprocompare.summary import summarize_runs  # noqa: F401  (the same summary code)
     from splitters import split_document
 
     config = validate(load_yaml(CONFIG), str(CONFIG))
     (name, settings), = config["corpora"].items()
     (comparison, pair), = config["comparisons"].items()
-    corpus = read_conll(settings["path"])
-    chosen = np.sort(np.random.default_rng(settings["subsample_seed"])
-                     .choice(len(corpus), size=settings["subsample"], replace=False))
-    corpus = Corpus(corpus.path, tuple(corpus.sentences[i] for i in chosen.tolist()),
-                    corpus.scheme, corpus.sha256)
+    corpus = subsample(read_conll(settings["path"]), settings["subsample"],
+                       settings["subsample_seed"])
     models = {side.upper(): build_model(spec_from_mapping(pair[side], config["models"][pair[side]]))
               for side in ("a", "b")}
     # featurize once for every strategy and repetition: the best a single process can do

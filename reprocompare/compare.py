@@ -24,7 +24,7 @@ import numpy as np
 from corpora.conll import Corpus
 from corpora.scoring import ChunkCounts, count_chunks
 from estimators.difference import bcv_estimates, holdout, repeated_holdout, vote_predictions
-from reprocompare.io import write_json_atomic, write_text_atomic
+from reprocompare.io import write_bytes_atomic, write_json_atomic, write_text_atomic
 from splitters import dumps
 
 PAIR = ("A", "B")
@@ -205,10 +205,7 @@ def write_comparison(run: ComparisonRun, corpus: Corpus, out_dir: str | Path, *,
         folds.append(entry)
     scores = {"models": run.specs, "folds": folds}
     write_json_atomic(out / "scores.json", scores)
-    counts_path = out / "counts.tsv.gz"
-    temporary = counts_path.with_name(".counts.tsv.gz.tmp")
-    temporary.write_bytes(_counts_table(run))
-    temporary.replace(counts_path)
+    write_bytes_atomic(out / "counts.tsv.gz", _counts_table(run))
     # wall times vary from run to run: kept apart so every other output is byte-identical
     write_json_atomic(out / "runtime.json", {"folds": [
         {name: round(fold.seconds[name], 3) for name in PAIR} for fold in run.folds]})

@@ -125,6 +125,17 @@ def _check_references(config: dict, source: str) -> None:
                         path=source, key="strategies.repeated_holdout.table4_k")
 
 
+def strategy_settings(config: dict, strategy: str) -> dict:
+    """k, m and ratio of a strategy (splitters' name) from the config.
+
+    Repeated hold-out trains max(k) hold-outs per repetition; smaller k use the first ones.
+    """
+    key = {v: k for k, v in STRATEGY_NAMES.items()}[strategy]
+    settings = config["strategies"][key]
+    return {"k": max(settings.get("k", [1])), "m": settings.get("m", 3),
+            "ratio": settings.get("ratio", "8:1")}
+
+
 def check_corpora(config: dict) -> None:
     """Read every corpus once, so a bad corpus stops the run before any job writes anything.
 
@@ -142,11 +153,11 @@ def check_corpora(config: dict) -> None:
         if n > len(read):
             raise UserError(f"subsample of {n} sentences, but the corpus has {len(read)}",
                             path=corpus["path"])
-        for key, settings in config["strategies"].items():
+        for key in config["strategies"]:
             try:  # a corpus too small for a strategy fails here, not in a job
-                split_document(STRATEGY_NAMES[key], n, k=max(settings.get("k", [1])),
-                               m=settings.get("m", 3), ratio=settings.get("ratio", "8:1"),
-                               groups=read.docs[:n] if corpus["keep_documents"] else None)
+                split_document(STRATEGY_NAMES[key], n,
+                               groups=read.docs[:n] if corpus["keep_documents"] else None,
+                               **strategy_settings(config, STRATEGY_NAMES[key]))
             except ValueError as error:
                 raise UserError(f"too small for {STRATEGY_NAMES[key]}: {error}",
                                 path=corpus["path"]) from None

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from corpora.conll import Corpus, read_conll
-from reprocompare.config import STRATEGY_NAMES, corpus_seed
+from reprocompare.config import corpus_seed, strategy_settings
 from reprocompare.errors import UserError
 from reprocompare.io import write_json_atomic, write_text_atomic
 
@@ -51,6 +51,13 @@ def conll_text(corpus: Corpus) -> str:
     return "\n".join(lines) + "\n"
 
 
+def subsample(corpus: Corpus, n: int, seed: int) -> Corpus:
+    """``n`` sentences drawn without replacement (seeded), kept in corpus order."""
+    chosen = np.sort(np.random.default_rng(seed).choice(len(corpus), size=n, replace=False))
+    return Corpus(corpus.path, tuple(corpus.sentences[i] for i in chosen.tolist()),
+                  corpus.scheme, corpus.sha256)
+
+
 def prepare_corpus(settings: dict, out_conll: str, out_info: str) -> None:
     """Read, validate and (optionally) subsample a corpus; write it as a clean CoNLL file."""
     corpus = read_conll(settings["path"], token_column=settings["token_column"],
@@ -58,14 +65,10 @@ def prepare_corpus(settings: dict, out_conll: str, out_info: str) -> None:
                         ill_formed=settings["ill_formed"])
     source_sha256, n_source = corpus.sha256, len(corpus)
     if settings.get("subsample") is not None:
-        n = settings["subsample"]
-        if n > len(corpus):
-            raise UserError(f"subsample of {n} sentences, but the corpus has {len(corpus)}",
-                            key="subsample", path=settings["path"])
-        chosen = np.sort(np.random.default_rng(settings["subsample_seed"])
-                         .choice(len(corpus), size=n, replace=False))
-        corpus = Corpus(corpus.path, tuple(corpus.sentences[i] for i in chosen.tolist()),
-                        corpus.scheme, corpus.sha256)
+        if settings["subsample"] > len(corpus):
+            raise UserError(f"subsample of {settings['subsample']} sentences, but the corpus "
+                            f"has {len(corpus)}", key="subsample", path=settings["path"])
+        corpus = subsample(corpus, settings["subsample"], settings["subsample_seed"])
     text = conll_text(corpus)
     write_text_atomic(out_conll, text)
     prepared = read_conll(out_conll, scheme=corpus.scheme)
@@ -82,14 +85,6 @@ def load_prepared(conll_path: str, info_path: str | None = None) -> Corpus:
 
 
 # ---- splits ------------------------------------------------------------------------------------
-
-def strategy_settings(config: dict, strategy: str) -> dict:
-    """k, m and ratio of a strategy (splitters' name) from the config."""
-    key = {v: k for k, v in STRATEGY_NAMES.items()}[strategy]
-    settings = config["strategies"][key]
-    return {"k": max(settings.get("k", [1])), "m": settings.get("m", 3),
-            "ratio": settings.get("ratio", "8:1")}
-
 
 def make_splits(corpus_conll: str, corpus_info: str, corpus_name: str, strategy: str,
                 config: dict, outputs: list[str]) -> None:
