@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet torch==2.13.0
 	$(BIN)/pip install --quiet -r requirements.lock
-	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e . --config-settings editable_mode=compat
+	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e .
 	touch $@
 
 # The main job on the shipped CoNLL-2000 sample (config/config.yaml), then the HTML report.

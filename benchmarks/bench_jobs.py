@@ -27,9 +27,9 @@ FRACTIONS = {"half": 0.5, "eight_ninths": 8 / 9}
 def child(spec: str, fraction: float) -> dict:
     import numpy as np
 
-    from corpora.conll import read_conll
-    from corpora.scoring import count_chunks
-    from models import build_model, parse_spec
+    from reprocompare.corpora.conll import read_conll
+    from reprocompare.corpora.scoring import count_chunks
+    from reprocompare.models import build_model, parse_spec
 
     corpus = read_conll(ROOT / "data" / "conll2000" / "train.txt.gz")
     order = np.random.default_rng(0).permutation(len(corpus))

@@ -43,7 +43,7 @@ sys.path.insert(0, str(ROOT))
 
 
 def _load(data: Path, quick: bool):
-    from corpora.conll import read_conll
+    from reprocompare.corpora.conll import read_conll
     train = read_conll(data / "train.txt.gz")
     test = read_conll(data / "test.txt.gz")
     if quick:
@@ -58,8 +58,8 @@ def _peak_mb() -> float:
 
 
 def task_accuracy(spec_text: str, data: Path, quick: bool, seed: int) -> dict:
-    from corpora.scoring import count_chunks
-    from models import build_model, parse_spec
+    from reprocompare.corpora.scoring import count_chunks
+    from reprocompare.models import build_model, parse_spec
 
     scheme, train, test = _load(data, quick)
     spec = parse_spec(spec_text)
@@ -96,7 +96,7 @@ def task_accuracy(spec_text: str, data: Path, quick: bool, seed: int) -> dict:
 
 def task_threads(data: Path, quick: bool, seed: int, epochs: int) -> dict:
     """BiLSTM training speed with 1 and 2 torch threads, alternated: 1, 2, 2, 1."""
-    from models import BiLSTMTagger
+    from reprocompare.models import BiLSTMTagger
 
     scheme, train, _ = _load(data, quick)
     features = BiLSTMTagger().featurize(train)
@@ -117,8 +117,8 @@ def task_overhead(data: Path, quick: bool, repeats: int, iterations: int, seed: 
     import numpy as np
     import pycrfsuite
 
-    from corpora.schemes import convert
-    from models import CRFTagger
+    from reprocompare.corpora.schemes import convert
+    from reprocompare.models import CRFTagger
 
     scheme, train, _ = _load(data, quick)
     model = CRFTagger(max_iterations=iterations)
@@ -201,8 +201,7 @@ def machine() -> dict:
     return {"cpu": cpu, "cores": os.cpu_count(), "memory_gb": memory_gb,
             "python": platform.python_version(), "torch": torch.__version__,
             "torch_threads": torch.get_num_threads(),
-            "python_crfsuite": version("python-crfsuite"),
-            "sklearn_crfsuite": version("sklearn-crfsuite")}
+            "python_crfsuite": version("python-crfsuite")}
 
 
 def run_child(args: list[str]) -> dict:
@@ -222,7 +221,7 @@ def render(results: dict, command: str) -> str:
         f"Machine: {m['cpu']}, {m['cores']} cores, {m['memory_gb']:.0f} GiB RAM, shared with other "
         f"jobs (1-minute load average at each measurement below); Python {m['python']}, torch "
         f"{m['torch']} (CPU, {m['torch_threads']} threads), python-crfsuite "
-        f"{m['python_crfsuite']}, sklearn-crfsuite {m['sklearn_crfsuite']}.",
+        f"{m['python_crfsuite']}.",
         "",
         "### Accuracy on CoNLL-2000 (official split: train "
         f"{results['accuracy'][0]['n_train']} sentences, test {results['accuracy'][0]['n_test']})",

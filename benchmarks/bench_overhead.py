@@ -45,14 +45,14 @@ def plain(out: Path) -> float:
 
 
 def plain_child(out: Path) -> None:
-    from corpora.conll import read_conll
-    from models import build_model, spec_from_mapping
+    from reprocompare.corpora.conll import read_conll
+    from reprocompare.models import build_model, spec_from_mapping
     from reprocompare.compare import run_comparison
     from reprocompare.config import (STRATEGY_NAMES, corpus_seed, load_yaml, strategy_settings,
                                      validate)
     from reprocompare.jobs import subsample
     from reprocompare.summary import summarize_runs  # noqa: F401  (the same summary code)
-    from splitters import split_document
+    from reprocompare.splitters import split_document
 
     config = validate(load_yaml(CONFIG), str(CONFIG))
     (name, settings), = config["corpora"].items()

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from corpora.schemes import SCHEMES, convert, detect_scheme, first_violation, is_chunk_tag
+from reprocompare.corpora.schemes import SCHEMES, convert, detect_scheme, first_violation, is_chunk_tag
 from reprocompare.errors import UserError
 
 DOCSTART = "-DOCSTART-"

@@ -15,7 +15,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from corpora.schemes import chunks
+from reprocompare.corpora.schemes import chunks
 
 GOLD, PRED, CORRECT = 0, 1, 2
 

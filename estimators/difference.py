@@ -21,7 +21,7 @@ from typing import Sequence
 
 import numpy as np
 
-from corpora.schemes import chunks, chunks_to_tags, convert
+from reprocompare.corpora.schemes import chunks, chunks_to_tags, convert
 
 VOTING = ("chunk", "token")
 

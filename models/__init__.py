@@ -24,7 +24,7 @@ Taggers: :class:`CRFTagger` (python-crfsuite), :class:`BiLSTMTagger` (torch),
 
 Examples
 --------
->>> from corpora.conll import read_conll  # doctest: +SKIP
+>>> from reprocompare.corpora.conll import read_conll  # doctest: +SKIP
 >>> corpus = read_conll("data/conll2000/train.txt.gz")  # doctest: +SKIP
 >>> a, b = build_model(parse_spec("crf:scheme=IOB2")), build_model(parse_spec("crf:scheme=IOBES"))
 >>> a.feature_key() == b.feature_key()
@@ -38,13 +38,13 @@ True
 
 import importlib
 
-from models.base import Featurized, SequenceTagger
-from models.specs import (MODEL_TYPES, ModelSpec, build_model, model_class, parse_spec,
+from reprocompare.models.base import Featurized, SequenceTagger
+from reprocompare.models.specs import (MODEL_TYPES, ModelSpec, build_model, model_class, parse_spec,
                           spec_from_mapping)
 
-# The taggers are imported when first named: `from models import CRFTagger` does not import torch.
-_TAGGERS = {"BiLSTMTagger": "models.bilstm", "CRFTagger": "models.crf",
-            "MajorityTagger": "models.majority"}
+# The taggers are imported when first named: `from reprocompare.models import CRFTagger` does not import torch.
+_TAGGERS = {"BiLSTMTagger": "reprocompare.models.bilstm", "CRFTagger": "reprocompare.models.crf",
+            "MajorityTagger": "reprocompare.models.majority"}
 
 
 def __getattr__(name: str):

@@ -17,8 +17,8 @@ from typing import Any, Callable, Hashable, Sequence
 import numpy as np
 from sklearn.base import BaseEstimator
 
-from corpora.conll import Sentence
-from corpora.schemes import SCHEMES, convert, detect_scheme
+from reprocompare.corpora.conll import Sentence
+from reprocompare.corpora.schemes import SCHEMES, convert, detect_scheme
 from reprocompare.errors import UserError
 
 

@@ -26,9 +26,9 @@ from sklearn.utils import check_random_state
 from torch import nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
-from corpora.conll import Sentence
-from corpora.scoring import count_chunks
-from models.base import SCHEME_PARAM, Featurized, Param, SequenceTagger, at_least, in_range
+from reprocompare.corpora.conll import Sentence
+from reprocompare.corpora.scoring import count_chunks
+from reprocompare.models.base import SCHEME_PARAM, Featurized, Param, SequenceTagger, at_least, in_range
 from reprocompare.errors import UserError
 
 FEATURE_VERSION = 1

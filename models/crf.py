@@ -18,8 +18,8 @@ from typing import Hashable, Sequence
 
 import pycrfsuite
 
-from corpora.conll import Sentence
-from models.base import SCHEME_PARAM, Featurized, Param, SequenceTagger, at_least
+from reprocompare.corpora.conll import Sentence
+from reprocompare.models.base import SCHEME_PARAM, Featurized, Param, SequenceTagger, at_least
 
 #: Bumped whenever the features computed for a given template change.
 FEATURE_VERSION = 1
@@ -145,7 +145,7 @@ class CRFTagger(SequenceTagger):
 
     Examples
     --------
-    >>> from corpora.conll import read_conll  # doctest: +SKIP
+    >>> from reprocompare.corpora.conll import read_conll  # doctest: +SKIP
     >>> train = read_conll("data/conll2000/train.txt.gz")  # doctest: +SKIP
     >>> crf = CRFTagger(scheme="IOBES")  # doctest: +SKIP
     >>> features = crf.featurize(train.sentences)  # doctest: +SKIP

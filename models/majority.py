@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Hashable, Sequence
 
-from corpora.conll import Sentence
-from models.base import SCHEME_PARAM, Featurized, SequenceTagger
+from reprocompare.corpora.conll import Sentence
+from reprocompare.models.base import SCHEME_PARAM, Featurized, SequenceTagger
 
 
 def _most_frequent(counts: Counter) -> str:
@@ -41,7 +41,7 @@ class MajorityTagger(SequenceTagger):
 
     Examples
     --------
-    >>> from corpora.conll import Sentence
+    >>> from reprocompare.corpora.conll import Sentence
     >>> def sentence(*tokens):
     ...     return Sentence(tokens, ("O",) * len(tokens), (), 0, 1)
     >>> X = [sentence("the", "dog"), sentence("the", "dog"), sentence("a", "dog")]

@@ -20,15 +20,15 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from models.base import Param, SequenceTagger
+from reprocompare.models.base import Param, SequenceTagger
 from reprocompare.errors import UserError
 
 #: Spec type -> "module:class" of its tagger. Imported on first use, so that a job comparing CRFs
 #: never imports torch (seconds of start-up and hundreds of MB of memory).
 MODEL_TYPES: dict[str, str] = {
-    "crf": "models.crf:CRFTagger",
-    "bilstm": "models.bilstm:BiLSTMTagger",
-    "majority": "models.majority:MajorityTagger",
+    "crf": "reprocompare.models.crf:CRFTagger",
+    "bilstm": "reprocompare.models.bilstm:BiLSTMTagger",
+    "majority": "reprocompare.models.majority:MajorityTagger",
 }
 
 

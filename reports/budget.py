@@ -27,7 +27,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullFormatter
 
-from reports.figures import PANEL_WIDTH, RC, save
+from reprocompare.reports.figures import PANEL_WIDTH, RC, save
 
 
 def _style():

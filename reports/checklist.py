@@ -161,7 +161,7 @@ def collect(config: dict, inputs: Mapping[str, list[str]], *,
             "n_sentences": document["n_sentences"], "corpus_sha256": document["corpus_sha256"],
             "train": len(fold["train"]), "validation": len(fold["validation"])}
     if get("trials"):
-        from search.trials import read_trials_csv
+        from reprocompare.search.trials import read_trials_csv
 
         records["trials"] = read_trials_csv(get("trials")[0])
     if get("budget"):
@@ -190,7 +190,7 @@ def _table(header: list[str], rows: list[list]) -> list[str]:
 
 
 def _spec(name: str, mapping: Mapping) -> str:
-    from models import spec_from_mapping
+    from reprocompare.models import spec_from_mapping
 
     return str(spec_from_mapping(name, mapping))
 
@@ -317,7 +317,7 @@ def _validation(records: dict) -> list[str]:
 
 
 def _code(records: dict) -> list[str]:
-    from models import MODEL_TYPES
+    from reprocompare.models import MODEL_TYPES
 
     used = sorted({m["type"] for m in records["config"]["models"].values()})
     version = records["machine"]["versions"]
@@ -360,7 +360,7 @@ def _search(records: dict) -> list[str]:
                   "### Expected validation performance", "",
                   "No search: no expected validation performance curve.", ""]
         return lines
-    from search.config import search_corpus, space_of
+    from reprocompare.search.config import search_corpus, space_of
 
     search = config["search"]
     trials_by_model: dict[str, int] = {}

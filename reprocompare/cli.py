@@ -11,6 +11,7 @@ import json
 import sys
 from pathlib import Path
 
+from reprocompare import __version__
 from reprocompare.errors import UserError
 
 EXIT_USER_ERROR = 2
@@ -29,7 +30,7 @@ def _corpus_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _read_corpus(args: argparse.Namespace):
-    from corpora.conll import read_conll
+    from reprocompare.corpora.conll import read_conll
 
     return read_conll(args.corpus, token_column=args.token_column, tag_column=args.tag_column,
                       scheme=args.scheme, ill_formed=args.ill_formed)
@@ -44,7 +45,7 @@ def _ratio(text: str) -> str:
 
 def cmd_split(args: argparse.Namespace) -> int:
     from reprocompare.io import write_text_atomic
-    from splitters import dumps
+    from reprocompare.splitters import dumps
 
     text = dumps(_make_split(args, _read_corpus(args)))
     if args.out:
@@ -55,9 +56,9 @@ def cmd_split(args: argparse.Namespace) -> int:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    from corpora.conll import read_conll
-    from corpora.schemes import is_chunk_tag
-    from corpora.scoring import conlleval_report, count_chunks
+    from reprocompare.corpora.conll import read_conll
+    from reprocompare.corpora.schemes import is_chunk_tag
+    from reprocompare.corpora.scoring import conlleval_report, count_chunks
 
     if args.pred is None:  # conlleval's input: gold and predicted tag are the last two columns
         gold = read_conll(args.gold, tag_column=-2)
@@ -103,7 +104,7 @@ def _split_options(parser: argparse.ArgumentParser, *, required: bool = True) ->
 
 
 def _make_split(args: argparse.Namespace, corpus) -> dict:
-    from splitters import split_document
+    from reprocompare.splitters import split_document
 
     try:
         return split_document(
@@ -115,7 +116,7 @@ def _make_split(args: argparse.Namespace, corpus) -> dict:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from models import build_model, parse_spec
+    from reprocompare.models import build_model, parse_spec
     from reprocompare.compare import run_comparison, write_comparison
 
     specs = {"A": parse_spec(args.a), "B": parse_spec(args.b)}
@@ -133,7 +134,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def cmd_summarize(args: argparse.Namespace) -> int:
-    from reports.tables import table4_text
+    from reprocompare.reports.tables import table4_text
     from reprocompare.summary import summarize_runs
 
     summary = summarize_runs(args.directories, conclusion=args.conclusion, table4_k=args.k)
@@ -145,7 +146,7 @@ def cmd_summarize(args: argparse.Namespace) -> int:
 
 
 def cmd_expected_max(args: argparse.Namespace) -> int:
-    from estimators.expected_max import expected_max, read_scores
+    from reprocompare.estimators.expected_max import expected_max, read_scores
 
     try:
         scores, _ = read_scores(args.file)
@@ -166,7 +167,7 @@ def cmd_expected_max(args: argparse.Namespace) -> int:
 
 
 def cmd_expected_max_bias(args: argparse.Namespace) -> int:
-    from estimators.expected_max import simulate_bias
+    from reprocompare.estimators.expected_max import simulate_bias
 
     try:
         table = simulate_bias(distribution=args.distribution, n_trials=args.trials,
@@ -192,6 +193,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="reprocompare",
         description="Will 'model A beats model B' on this corpus reproduce? Splits, paired "
                     "taggers, avg/vote/mixture estimators, SNR and reproducibility.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     split = sub.add_parser("split", help="write the train/validation folds of one repetition",

@@ -21,11 +21,11 @@ from typing import Callable
 
 import numpy as np
 
-from corpora.conll import Corpus
-from corpora.scoring import ChunkCounts, count_chunks
-from estimators.difference import bcv_estimates, holdout, repeated_holdout, vote_predictions
+from reprocompare.corpora.conll import Corpus
+from reprocompare.corpora.scoring import ChunkCounts, count_chunks
+from reprocompare.estimators.difference import bcv_estimates, holdout, repeated_holdout, vote_predictions
 from reprocompare.io import write_bytes_atomic, write_json_atomic, write_text_atomic
-from splitters import dumps
+from reprocompare.splitters import dumps
 
 PAIR = ("A", "B")
 STRATEGY_CODES = {"holdout": 0, "repeated-holdout": 1, "bcv": 2}

@@ -17,10 +17,11 @@ import jsonschema
 import numpy as np
 import yaml
 
+from reprocompare import schemas
 from reprocompare.errors import UserError
 
 ROOT = Path(__file__).resolve().parents[1]
-SCHEMA_PATH = ROOT / "workflow" / "schemas" / "config.schema.yaml"
+SCHEMA_PATH = Path(schemas.__file__).with_name("config.schema.yaml")
 #: config key of each strategy -> the splitters' strategy name
 STRATEGY_NAMES = {"holdout": "holdout", "repeated_holdout": "repeated-holdout", "bcv": "bcv"}
 
@@ -83,14 +84,14 @@ def validate(config: Any, source: str = "config") -> dict:
         raise UserError(message, path=source, key=_key(path))
     config = _fill_defaults(config, schema)
     _check_references(config, source)
-    from search.config import check_config as check_search_config
+    from reprocompare.search.config import check_config as check_search_config
 
     check_search_config(config, source)  # search spaces, seed variance, learning curves
     return config
 
 
 def _check_references(config: dict, source: str) -> None:
-    from models import spec_from_mapping
+    from reprocompare.models import spec_from_mapping
 
     for name, corpus in config["corpora"].items():
         # relative to the working directory, else to the repository (snakemake --directory)
@@ -142,8 +143,8 @@ def check_corpora(config: dict) -> None:
     A read takes a fraction of a second (CoNLL-2000: 0.25 s); the corpus rule reads it again to
     write the clean copy, and the error, if any, names the file and line either way.
     """
-    from corpora.conll import read_conll
-    from splitters import split_document
+    from reprocompare.corpora.conll import read_conll
+    from reprocompare.splitters import split_document
 
     for corpus in config["corpora"].values():
         read = read_conll(corpus["path"], token_column=corpus["token_column"],

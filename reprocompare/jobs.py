@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from corpora.conll import Corpus, read_conll
+from reprocompare.corpora.conll import Corpus, read_conll
 from reprocompare.config import corpus_seed, strategy_settings
 from reprocompare.errors import UserError
 from reprocompare.io import write_json_atomic, write_text_atomic
@@ -89,7 +89,7 @@ def load_prepared(conll_path: str, info_path: str | None = None) -> Corpus:
 def make_splits(corpus_conll: str, corpus_info: str, corpus_name: str, strategy: str,
                 config: dict, outputs: list[str]) -> None:
     """One split document per repetition of one strategy on one corpus."""
-    from splitters import dumps, split_document
+    from reprocompare.splitters import dumps, split_document
 
     corpus = load_prepared(corpus_conll, corpus_info)
     keep_documents = config["corpora"][corpus_name]["keep_documents"]
@@ -115,10 +115,10 @@ def compare(corpus_conll: str, corpus_info: str, split_path: str, corpus_name: s
     ``best_paths``: with ``search.feed_best``, the search's best configurations of the searched
     models, which then replace their config entries.
     """
-    from models import build_model, spec_from_mapping
+    from reprocompare.models import build_model, spec_from_mapping
     from reprocompare.compare import run_comparison, write_comparison
     from reprocompare.search_jobs import resolve_models
-    from splitters import load_split
+    from reprocompare.splitters import load_split
 
     pair = config["comparisons"][comparison]
     mappings = resolve_models(config, comparison, best_paths)
@@ -169,7 +169,7 @@ def _summaries(paths: list[str]) -> list[dict]:
 
 def tables(summary_paths: list[str], outputs: dict[str, str]) -> None:
     """Table 3 and Table 4 as CSV, Markdown and LaTeX."""
-    from reports import tables as t
+    from reprocompare.reports import tables as t
 
     records = _summaries(summary_paths)
     summaries = {_label(r): r["summary"] for r in records}
@@ -185,7 +185,7 @@ def tables(summary_paths: list[str], outputs: dict[str, str]) -> None:
 
 def figures(summary_paths: list[str], figure1_stem: str, figure2_stem: str) -> None:
     """Figure 1 (SNR and reproducibility against k) and Figure 2 (estimator box plots)."""
-    from reports.figures import figure1, figure2
+    from reprocompare.reports.figures import figure1, figure2
 
     records = _summaries(summary_paths)
     figure1({_label(r): r["summary"] for r in records}, figure1_stem)

@@ -19,7 +19,7 @@ import numpy as np
 
 from reprocompare.errors import UserError
 from reprocompare.io import write_json_atomic, write_text_atomic
-from search.config import fixed_split_seed, run_seed, searched_models, space_of
+from reprocompare.search.config import fixed_split_seed, run_seed, searched_models, space_of
 
 
 def _load_json(path) -> dict:
@@ -40,8 +40,8 @@ def _torch_threads(threads: int) -> None:
 def _split_data(corpus_conll: str, corpus_info: str, split_path: str, corpus_name: str,
                 config: dict):
     from reprocompare.jobs import load_prepared
-    from search.trials import SplitData
-    from splitters import load_split
+    from reprocompare.search.trials import SplitData
+    from reprocompare.splitters import load_split
 
     corpus = load_prepared(corpus_conll, corpus_info)
     return SplitData.from_document(corpus, load_split(split_path),
@@ -54,8 +54,8 @@ def fixed_split(corpus_conll: str, corpus_info: str, corpus_name: str, config: d
                 out: str) -> None:
     """The fixed train/validation split of one corpus (search, learning curves, seed variance)."""
     from reprocompare.jobs import load_prepared
-    from search.trials import fixed_split as draw_split
-    from splitters import dumps
+    from reprocompare.search.trials import fixed_split as draw_split
+    from reprocompare.splitters import dumps
 
     corpus = load_prepared(corpus_conll, corpus_info)
     document = draw_split(corpus, ratio=config["search"]["ratio"],
@@ -70,7 +70,7 @@ def search_trials(corpus_conll: str, corpus_info: str, split_path: str, corpus_n
                   model_name: str, first: int, last: int, config: dict, out: str,
                   threads: int = 1) -> None:
     """Trials ``first..last`` (inclusive, 0-based) of one model's random search, as JSON."""
-    from search.trials import run_trials
+    from reprocompare.search.trials import run_trials
 
     mapping = config["models"][model_name]
     if mapping["type"] == "bilstm":
@@ -89,7 +89,7 @@ def _trial_records(paths: Iterable[str]) -> list[dict]:
 
 def collect_trials(trial_paths: list[str], config: dict, out: str) -> None:
     """results/search/{corpus}/trials.csv: every trial, by model (config order) then trial."""
-    from search.trials import trials_csv
+    from reprocompare.search.trials import trials_csv
 
     order = {name: i for i, name in enumerate(searched_models(config))}
     records = sorted(_trial_records(trial_paths),
@@ -107,9 +107,9 @@ def mean_seconds(records: Iterable[Mapping]) -> dict[str, float]:
 
 def budget(trials_path: str, config: dict, out_json: str, out_md: str, figure_stem: str) -> None:
     """budget.json, budget.md and the budget figure, from the trials table."""
-    from reports.budget import budget_figure
-    from search.budget import analyse, markdown
-    from search.trials import read_trials_csv
+    from reprocompare.reports.budget import budget_figure
+    from reprocompare.search.budget import analyse, markdown
+    from reprocompare.search.trials import read_trials_csv
 
     records = read_trials_csv(trials_path)
     analysis = analyse(records, target_f1=config["search"]["target_f1"],
@@ -122,7 +122,7 @@ def budget(trials_path: str, config: dict, out_json: str, out_md: str, figure_st
 def best_config(trial_paths: list[str], model_name: str, corpus_name: str, config: dict,
                 out: str) -> None:
     """The best trial of one model (highest validation F1) and the full config mapping it is."""
-    from search.trials import best_trial
+    from reprocompare.search.trials import best_trial
 
     best = best_trial(r for r in _trial_records(trial_paths) if r["model"] == model_name)
     write_json_atomic(out, {
@@ -159,7 +159,7 @@ def _seed_runs(data, model_name: str, mapping: Mapping, seeds: int, config: dict
                corpus_name: str, *, learning_curve: bool = False,
                record_every: int = 1) -> dict:
     """Train one model with seeds 0..seeds-1 (once, if its training has no seed)."""
-    from search.trials import build, is_random, train_and_score
+    from reprocompare.search.trials import build, is_random, train_and_score
 
     random = is_random(mapping)
     runs = []
@@ -192,7 +192,7 @@ def seed_runs(corpus_conll: str, corpus_info: str, split_path: str, corpus_name:
 
 def seed_variance_table(paths: list[str], config: dict, out_csv: str, out_md: str) -> None:
     """results/tables/seed_variance.csv and .md: spread and failure rate of every model."""
-    from search.seeds import SEED_COLUMNS, seed_variance_markdown, spread, to_csv
+    from reprocompare.search.seeds import SEED_COLUMNS, seed_variance_markdown, spread, to_csv
 
     threshold = config["seed_variance"]["failure_f1"]
     rows = []
@@ -223,8 +223,8 @@ def curve_runs(corpus_conll: str, corpus_info: str, split_path: str, corpus_name
 
 def curve_figure(paths: list[str], out_csv: str, figure_stem: str) -> None:
     """results/tables/learning_curve.csv and the learning-curve figure."""
-    from reports.budget import learning_curve_figure
-    from search.seeds import CURVE_COLUMNS, curve_band, to_csv
+    from reprocompare.reports.budget import learning_curve_figure
+    from reprocompare.search.seeds import CURVE_COLUMNS, curve_band, to_csv
 
     bands, rows = {}, []
     for path in paths:
@@ -241,7 +241,7 @@ def curve_figure(paths: list[str], out_csv: str, figure_stem: str) -> None:
 def checklist(config: dict, inputs: Mapping[str, list[str]], out: str, *,
               config_source: str = "config/config.yaml") -> None:
     """results/checklist.md (Dodge et al. 2019, Text Box 1) from the run's records."""
-    from reports.checklist import collect, render
+    from reprocompare.reports.checklist import collect, render
 
     write_text_atomic(out, render(collect(config, inputs, config_source=config_source)))
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from estimators.reproducibility import model_interval, summarize
+from reprocompare.estimators.reproducibility import model_interval, summarize
 from reprocompare.errors import UserError
 
 #: the paper's Table 4 columns, in order

@@ -18,8 +18,8 @@ from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
-from estimators.expected_max import ESTIMATORS, budget_to_reach, crossings, expected_max
-from search.trials import best_trial
+from reprocompare.estimators.expected_max import ESTIMATORS, budget_to_reach, crossings, expected_max
+from reprocompare.search.trials import best_trial
 
 #: The estimator a single number is read from; the other is reported beside it.
 DEFAULT_ESTIMATOR = "unbiased"

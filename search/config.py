@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from reprocompare.errors import UserError
-from search.space import Dimension, parse_space
+from reprocompare.search.space import Dimension, parse_space
 
 #: spawn-key tags that keep the fixed split's and the seed runs' seeds apart from every other
 _FIXED_SPLIT, _SEED_RUN = 101, 102

@@ -136,7 +136,7 @@ def parse_space(model_name: str, model: Mapping, space: Any, *,
     >>> space["c2"].bounds()
     'loguniform-float [0.01, 10]'
     """
-    from models import model_class, spec_from_mapping
+    from reprocompare.models import model_class, spec_from_mapping
 
     prefix = prefix or f"search.models.{model_name}.space"
     if not isinstance(space, Mapping) or not space:

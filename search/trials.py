@@ -21,10 +21,10 @@ from typing import Callable, Iterable, Mapping
 
 import numpy as np
 
-from corpora.conll import Corpus
-from corpora.scoring import count_chunks
+from reprocompare.corpora.conll import Corpus
+from reprocompare.corpora.scoring import count_chunks
 from reprocompare.errors import UserError
-from search.space import Dimension, draw, training_seed
+from reprocompare.search.space import Dimension, draw, training_seed
 
 #: Columns of a trials table. ``seconds`` (wall time of one trial: fit plus predicting the
 #: validation set) is the only column that differs between reruns; it comes last.
@@ -40,7 +40,7 @@ def fixed_split(corpus: Corpus, *, ratio: str, seed: int, keep_documents: bool =
 
     A hold-out split document (:func:`splitters.split_document`) at ``ratio``, seeded.
     """
-    from splitters import split_document
+    from reprocompare.splitters import split_document
 
     try:
         return split_document("holdout", len(corpus), groups=corpus.docs if keep_documents
@@ -104,7 +104,7 @@ def train_and_score(data: SplitData, model, *, learning_curve: bool = False) -> 
 def build(model_name: str, mapping: Mapping, *, random_state: int | None = None,
           device: str = "cpu", **params):
     """A fresh model of a config mapping, with its seed, device and extra parameters set."""
-    from models import build_model, spec_from_mapping
+    from reprocompare.models import build_model, spec_from_mapping
 
     spec = spec_from_mapping(model_name, mapping)
     model = build_model(spec, random_state=random_state)
@@ -117,7 +117,7 @@ def build(model_name: str, mapping: Mapping, *, random_state: int | None = None,
 
 def is_random(mapping: Mapping) -> bool:
     """Whether a model's training depends on its seed (the BiLSTM); the CRF's L-BFGS does not."""
-    from models import model_class
+    from reprocompare.models import model_class
 
     return "random_state" in model_class(mapping["type"])().get_params()
 

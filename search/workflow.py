@@ -8,7 +8,7 @@ the working directory, under ``results/``, as the rules write them.
 from __future__ import annotations
 
 from reprocompare.config import STRATEGY_NAMES
-from search.config import (curves_corpus, feed_best, search_corpus, search_enabled,
+from reprocompare.search.config import (curves_corpus, feed_best, search_corpus, search_enabled,
                            searched_models, trial_jobs)
 
 

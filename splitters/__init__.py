@@ -13,8 +13,8 @@ sample occurs with the same counts in all training sets" (:class:`BlockedMx2CV`,
 every later stage reads; :func:`repetition_seed` derives its seed.
 """
 
-from splitters.bcv import BlockedMx2CV
-from splitters.document import (
+from reprocompare.splitters.bcv import BlockedMx2CV
+from reprocompare.splitters.document import (
     STRATEGIES,
     dumps,
     load_split,
@@ -22,7 +22,7 @@ from splitters.document import (
     repetition_seed,
     split_document,
 )
-from splitters.holdout import HoldOut, RepeatedHoldOut
+from reprocompare.splitters.holdout import HoldOut, RepeatedHoldOut
 
 __all__ = [
     "STRATEGIES",

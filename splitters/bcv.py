@@ -21,7 +21,7 @@ from sklearn.model_selection import BaseCrossValidator
 from sklearn.utils import check_random_state
 
 from reprocompare.errors import UserError
-from splitters._common import (
+from reprocompare.splitters._common import (
     INDEX_DTYPE,
     check_positive_int,
     documents,
@@ -112,7 +112,7 @@ class BlockedMx2CV(BaseCrossValidator):
 
     Examples
     --------
-    >>> from splitters import BlockedMx2CV
+    >>> from reprocompare.splitters import BlockedMx2CV
     >>> sentences = [f"sentence {i}" for i in range(10)]
     >>> cv = BlockedMx2CV(m=3, random_state=0)
     >>> cv.get_n_splits()

@@ -13,9 +13,9 @@ from pathlib import Path
 import numpy as np
 
 from reprocompare.errors import UserError
-from splitters._common import check_positive_int
-from splitters.bcv import BlockedMx2CV
-from splitters.holdout import HoldOut, RepeatedHoldOut, format_ratio, parse_ratio
+from reprocompare.splitters._common import check_positive_int
+from reprocompare.splitters.bcv import BlockedMx2CV
+from reprocompare.splitters.holdout import HoldOut, RepeatedHoldOut, format_ratio, parse_ratio
 
 #: The splitting strategies compared by Xue et al. (section 3.3, Table 4): standard split (one
 #: 8:1 hold-out), random splits (repeated 8:1 hold-outs) and the 3x2 BCV (section 3.1).

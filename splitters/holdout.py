@@ -15,7 +15,7 @@ from sklearn.model_selection import BaseCrossValidator
 from sklearn.utils import check_random_state
 
 from reprocompare.errors import UserError
-from splitters._common import (
+from reprocompare.splitters._common import (
     INDEX_DTYPE,
     check_positive_int,
     documents,
@@ -148,7 +148,7 @@ class HoldOut(BaseCrossValidator):
 
     Examples
     --------
-    >>> from splitters import HoldOut
+    >>> from reprocompare.splitters import HoldOut
     >>> sentences = [f"sentence {i}" for i in range(18)]
     >>> cv = HoldOut(random_state=0)
     >>> cv.get_n_splits()
@@ -224,7 +224,7 @@ class RepeatedHoldOut(BaseCrossValidator):
 
     Examples
     --------
-    >>> from splitters import RepeatedHoldOut
+    >>> from reprocompare.splitters import RepeatedHoldOut
     >>> sentences = [f"sentence {i}" for i in range(90)]
     >>> cv = RepeatedHoldOut(k=3, random_state=0)
     >>> [(len(train), len(validation)) for train, validation in cv.split(sentences)]

@@ -13,7 +13,7 @@ TEST_DATA = ROOT / "tests" / "data"
 
 @pytest.fixture(scope="session")
 def conll2000_test():
-    from corpora.conll import read_conll
+    from reprocompare.corpora.conll import read_conll
 
     return read_conll(DATA / "test.txt.gz")
 

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from conftest import TEST_DATA
-from reports.checklist import SECTIONS, collect, cpu_model, infrastructure, render
-from search.budget import analyse
-from search.seeds import CURVE_COLUMNS, curve_band, to_csv
-from search.trials import fixed_split, trials_csv
+from reprocompare.reports.checklist import SECTIONS, collect, cpu_model, infrastructure, render
+from reprocompare.search.budget import analyse
+from reprocompare.search.seeds import CURVE_COLUMNS, curve_band, to_csv
+from reprocompare.search.trials import fixed_split, trials_csv
 
 MACHINE = {"cpu": "Test CPU 9000", "cores": 64, "usable_cores": 2, "memory_gb": 31.4,
            "gpus": [], "os": "TestOS-1", "python": "3.11.7",
@@ -52,9 +52,9 @@ def put(path: Path, content) -> str:
 @pytest.fixture()
 def records(tmp_path):
     """A results tree as a run with search, seed variance and learning curves leaves it."""
-    from corpora.conll import read_conll
+    from reprocompare.corpora.conll import read_conll
     from reprocompare.search_jobs import seed_variance_table
-    from splitters import dumps
+    from reprocompare.splitters import dumps
 
     results = tmp_path / "results"
     corpus = read_conll(TEST_DATA / "tiny.conll")

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from conftest import DATA, write
-from corpora.conll import read_conll
+from reprocompare.corpora.conll import read_conll
 from seqeval.metrics import f1_score
 
 CLI = [sys.executable, "-m", "reprocompare"]

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from conftest import TEST_DATA, write
-from corpora.conll import read_conll
-from corpora.scoring import count_chunks
-from estimators.expected_max import expected_max_meanmax, expected_max_unbiased
+from reprocompare.corpora.conll import read_conll
+from reprocompare.corpora.scoring import count_chunks
+from reprocompare.estimators.expected_max import expected_max_meanmax, expected_max_unbiased
 from test_cli import assert_user_error, run
 
 TINY = TEST_DATA / "tiny.conll"
@@ -61,7 +61,7 @@ def test_a_and_b_see_identical_folds_and_scores_are_right(bcv_run):
 
 
 def test_bcv_estimates_recomputed_from_predictions(bcv_run):
-    from estimators.difference import vote_predictions
+    from reprocompare.estimators.difference import vote_predictions
 
     corpus = read_conll(TINY)
     split = json.loads((bcv_run / "split.json").read_text())

@@ -7,7 +7,7 @@ import gzip
 import pytest
 
 from conftest import write
-from corpora.conll import read_conll
+from reprocompare.corpora.conll import read_conll
 from reprocompare.errors import UserError
 
 GOOD = "He PRP B-NP\nreckons VBZ B-VP\n\nthe DT B-NP\ncurrent JJ I-NP\n"

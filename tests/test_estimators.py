@@ -11,11 +11,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from statsmodels.stats.proportion import proportion_confint
 
-from corpora.schemes import convert, first_violation
-from corpora.scoring import count_chunks
-from estimators.difference import (avg, bcv_estimates, holdout, mixture, repeated_holdout,
+from reprocompare.corpora.schemes import convert, first_violation
+from reprocompare.corpora.scoring import count_chunks
+from reprocompare.estimators.difference import (avg, bcv_estimates, holdout, mixture, repeated_holdout,
                                    vote_chunks, vote_labels, vote_predictions, vote_tokens)
-from estimators.reproducibility import (chebyshev_bound, clopper_pearson, model_interval,
+from reprocompare.estimators.reproducibility import (chebyshev_bound, clopper_pearson, model_interval,
                                         reproducibility, snr, snr_bootstrap_interval, summarize)
 
 GOLD = [["B-NP", "I-NP", "O", "B-VP"],  # NP(0,2) VP(3,4)

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import integrate, stats
 
-from estimators.expected_max import (
+from reprocompare.estimators.expected_max import (
     ExpectedMax,
     budget_to_reach,
     crossings,

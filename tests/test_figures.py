@@ -15,9 +15,9 @@ import pytest
 from matplotlib.lines import Line2D
 from matplotlib.patches import PathPatch
 
-from estimators.reproducibility import chebyshev_bound
-from reports import figures
-from reports.figures import _figure1, _figure2, figure1, figure2, save
+from reprocompare.estimators.reproducibility import chebyshev_bound
+from reprocompare.reports import figures
+from reprocompare.reports.figures import _figure1, _figure2, figure1, figure2, save
 from reprocompare.summary import estimator_values, load_estimates, summarize_runs
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"

@@ -14,11 +14,11 @@ import numpy as np
 import pytest
 import torch
 
-from corpora.conll import Sentence, read_conll
-from corpora.schemes import convert, first_violation
-from models import (BiLSTMTagger, CRFTagger, Featurized, MajorityTagger, ModelSpec, build_model,
+from reprocompare.corpora.conll import Sentence, read_conll
+from reprocompare.corpora.schemes import convert, first_violation
+from reprocompare.models import (BiLSTMTagger, CRFTagger, Featurized, MajorityTagger, ModelSpec, build_model,
                     parse_spec, spec_from_mapping)
-from models.bilstm import UNK, featurize_ids, remap_array, vocabulary
+from reprocompare.models.bilstm import UNK, featurize_ids, remap_array, vocabulary
 from reprocompare.errors import UserError
 
 TRAIN = Path(__file__).resolve().parent.parent / "data" / "conll2000" / "train.txt.gz"
@@ -276,7 +276,7 @@ def test_bilstm_records_the_learning_curve_on_schedule(train, test):
     model = small_bilstm(epochs=3, record_every=2).fit(*train, eval_set=test)
     assert [epoch for epoch, _ in model.learning_curve_] == [2, 3]
     # the last point is the score of the returned model
-    from corpora.scoring import count_chunks
+    from reprocompare.corpora.scoring import count_chunks
     assert model.learning_curve_[-1][1] == count_chunks(test[1], model.predict(test[0])).f1()
 
 

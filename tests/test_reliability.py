@@ -55,7 +55,7 @@ def not_a_tag() -> str:
 
 def mixed_schemes() -> str:
     # one sentence written in IOBES in an IOB2 corpus
-    from corpora.schemes import convert
+    from reprocompare.corpora.schemes import convert
 
     first = [line.split() for line in SENTENCES[0].split("\n")]
     tags = convert([row[-1] for row in first], "IOBES")

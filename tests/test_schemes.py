@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from seqeval.metrics.sequence_labeling import get_entities
 
-from corpora.schemes import (chunks, chunks_to_tags, convert, detect_scheme, first_violation,
+from reprocompare.corpora.schemes import (chunks, chunks_to_tags, convert, detect_scheme, first_violation,
                              is_chunk_tag, split_tag)
 
 

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from seqeval.metrics import classification_report, f1_score, precision_score, recall_score
 
-from corpora.schemes import convert
-from corpora.scoring import count_chunks, f1_from_counts, prf
+from reprocompare.corpora.schemes import convert
+from reprocompare.corpora.scoring import count_chunks, f1_from_counts, prf
 
 TYPES = ["NP", "VP", "PP", "ADJP", "ADVP", "SBAR", "PRT", "CONJP", "INTJ", "LST", "UCP"]
 

@@ -12,13 +12,13 @@ import pytest
 from scipy import stats
 
 from conftest import TEST_DATA
-from estimators.expected_max import budget_to_reach, crossings, expected_max
+from reprocompare.estimators.expected_max import budget_to_reach, crossings, expected_max
 from reprocompare.errors import UserError
-from search.budget import analyse, clipped_band, curves, markdown
-from search.config import trial_jobs
-from search.seeds import curve_band, spread, t_interval
-from search.space import Dimension, draw, draws, parse_space
-from search.trials import (SplitData, best_trial, fixed_split, read_trials_csv, run_trials,
+from reprocompare.search.budget import analyse, clipped_band, curves, markdown
+from reprocompare.search.config import trial_jobs
+from reprocompare.search.seeds import curve_band, spread, t_interval
+from reprocompare.search.space import Dimension, draw, draws, parse_space
+from reprocompare.search.trials import (SplitData, best_trial, fixed_split, read_trials_csv, run_trials,
                            trials_csv)
 
 CRF = {"type": "crf", "max_iterations": 10}
@@ -171,7 +171,7 @@ def test_trial_jobs_keep_full_jobs_when_the_budget_grows():
 
 @pytest.fixture(scope="module")
 def split_data():
-    from corpora.conll import read_conll
+    from reprocompare.corpora.conll import read_conll
 
     corpus = read_conll(TEST_DATA / "tiny.conll")
     return SplitData.from_document(corpus, fixed_split(corpus, ratio="8:1", seed=5))
@@ -314,7 +314,7 @@ def test_resolve_models_uses_the_best_configuration(tmp_path):
 def test_seed_runs_repeat_random_models_and_train_deterministic_ones_once(tmp_path):
     from reprocompare.jobs import prepare_corpus
     from reprocompare.search_jobs import fixed_split as fixed_split_job, seed_runs
-    from search.config import run_seed
+    from reprocompare.search.config import run_seed
 
     config = tiny_config(seed_variance={"enabled": True, "seeds": 2})
     config["comparisons"]["mixed"] = {"a": "lstm", "b": "crf", "corpora": ["tiny"]}

@@ -52,10 +52,10 @@ def validated():
 
 
 def test_trials_are_the_declared_draws_and_the_budget_is_the_library(run):
-    from search.budget import analyse, markdown
-    from search.config import space_of
-    from search.space import draws
-    from search.trials import read_trials_csv
+    from reprocompare.search.budget import analyse, markdown
+    from reprocompare.search.config import space_of
+    from reprocompare.search.space import draws
+    from reprocompare.search.trials import read_trials_csv
 
     config = validated()
     trials = read_trials_csv(run / "search" / "tiny" / "trials.csv")
@@ -74,7 +74,7 @@ def test_trials_are_the_declared_draws_and_the_budget_is_the_library(run):
 
 
 def test_feed_best_makes_the_comparison_train_the_best_configuration(run):
-    from search.trials import best_trial, read_trials_csv
+    from reprocompare.search.trials import best_trial, read_trials_csv
 
     trials = read_trials_csv(run / "search" / "tiny" / "trials.csv")
     specs = {}
@@ -110,7 +110,7 @@ def test_seed_variance_and_learning_curve_tables(run):
 
 
 def test_checklist_of_the_run(run):
-    from reports.checklist import SECTIONS
+    from reprocompare.reports.checklist import SECTIONS
 
     text = (run / "checklist.md").read_text()
     for heading in SECTIONS:

@@ -14,7 +14,7 @@ from scipy import stats
 from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
 from statsmodels.stats.multitest import multipletests
 
-from estimators.significance import (
+from reprocompare.estimators.significance import (
     BootstrapResult,
     TestResult,
     approximate_randomization,

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 from sklearn.dummy import DummyClassifier
 from sklearn.model_selection import BaseCrossValidator, cross_val_score
 
-import splitters
-from splitters import (
+from reprocompare import splitters
+from reprocompare.splitters import (
     STRATEGIES,
     BlockedMx2CV,
     HoldOut,
@@ -30,8 +30,8 @@ from splitters import (
     repetition_seed,
     split_document,
 )
-from splitters.bcv import half_signs, n_blocks  # noqa: E402
-from splitters.holdout import n_validation, parse_ratio  # noqa: E402
+from reprocompare.splitters.bcv import half_signs, n_blocks  # noqa: E402
+from reprocompare.splitters.holdout import n_validation, parse_ratio  # noqa: E402
 
 FAST = settings(max_examples=40, deadline=None)
 

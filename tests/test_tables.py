@@ -6,7 +6,7 @@ import csv
 import io
 import math
 
-from reports.tables import (TABLE3_COLUMNS, TABLE4_COLUMNS, table3_latex, table3_markdown,
+from reprocompare.reports.tables import (TABLE3_COLUMNS, TABLE4_COLUMNS, table3_latex, table3_markdown,
                             table3_rows, table4_latex, table4_markdown, table4_rows, table4_text,
                             to_csv)
 

@@ -106,10 +106,10 @@ def test_tables_match_the_library(reference):
 
 def test_estimates_equal_a_direct_comparison(reference):
     """A workflow job and `reprocompare compare` with the same arguments agree exactly."""
-    from corpora.conll import read_conll
-    from models import build_model, spec_from_mapping
+    from reprocompare.corpora.conll import read_conll
+    from reprocompare.models import build_model, spec_from_mapping
     from reprocompare.compare import run_comparison
-    from splitters import load_split
+    from reprocompare.splitters import load_split
 
     job = reference / "results" / "compare" / "tiny" / "crf" / "bcv" / "rep1"
     corpus = read_conll(reference / "results" / "corpora" / "tiny" / "corpus.conll")

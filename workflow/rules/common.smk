@@ -7,7 +7,7 @@ from reprocompare.config import (
     validate as validate_config,
 )
 from reprocompare.errors import UserError
-from search.workflow import comparison_best_configs, search_outputs
+from reprocompare.search.workflow import comparison_best_configs, search_outputs
 
 # The file the config came from, so errors can name it (the profiles set
 # replace-workflow-config: a --configfile replaces config/config.yaml instead of extending it).
