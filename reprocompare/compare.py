@@ -25,18 +25,19 @@ from reprocompare.corpora.conll import Corpus
 from reprocompare.corpora.scoring import ChunkCounts, count_chunks
 from reprocompare.estimators.difference import bcv_estimates, holdout, repeated_holdout, vote_predictions
 from reprocompare.io import write_bytes_atomic, write_json_atomic, write_text_atomic
+from reprocompare.seeds import FOLD_TRAINING, STRATEGY_CODES, derive_seed
 from reprocompare.splitters import dumps
 
 PAIR = ("A", "B")
-STRATEGY_CODES = {"holdout": 0, "repeated-holdout": 1, "bcv": 2}
 
 
 def model_seed(split: dict, fold: int) -> int:
-    """The training seed of fold ``fold``: derived from the split's seed, strategy, repetition."""
-    sequence = np.random.SeedSequence(
-        entropy=int(split["seed"]),
-        spawn_key=(STRATEGY_CODES[split["strategy"]], int(split["repetition"]), fold, 1))
-    return int(sequence.generate_state(1)[0])
+    """The training seed of fold ``fold``: derived from the split's seed, strategy, repetition.
+
+    Models A and B of a fold get the same seed (common random numbers).
+    """
+    return derive_seed(split["seed"], STRATEGY_CODES[split["strategy"]], int(split["repetition"]),
+                       fold, FOLD_TRAINING)
 
 
 @dataclass

@@ -9,16 +9,15 @@ config key, e.g. ``config/config.yaml: strategies.bcv.m: 0 is less than the mini
 from __future__ import annotations
 
 import copy
-import zlib
 from pathlib import Path
 from typing import Any
 
 import jsonschema
-import numpy as np
 import yaml
 
 from reprocompare import schemas
 from reprocompare.errors import UserError
+from reprocompare.seeds import derive_seed
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA_PATH = Path(schemas.__file__).with_name("config.schema.yaml")
@@ -166,9 +165,7 @@ def check_corpora(config: dict) -> None:
 
 def corpus_seed(base_seed: int, corpus: str) -> int:
     """The seed of a corpus's splits: adding corpora never changes another corpus's splits."""
-    sequence = np.random.SeedSequence(entropy=int(base_seed),
-                                      spawn_key=(zlib.crc32(corpus.encode("utf-8")),))
-    return int(sequence.generate_state(1)[0])
+    return derive_seed(base_seed, corpus)
 
 
 def schema_markdown() -> str:

@@ -19,6 +19,7 @@ from reprocompare.corpora.conll import Corpus, read_conll
 from reprocompare.config import corpus_seed, strategy_settings
 from reprocompare.errors import UserError
 from reprocompare.io import write_json_atomic, write_text_atomic
+from reprocompare.seeds import generator
 
 
 @contextlib.contextmanager
@@ -53,7 +54,7 @@ def conll_text(corpus: Corpus) -> str:
 
 def subsample(corpus: Corpus, n: int, seed: int) -> Corpus:
     """``n`` sentences drawn without replacement (seeded), kept in corpus order."""
-    chosen = np.sort(np.random.default_rng(seed).choice(len(corpus), size=n, replace=False))
+    chosen = np.sort(generator(seed).choice(len(corpus), size=n, replace=False))
     return Corpus(corpus.path, tuple(corpus.sentences[i] for i in chosen.tolist()),
                   corpus.scheme, corpus.sha256)
 

@@ -9,16 +9,11 @@ the config key. The helpers below answer the questions the rules ask of a valida
 
 from __future__ import annotations
 
-import zlib
 from typing import Any
 
-import numpy as np
-
 from reprocompare.errors import UserError
+from reprocompare.seeds import FIXED_SPLIT, SEED_RUN, derive_seed
 from reprocompare.search.space import Dimension, parse_space
-
-#: spawn-key tags that keep the fixed split's and the seed runs' seeds apart from every other
-_FIXED_SPLIT, _SEED_RUN = 101, 102
 
 
 def check_config(config: dict, source: str = "config") -> None:
@@ -109,10 +104,7 @@ def fixed_split_seed(config: dict, corpus: str) -> int:
     Derived from (search.seed, corpus) under its own spawn key, so it is never the seed of one of
     the comparison's hold-outs: tuning on a comparison's validation set would leak into it.
     """
-    sequence = np.random.SeedSequence(
-        entropy=int(config["search"]["seed"]),
-        spawn_key=(zlib.crc32(corpus.encode("utf-8")), _FIXED_SPLIT))
-    return int(sequence.generate_state(1)[0])
+    return derive_seed(config["search"]["seed"], corpus, FIXED_SPLIT)
 
 
 def run_seed(config: dict, corpus: str, run: int) -> int:
@@ -121,10 +113,7 @@ def run_seed(config: dict, corpus: str, run: int) -> int:
     The same for every model (common random numbers, as in a comparison's folds), and a function
     of the run's index only, so more seeds keep the first runs.
     """
-    sequence = np.random.SeedSequence(
-        entropy=int(config["search"]["seed"]),
-        spawn_key=(zlib.crc32(corpus.encode("utf-8")), _SEED_RUN, int(run)))
-    return int(sequence.generate_state(1)[0] % (2**31 - 1))
+    return derive_seed(config["search"]["seed"], corpus, SEED_RUN, int(run), below=2**31 - 1)
 
 
 def model_mapping(config: dict, model_name: str, best: dict[str, dict] | None = None) -> dict:

@@ -25,20 +25,18 @@ trials and their scores, and reruns draw the same assignments.
 from __future__ import annotations
 
 import math
-import zlib
 from dataclasses import dataclass
 from typing import Any, Mapping
 
 import numpy as np
 
 from reprocompare.errors import UserError
+from reprocompare.seeds import TRIAL_DRAW, TRIAL_TRAINING, derive_seed, generator
 
 DISTRIBUTIONS = ("uniform", "log_uniform", "int", "choice")
 #: The keys each distribution takes besides ``distribution``.
 _KEYS = {"uniform": ("low", "high"), "log_uniform": ("low", "high"), "int": ("low", "high"),
          "choice": ("values",)}
-#: spawn keys of the two streams of a trial: the assignment, and the training seed it runs with
-_DRAW, _TRAIN = 0, 1
 
 
 @dataclass(frozen=True)
@@ -219,14 +217,9 @@ def parse_space(model_name: str, model: Mapping, space: Any, *,
     return dimensions
 
 
-def _crc(model_name: str) -> int:
-    return zlib.crc32(model_name.encode("utf-8"))
-
-
 def trial_rng(seed: int, model_name: str, trial: int) -> np.random.Generator:
     """The generator of trial ``trial`` of ``model_name``: a function of these three only."""
-    return np.random.default_rng(np.random.SeedSequence(
-        entropy=int(seed), spawn_key=(_crc(model_name), int(trial), _DRAW)))
+    return generator(seed, model_name, int(trial), TRIAL_DRAW)
 
 
 def training_seed(seed: int, model_name: str, trial: int) -> int:
@@ -235,9 +228,7 @@ def training_seed(seed: int, model_name: str, trial: int) -> int:
     Dodge et al.'s maximization runs over hyperparameters *and* random initializations: each
     trial gets its own, independent of its assignment's stream.
     """
-    sequence = np.random.SeedSequence(entropy=int(seed),
-                                      spawn_key=(_crc(model_name), int(trial), _TRAIN))
-    return int(sequence.generate_state(1)[0] % (2**31 - 1))
+    return derive_seed(seed, model_name, int(trial), TRIAL_TRAINING, below=2**31 - 1)
 
 
 def draw(space: Mapping[str, Dimension], seed: int, model_name: str, trial: int) -> dict:

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from reprocompare.errors import UserError
+from reprocompare.seeds import STRATEGY_CODES, derive_seed
 from reprocompare.splitters._common import check_positive_int
 from reprocompare.splitters.bcv import BlockedMx2CV
 from reprocompare.splitters.holdout import HoldOut, RepeatedHoldOut, format_ratio, parse_ratio
@@ -20,10 +21,6 @@ from reprocompare.splitters.holdout import HoldOut, RepeatedHoldOut, format_rati
 #: The splitting strategies compared by Xue et al. (section 3.3, Table 4): standard split (one
 #: 8:1 hold-out), random splits (repeated 8:1 hold-outs) and the 3x2 BCV (section 3.1).
 STRATEGIES = ("holdout", "repeated-holdout", "bcv")
-
-# Frozen codes, not positions in STRATEGIES nor hash(): reordering or adding a strategy must not
-# change the seeds, and so the splits, of the existing ones.
-_STRATEGY_CODES = {"holdout": 1, "repeated-holdout": 2, "bcv": 3}
 
 _COMMON_KEYS = ("strategy", "seed", "repetition", "n_sentences", "corpus_sha256", "folds")
 _STRATEGY_KEYS = {
@@ -50,7 +47,7 @@ def _check_non_negative(value, name: str) -> int:
 def repetition_seed(seed: int, strategy: str, repetition: int) -> int:
     """The 32-bit seed of one repetition of one strategy, derived from the run's seed.
 
-    ``numpy.random.SeedSequence(entropy=seed, spawn_key=(code(strategy), repetition))``: the
+    ``derive_seed(seed, STRATEGY_CODES[strategy], repetition)`` (:mod:`reprocompare.seeds`): the
     seeds of different repetitions and strategies are statistically independent, and the same on
     every run and machine (no ``hash()``, whose value changes from one Python process to the
     next). The paper's reproducibility (Eq. 1) is estimated over such independent repetitions.
@@ -76,10 +73,9 @@ def repetition_seed(seed: int, strategy: str, repetition: int) -> int:
     True
     """
     seed = _check_non_negative(seed, "seed")
-    code = _STRATEGY_CODES[_check_strategy(strategy)]
+    code = STRATEGY_CODES[_check_strategy(strategy)]
     repetition = _check_non_negative(repetition, "repetition")
-    sequence = np.random.SeedSequence(entropy=seed, spawn_key=(code, repetition))
-    return int(sequence.generate_state(1)[0])
+    return derive_seed(seed, code, repetition)
 
 
 def make_splitter(strategy, *, k=10, m=3, ratio="8:1", random_state=None):
