@@ -10,11 +10,18 @@ Which test fits which design:
 * one run, one test set, a corpus-level metric such as chunk F1 that does not decompose over
   sentences: :func:`paired_bootstrap` or :func:`approximate_randomization` over sentences;
 * 10-20 paired scores from repeated splits: :func:`wilcoxon` (seed 003, after Demšar 2006);
-* m x 2 cross-validation: :func:`paired_t_mx2` (Dietterich 1998) or, better calibrated,
-  :func:`combined_f_mx2` (Alpaydin 1999);
+* m x 2 cross-validation: :func:`paired_t_mx2` (Dietterich 1998) or :func:`combined_f_mx2`
+  (Alpaydin 1999); both are conservative (measured size 0.02-0.035 at alpha = 0.05, see
+  docs/statistics.md), and F says nothing of direction (its ``mean_difference`` does);
 * J repeated random hold-outs, whose training sets overlap: :func:`corrected_resampled_t`
   (Nadeau & Bengio 2003);
 * several comparisons at once: :func:`holm_bonferroni` on their p-values.
+
+Conventions shared by every test: ``alternative`` is 'two-sided' (default), 'greater' (A better
+than B) or 'less', as in scipy.stats, wherever a direction exists (McNemar and the combined F are
+two-sided by construction); resampling p-values count the observed value (add-one,
+p >= 1/(K+1)) and count ties as extreme, so two identical systems always get p = 1; empty input is
+a ValueError everywhere.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ from scipy import stats
 
 __all__ = [
     "TestResult",
+    "FTestResult",
     "BootstrapResult",
     "HolmResult",
     "mcnemar",
@@ -43,6 +51,13 @@ __all__ = [
 #: Below this many discordant pairs McNemar's chi-squared approximation is poor and the exact
 #: binomial test is used instead (the usual rule of thumb, e.g. statsmodels' documentation).
 MCNEMAR_EXACT_BELOW = 25
+
+#: Up to this many non-zero differences without ties, the Wilcoxon test uses the exact null
+#: distribution of W+; above it, or with tied |differences|, the normal approximation with the
+#: tie-corrected variance and a continuity correction (the same limit as scipy's 'auto').
+WILCOXON_EXACT_UP_TO = 50
+
+ALTERNATIVES = ("two-sided", "greater", "less")
 
 #: Two F1 differences closer than this are treated as equal in the resampling tests. F1 lies in
 #: [0, 1], so a difference of two F1s computed from different sums carries an absolute rounding
@@ -71,8 +86,25 @@ class TestResult(NamedTuple):
     __test__ = False
 
 
+class FTestResult(NamedTuple):
+    """The combined F statistic, its p-value, and the mean difference A - B that gives direction.
+
+    F is a sum of squares: F(A, B) = F(B, A), so a small p-value says that A and B differ, not
+    which is better; ``direction`` reads that from the sign of ``mean_difference``.
+    """
+
+    statistic: float
+    p_value: float
+    mean_difference: float
+
+    @property
+    def direction(self) -> str:
+        """'A>B', 'B>A' or 'A=B' by the sign of the mean of the 2m differences A - B."""
+        return "A>B" if self.mean_difference > 0 else "B>A" if self.mean_difference < 0 else "A=B"
+
+
 class BootstrapResult(NamedTuple):
-    """Observed F1 difference A - B, one-sided p-value, and percentile interval of the difference."""
+    """Observed F1 difference A - B, its p-value, and the percentile interval of the difference."""
 
     statistic: float
     p_value: float
@@ -91,10 +123,27 @@ class HolmResult(NamedTuple):
 # input checks
 
 
+def _check_alternative(alternative: str) -> str:
+    if alternative not in ALTERNATIVES:
+        raise ValueError(f"alternative must be one of {', '.join(ALTERNATIVES)}; "
+                         f"got {alternative!r}")
+    return alternative
+
+
+def _t_p_value(t: float, df: int, alternative: str) -> float:
+    if alternative == "greater":
+        return float(stats.t.sf(t, df))
+    if alternative == "less":
+        return float(stats.t.cdf(t, df))
+    return float(2.0 * stats.t.sf(abs(t), df))
+
+
 def _as_bool_vector(x, name: str) -> np.ndarray:
     arr = np.asarray(x)
     if arr.ndim != 1:
         raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
+    if arr.size == 0:
+        raise ValueError(f"{name} is empty: there are no items to compare")
     if arr.dtype == bool:
         return arr
     if arr.dtype.kind not in "biuf":
@@ -110,6 +159,8 @@ def _as_float_vector(x, name: str) -> np.ndarray:
     arr = np.asarray(x, dtype=float)
     if arr.ndim != 1:
         raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
+    if arr.size == 0:
+        raise ValueError(f"{name} is empty: there are no scores to compare")
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} contains NaN or infinite values")
     return arr
@@ -220,7 +271,8 @@ def mcnemar(correct_a, correct_b, *, exact: bool | None = None) -> TestResult:
         Whether A (resp. B) is right on each item: token or sentence level, same item order.
     exact : bool or None, optional
         True: exact binomial test; False: chi-squared with continuity correction; None
-        (default): exact when :math:`b + c <` ``MCNEMAR_EXACT_BELOW`` (25).
+        (default): exact when :math:`b + c <` ``MCNEMAR_EXACT_BELOW`` (25). Anything else
+        (a string such as "yes", a number) is a ValueError rather than read as truthy.
 
     Returns
     -------
@@ -236,6 +288,8 @@ def mcnemar(correct_a, correct_b, *, exact: bool | None = None) -> TestResult:
     T. G. Dietterich (1998). Approximate statistical tests for comparing supervised
     classification learning algorithms. Neural Computation 10(7):1895-1923, section 3.1.
     """
+    if exact is not None and not isinstance(exact, (bool, np.bool_)):
+        raise ValueError(f"exact must be True, False or None, got {exact!r}")
     a = _as_bool_vector(correct_a, "correct_a")
     b_ = _as_bool_vector(correct_b, "correct_b")
     _same_length(a, b_, "correct_a", "correct_b")
@@ -261,15 +315,22 @@ def mcnemar(correct_a, correct_b, *, exact: bool | None = None) -> TestResult:
 # repeated splits
 
 
-def wilcoxon(scores_a, scores_b) -> TestResult:
-    r"""Wilcoxon signed-rank test over paired per-split scores (two-sided).
+def wilcoxon(scores_a, scores_b, *, alternative: str = "two-sided") -> TestResult:
+    r"""Wilcoxon signed-rank test over paired per-split scores.
 
-    For differences :math:`d_k = a_k - b_k` (zero differences dropped), rank :math:`|d_k|` and
-    sum the ranks of the positive and of the negative differences, :math:`W^+` and :math:`W^-`;
-    the statistic is :math:`\min(W^+, W^-)` (Wilcoxon 1945). It uses only the signs and the
-    ranks of the differences, so it assumes nothing about how the scores are distributed. A thin
-    wrapper on :func:`scipy.stats.wilcoxon` (exact null distribution for small samples without
-    ties, normal approximation otherwise).
+    For differences :math:`d_k = a_k - b_k` (zero differences dropped, Wilcoxon's own
+    convention), rank :math:`|d_k|` (ties get their average rank) and sum the ranks of the
+    positive and of the negative differences, :math:`W^+` and :math:`W^-`; the two-sided
+    statistic is :math:`\min(W^+, W^-)`, the one-sided one :math:`W^+` (Wilcoxon 1945). It uses
+    only the signs and the ranks of the differences, so it assumes nothing about how the scores
+    are distributed.
+
+    Differences equal to 12 significant digits of the scores' scale are ties (zero when equal
+    to 0). The method is pinned, not left to scipy's defaults: with at most ``WILCOXON_EXACT_UP_TO``
+    (50) non-zero differences and no tied :math:`|d_k|`, the exact null distribution of
+    :math:`W^+`; otherwise the normal approximation with the tie-corrected variance and a
+    continuity correction of 1/2 (:func:`scipy.stats.wilcoxon` with ``zero_method="wilcox"``,
+    ``method="exact"`` or ``method="approx", correction=True``).
 
     Advice (seed 003, CS224u "Experimental methods", after Demšar 2006): use it when both
     systems can be run on **the same** 10-20 splits (preferably closer to 20); with fewer, the
@@ -280,11 +341,13 @@ def wilcoxon(scores_a, scores_b) -> TestResult:
     ----------
     scores_a, scores_b : array_like, shape (n_splits,)
         A's and B's score on each split, in the same split order.
+    alternative : {'two-sided', 'greater', 'less'}
+        'greater': A scores higher than B.
 
     Returns
     -------
     TestResult
-        ``statistic`` :math:`\min(W^+, W^-)` and the two-sided ``p_value``.
+        ``statistic`` (see above) and the ``p_value``.
 
     Raises
     ------
@@ -306,14 +369,27 @@ def wilcoxon(scores_a, scores_b) -> TestResult:
         raise ValueError(f"the Wilcoxon signed-rank test needs at least 2 paired scores, got "
                          f"{a.size} (10-20 splits are advised)")
     d = a - b
-    if not np.any(d != 0):
+    _check_alternative(alternative)
+    # Scores are rounded numbers: 0.81 - 0.80 and 0.79 - 0.78 are the same difference, a tie,
+    # though their floats differ by ~1e-17. Differences are compared to 12 significant digits
+    # of the scores' scale (as ``_EQUAL``), so ties and zeros do not depend on rounding.
+    scale = float(max(1.0, np.abs(a).max(), np.abs(b).max()))
+    d = np.round(d / scale, 12) * scale
+    nonzero = d[d != 0]
+    if not nonzero.size:
         raise ValueError("all paired differences are zero: A and B scored identically on every "
                          "split, so the Wilcoxon test is undefined")
-    res = stats.wilcoxon(a, b, alternative="two-sided")
+    tied = np.unique(np.abs(nonzero)).size < nonzero.size
+    if nonzero.size <= WILCOXON_EXACT_UP_TO and not tied:
+        res = stats.wilcoxon(nonzero, zero_method="wilcox", alternative=alternative,
+                             method="exact")
+    else:
+        res = stats.wilcoxon(nonzero, zero_method="wilcox", alternative=alternative,
+                             method="approx", correction=True)
     return TestResult(float(res.statistic), float(res.pvalue))
 
 
-def paired_t_mx2(scores_a, scores_b) -> TestResult:
+def paired_t_mx2(scores_a, scores_b, *, alternative: str = "two-sided") -> TestResult:
     r"""Dietterich's 5x2cv paired t-test, generalized to m repetitions of 2-fold CV.
 
     With :math:`p_i^{(j)}` = score of A minus score of B on fold :math:`j` of repetition
@@ -333,11 +409,14 @@ def paired_t_mx2(scores_a, scores_b) -> TestResult:
     scores_a, scores_b : array_like, shape (m, 2) or (2m,)
         Scores per repetition (rows) and fold (columns); a flat array is read in the order
         rep1-fold1, rep1-fold2, rep2-fold1, ...
+    alternative : {'two-sided', 'greater', 'less'}
+        'greater': A scores higher than B.
 
     Returns
     -------
     TestResult
-        ``statistic`` t and its two-sided ``p_value`` with m degrees of freedom.
+        ``statistic`` t and its ``p_value`` with m degrees of freedom. The test is conservative:
+        its measured size at alpha = 0.05 is below 0.05 (docs/statistics.md).
 
     Raises
     ------
@@ -352,11 +431,12 @@ def paired_t_mx2(scores_a, scores_b) -> TestResult:
     p, scale = _mx2_differences(scores_a, scores_b)
     m = p.shape[0]
     s2 = _fold_variances(p, scale)
+    _check_alternative(alternative)
     t = p[0, 0] / math.sqrt(s2.mean())
-    return TestResult(float(t), float(2.0 * stats.t.sf(abs(t), m)))
+    return TestResult(float(t), _t_p_value(float(t), m, alternative))
 
 
-def combined_f_mx2(scores_a, scores_b) -> TestResult:
+def combined_f_mx2(scores_a, scores_b) -> FTestResult:
     r"""Alpaydin's combined 5x2cv F-test, generalized to m repetitions of 2-fold CV.
 
     With :math:`p_i^{(j)}` and :math:`s_i^2` as in :func:`paired_t_mx2`,
@@ -364,10 +444,13 @@ def combined_f_mx2(scores_a, scores_b) -> TestResult:
     .. math:: F = \frac{\sum_{i=1}^m \sum_{j=1}^2 \left(p_i^{(j)}\right)^2}
                        {2 \sum_{i=1}^m s_i^2} \sim F_{2m,\, m}
 
-    (Alpaydin 1999, the statistic :math:`f`, there with m = 5). Unlike the 5x2cv t-test it uses all 2m
-    differences, which makes it less sensitive to which fold comes first and gives it lower
-    type I error and higher power. The p-value is the upper tail of the F distribution (large F:
-    the differences are large relative to their within-repetition spread).
+    (Alpaydin 1999, the statistic :math:`f`, there with m = 5). Unlike the 5x2cv t-test it uses
+    all 2m differences, so it does not depend on which fold comes first. The p-value is the upper
+    tail of the F distribution (large F: the differences are large relative to their
+    within-repetition spread). Alpaydin reports a lower type I error than the t-test; our
+    simulations (docs/statistics.md) find both conservative, F more so, so neither is "better
+    calibrated" in size. F is symmetric in A and B: it tests "A and B differ" (two-sided by
+    construction), and the direction comes from ``mean_difference``.
 
     Parameters
     ----------
@@ -376,8 +459,9 @@ def combined_f_mx2(scores_a, scores_b) -> TestResult:
 
     Returns
     -------
-    TestResult
-        ``statistic`` F and its ``p_value`` from :math:`F_{2m, m}`.
+    FTestResult
+        ``statistic`` F, its ``p_value`` from :math:`F_{2m, m}`, and ``mean_difference`` (the
+        mean of the 2m differences A - B; ``.direction`` gives 'A>B', 'B>A' or 'A=B').
 
     References
     ----------
@@ -388,10 +472,11 @@ def combined_f_mx2(scores_a, scores_b) -> TestResult:
     m = p.shape[0]
     s2 = _fold_variances(p, scale)
     f = float((p**2).sum() / (2.0 * s2.sum()))
-    return TestResult(f, float(stats.f.sf(f, 2 * m, m)))
+    return FTestResult(f, float(stats.f.sf(f, 2 * m, m)), float(p.mean()))
 
 
-def corrected_resampled_t(differences, *, n_train: int, n_validation: int) -> TestResult:
+def corrected_resampled_t(differences, *, n_train: int, n_validation: int,
+                          alternative: str = "two-sided") -> TestResult:
     r"""Nadeau & Bengio's corrected resampled t-test for J repeated hold-out splits.
 
     For :math:`J` differences :math:`d_j` = score(A) - score(B) on random train/validation
@@ -412,11 +497,13 @@ def corrected_resampled_t(differences, *, n_train: int, n_validation: int) -> Te
         Score difference A - B on each split, J >= 2.
     n_train, n_validation : int
         Training and validation set sizes of one split (keyword-only, easy to swap otherwise).
+    alternative : {'two-sided', 'greater', 'less'}
+        'greater': A scores higher than B.
 
     Returns
     -------
     TestResult
-        ``statistic`` t and its two-sided ``p_value`` with J - 1 degrees of freedom.
+        ``statistic`` t and its ``p_value`` with J - 1 degrees of freedom.
 
     References
     ----------
@@ -437,8 +524,9 @@ def corrected_resampled_t(differences, *, n_train: int, n_validation: int) -> Te
     if np.ptp(d) <= _EQUAL * max(1.0, float(np.abs(d).max())):
         raise ValueError("all differences are equal: their variance is zero and the t statistic "
                          "is undefined")
+    _check_alternative(alternative)
     t = d.mean() / math.sqrt((1.0 / j + n_validation / n_train) * var)
-    return TestResult(float(t), float(2.0 * stats.t.sf(abs(t), j - 1)))
+    return TestResult(float(t), _t_p_value(float(t), j - 1, alternative))
 
 
 # --------------------------------------------------------------------------------------------
@@ -476,25 +564,45 @@ def _delta(sums: np.ndarray) -> np.ndarray:
     return _f1(g, pa, ca) - _f1(g, pb, cb)
 
 
-def paired_bootstrap(counts_a, counts_b, *, n_resamples: int = 10_000,
-                     random_state=None) -> BootstrapResult:
-    r"""Paired bootstrap test over sentences for corpus-level chunk F1 (A better than B).
+def _resampling_p_value(null: np.ndarray, observed: float, alternative: str) -> float:
+    """Add-one p-value: (1 + #{null values at least as extreme}) / (K + 1), ties counted.
+
+    ``null`` holds K draws of the statistic under the null hypothesis. Counting the observed
+    value as one more draw keeps p >= 1/(K+1) (Phipson & Smyth 2010: a resampling p-value of 0
+    is never valid); counting ties (within ``_TIE``) as extreme makes two identical systems,
+    whose every draw ties, get p = 1.
+    """
+    if alternative == "greater":
+        hits = np.count_nonzero(null >= observed - _TIE)
+    elif alternative == "less":
+        hits = np.count_nonzero(null <= observed + _TIE)
+    else:
+        hits = np.count_nonzero(np.abs(null) >= abs(observed) - _TIE)
+    return float((hits + 1) / (null.size + 1))
+
+
+def paired_bootstrap(counts_a, counts_b, *, n_resamples: int = 10_000, random_state=None,
+                     alternative: str = "two-sided") -> BootstrapResult:
+    r"""Paired bootstrap test over sentences for corpus-level chunk F1.
 
     Let :math:`\delta(x) = F_1^A(x) - F_1^B(x)` on the test set :math:`x`, with corpus-level
     :math:`F_1 = 2C/(G+P)` recomputed from summed counts. Draw :math:`n` sentence indices with
     replacement, **once** per resample, and apply the same indices to A and B (the pairs are
     resampled together: resampling A and B independently destroys the pairing and inflates the
-    spread of the difference). Berg-Kirkpatrick et al. (2012) give the one-sided
-    p-value for :math:`H_0: \delta \le 0` as
+    spread of the difference). Shifting the bootstrap distribution to mean zero gives draws of
+    :math:`\delta` under the null, :math:`\delta(x^{(i)}) - \delta(x)` (Berg-Kirkpatrick et
+    al. 2012, whose one-sided count is :math:`\delta(x^{(i)}) > 2\delta(x)`). The p-value is
+    add-one, with ties counted as extreme (see ``_TIE``):
 
-    .. math:: p = \frac{1}{K} \sum_{i=1}^K \mathbb{1}\left[\delta(x^{(i)}) > 2\delta(x)\right],
+    .. math:: p = \frac{1 + \#\{i : \delta(x^{(i)}) - \delta(x) \ge \delta(x)\}}{K + 1}
 
-    which follows from shifting the bootstrap distribution to mean zero under the null, as
-    :math:`\delta(x^{(i)}) - \delta(x) > \delta(x)`; "greater" is strict, beyond a 1e-12 tie
-    tolerance (see ``_TIE``). (Koehn 2004 introduced paired bootstrap
-    resampling for MT.) It is meaningful for :math:`\delta(x) > 0`; when B is ahead, swap the
-    arguments. The 95% percentile interval of :math:`\delta(x^{(i)})` is returned too
-    (Efron & Tibshirani 1993, ch. 13).
+    for ``alternative='greater'`` (H1: A better), :math:`\le \delta(x)` for 'less', and
+    :math:`|\delta(x^{(i)}) - \delta(x)| \ge |\delta(x)|` for 'two-sided' (the default, as in
+    scipy). So p >= 1/(K+1), and a system against itself gets p = 1, never "significant". Use
+    'two-sided' unless the direction was fixed before seeing the data: testing 'greater' and
+    then, when B is ahead, 'less' doubles the false-positive rate. (Koehn 2004 introduced
+    paired bootstrap resampling for MT.) The 95% percentile interval of
+    :math:`\delta(x^{(i)})` is returned too (Efron & Tibshirani 1993, ch. 13).
 
     The resamples are drawn as multiplicity vectors (how often each sentence is drawn, via
     ``np.bincount``) in blocks, and the counts are summed by a matrix product, so 10,000
@@ -509,18 +617,23 @@ def paired_bootstrap(counts_a, counts_b, *, n_resamples: int = 10_000,
         Number of bootstrap resamples K.
     random_state : None, int or numpy.random.Generator
         Seed; the result is deterministic given it.
+    alternative : {'two-sided', 'greater', 'less'}
+        'greater': A's F1 is higher than B's.
 
     Returns
     -------
     BootstrapResult
-        ``statistic`` :math:`\delta(x)`, one-sided ``p_value``, ``ci_low`` and ``ci_high``.
+        ``statistic`` :math:`\delta(x)`, ``p_value``, ``ci_low`` and ``ci_high``.
 
     References
     ----------
     T. Berg-Kirkpatrick, D. Burkett and D. Klein (2012). An empirical investigation of
     statistical significance in NLP. EMNLP-CoNLL, 995-1005.
     P. Koehn (2004). Statistical significance tests for machine translation evaluation. EMNLP.
+    B. Phipson and G. K. Smyth (2010). Permutation p-values should never be zero. Statistical
+    Applications in Genetics and Molecular Biology 9(1).
     """
+    _check_alternative(alternative)
     a, b = _paired_chunk_counts(counts_a, counts_b)
     k = _check_resamples(n_resamples, "n_resamples")
     rng = np.random.default_rng(random_state)
@@ -538,27 +651,29 @@ def paired_bootstrap(counts_a, counts_b, *, n_resamples: int = 10_000,
         idx += np.arange(size)[:, None] * n
         weights = np.bincount(idx.ravel(), minlength=size * n).reshape(size, n)
         deltas[start:start + size] = _delta(weights.astype(float) @ table)
-    p = float(np.mean(deltas > 2.0 * observed + _TIE))
+    p = _resampling_p_value(deltas - observed, observed, alternative)
     lo, hi = np.percentile(deltas, [2.5, 97.5])
     return BootstrapResult(observed, p, float(lo), float(hi))
 
 
 def approximate_randomization(counts_a, counts_b, *, n_permutations: int = 10_000,
-                              random_state=None) -> TestResult:
-    r"""Approximate randomization test over sentences for corpus-level chunk F1 (two-sided).
+                              random_state=None, alternative: str = "two-sided") -> TestResult:
+    r"""Approximate randomization test over sentences for corpus-level chunk F1.
 
     Under the null hypothesis that A and B are interchangeable, the label "A" or "B" on each
     sentence's output is arbitrary. Each of :math:`R` shuffles swaps A's and B's counts on each
     sentence independently with probability 1/2 and recomputes :math:`\delta` = corpus-level
-    :math:`F_1^A - F_1^B`; then
+    :math:`F_1^A - F_1^B`; then, for the default ``alternative='two-sided'``,
 
     .. math:: p = \frac{\#\{r : |\delta_r| \ge |\delta_{obs}|\} + 1}{R + 1}
 
     (Noreen 1989; Riezler & Maxwell 2005; the +1 counts the observed
-    assignment, which keeps the test valid, p >= 1/(R+1)). Differences within 1e-12 of each other
-    count as ties, so that mathematically equal differences reached through different sums are
-    not lost to rounding (the same idea as :func:`scipy.stats.permutation_test`'s tolerance, but
-    absolute, because the error of a difference of two F1s in [0, 1] is absolute).
+    assignment, which keeps the test valid, p >= 1/(R+1)); 'greater' counts
+    :math:`\delta_r \ge \delta_{obs}` and 'less' :math:`\delta_r \le \delta_{obs}`. Differences
+    within 1e-12 of each other count as ties, so that mathematically equal differences reached
+    through different sums are not lost to rounding (the same idea as
+    :func:`scipy.stats.permutation_test`'s tolerance, but absolute, because the error of a
+    difference of two F1s in [0, 1] is absolute).
 
     Parameters
     ----------
@@ -568,11 +683,13 @@ def approximate_randomization(counts_a, counts_b, *, n_permutations: int = 10_00
         Number of random shuffles R.
     random_state : None, int or numpy.random.Generator
         Seed; the result is deterministic given it.
+    alternative : {'two-sided', 'greater', 'less'}
+        'greater': A's F1 is higher than B's.
 
     Returns
     -------
     TestResult
-        ``statistic`` :math:`\delta_{obs}` and the two-sided ``p_value``.
+        ``statistic`` :math:`\delta_{obs}` and the ``p_value``.
 
     References
     ----------
@@ -580,6 +697,7 @@ def approximate_randomization(counts_a, counts_b, *, n_permutations: int = 10_00
     S. Riezler and J. T. Maxwell (2005). On some pitfalls in automatic evaluation and
     significance testing for MT. ACL Workshop on Intrinsic and Extrinsic Evaluation Measures.
     """
+    _check_alternative(alternative)
     a, b = _paired_chunk_counts(counts_a, counts_b)
     r = _check_resamples(n_permutations, "n_permutations")
     rng = np.random.default_rng(random_state)
@@ -590,14 +708,12 @@ def approximate_randomization(counts_a, counts_b, *, n_permutations: int = 10_00
     # A's permuted sums are A + S @ D and B's are B - S @ D (gold does not change).
     d = (b[:, 1:] - a[:, 1:]).astype(float)
     shift = np.column_stack([np.zeros(n), d, -d])
-    threshold = abs(observed) - _TIE
-    hits = 0
+    perm = np.empty(r)
     for start in range(0, r, _BLOCK):
         size = min(_BLOCK, r - start)
         swaps = rng.integers(0, 2, size=(size, n)).astype(float)
-        perm = _delta(base + swaps @ shift)
-        hits += int(np.count_nonzero(np.abs(perm) >= threshold))
-    return TestResult(observed, (hits + 1) / (r + 1))
+        perm[start:start + size] = _delta(base + swaps @ shift)
+    return TestResult(observed, _resampling_p_value(perm, observed, alternative))
 
 
 # --------------------------------------------------------------------------------------------
@@ -638,6 +754,8 @@ def holm_bonferroni(p_values, alpha: float = 0.05) -> HolmResult:
     p = np.asarray(p_values, dtype=float)
     if p.ndim != 1:
         raise ValueError(f"p_values must be one-dimensional, got shape {p.shape}")
+    if p.size == 0:
+        raise ValueError("p_values is empty: there are no hypotheses to correct")
     if np.any(np.isnan(p)) or np.any((p < 0) | (p > 1)):
         raise ValueError("p_values must lie in [0, 1] (no NaN)")
     if not 0 < alpha < 1:
@@ -653,7 +771,7 @@ def holm_bonferroni(p_values, alpha: float = 0.05) -> HolmResult:
     # rather than adjusted <= alpha, so floating-point rounding at the boundary follows the
     # definition.
     passes = sorted_p <= alpha / factors
-    reject_sorted = np.logical_and.accumulate(passes) if m else passes
+    reject_sorted = np.logical_and.accumulate(passes)
     adjusted = np.empty(m)
     reject = np.empty(m, dtype=bool)
     adjusted[order] = adjusted_sorted

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import time
 
 import numpy as np
 import pytest
@@ -16,6 +15,7 @@ from statsmodels.stats.multitest import multipletests
 
 from reprocompare.estimators.significance import (
     BootstrapResult,
+    FTestResult,
     TestResult,
     approximate_randomization,
     combined_f_mx2,
@@ -93,10 +93,17 @@ def test_mcnemar_no_disagreement_is_no_evidence():
     ([1, 2, 0], [1, 0, 0], "0/1"),
     ([1.0, np.nan], [1, 0], "0/1"),
     ([[True, False]], [[True, False]], "one-dimensional"),
+    ([], [], "empty"),
 ])
 def test_mcnemar_rejects_bad_input(a, b, match):
     with pytest.raises(ValueError, match=match):
         mcnemar(a, b)
+
+
+@pytest.mark.parametrize("exact", ["yes", 1, "False"])
+def test_mcnemar_exact_must_be_a_bool(exact):
+    with pytest.raises(ValueError, match="exact must be True, False or None"):
+        mcnemar([True, False], [False, True], exact=exact)
 
 
 # ------------------------------------------------------------------------------------ Wilcoxon
@@ -117,12 +124,35 @@ def test_wilcoxon_hand_values():
     assert p == pytest.approx(4 / 1024)
 
 
-def test_wilcoxon_matches_scipy_with_ties_and_zeros():
+def test_wilcoxon_with_ties_and_zeros_is_the_corrected_normal_approximation():
     rng = np.random.default_rng(3)
     a = np.round(rng.normal(0.8, 0.02, 20), 2)
     b = np.round(a - rng.normal(0.005, 0.01, 20), 2)
-    ref = stats.wilcoxon(a, b)
-    assert wilcoxon(a, b) == pytest.approx((ref.statistic, ref.pvalue))
+    d = np.round(a - b, 10)
+    assert np.any(d == 0) and np.unique(np.abs(d[d != 0])).size < np.count_nonzero(d)
+    # By hand: drop zeros, average ranks of |d|, tie-corrected variance, continuity 1/2.
+    d = d[d != 0]
+    n = d.size
+    ranks = stats.rankdata(np.abs(d))
+    w_plus = ranks[d > 0].sum()
+    _, ties = np.unique(np.abs(d), return_counts=True)
+    var = n * (n + 1) * (2 * n + 1) / 24 - (ties**3 - ties).sum() / 48
+    w = min(w_plus, n * (n + 1) / 2 - w_plus)
+    z = (w - n * (n + 1) / 4 + 0.5) / math.sqrt(var)
+    stat, p = wilcoxon(a, b)
+    assert stat == w
+    assert p == pytest.approx(2 * stats.norm.cdf(z), rel=1e-9)
+    # one-sided: A is ahead here, so 'greater' halves the p-value and 'less' is near 1
+    assert wilcoxon(a, b, alternative="greater").p_value == pytest.approx(
+        stats.norm.sf((w_plus - n * (n + 1) / 4 - 0.5) / math.sqrt(var)), rel=1e-9)
+    assert wilcoxon(a, b, alternative="less").p_value > 0.9
+
+
+def test_wilcoxon_small_sample_without_ties_is_exact():
+    d = np.array([0.3, -0.1, 0.2, 0.5, 0.4])  # ranks 3, 1, 2, 5, 4: W- = 1
+    # exact: 2 of the 32 sign patterns have W- <= 1 -> one-sided 2/32, two-sided 4/32
+    assert wilcoxon(d, np.zeros(5)) == pytest.approx((1.0, 4 / 32))
+    assert wilcoxon(d, np.zeros(5), alternative="greater").p_value == pytest.approx(2 / 32)
 
 
 @pytest.mark.parametrize("a, b, match", [
@@ -130,10 +160,13 @@ def test_wilcoxon_matches_scipy_with_ties_and_zeros():
     ([0.8, 0.7, 0.9], [0.8, 0.7, 0.9], "all paired differences are zero"),
     ([0.8, 0.7], [0.8, 0.7, 0.9], "same shape"),
     ([0.8, np.nan], [0.7, 0.6], "NaN"),
+    ([], [], "empty"),
 ])
 def test_wilcoxon_rejects_bad_input(a, b, match):
     with pytest.raises(ValueError, match=match):
         wilcoxon(a, b)
+    with pytest.raises(ValueError, match="alternative"):
+        wilcoxon([0.8, 0.7], [0.7, 0.8], alternative="bigger")
 
 
 # ------------------------------------------------------------------------ 5x2cv t and F tests
@@ -170,13 +203,20 @@ def test_paired_t_mx2_numerator_is_first_fold_only():
 
 
 def test_combined_f_mx2_hand_value():
-    f, p = combined_f_mx2(A_5X2, B_5X2)
+    f, p, mean_difference = combined_f_mx2(A_5X2, B_5X2)
     # mlxtend's combined_ftest_5x2cv computes the same: sum of squared differences over
     # 2 * sum of the per-repetition variances.
     assert f == pytest.approx(0.0094 / (2 * 0.0022))  # = 2.13636...
     assert p == pytest.approx(stats.f.sf(0.0094 / 0.0044, 10, 5))
     # Unlike the t-test, F does not care about fold order.
     assert combined_f_mx2(A_5X2[:, ::-1], B_5X2[:, ::-1]).statistic == pytest.approx(f)
+    # F is symmetric in A and B; the direction is reported beside it.
+    swapped = combined_f_mx2(B_5X2, A_5X2)
+    assert isinstance(swapped, FTestResult)
+    assert swapped.statistic == pytest.approx(f) and swapped.p_value == pytest.approx(p)
+    assert mean_difference == pytest.approx(np.mean(A_5X2 - B_5X2))
+    assert swapped.mean_difference == pytest.approx(-mean_difference)
+    assert {combined_f_mx2(A_5X2, B_5X2).direction, swapped.direction} == {"A>B", "B>A"}
 
 
 def test_mx2_tests_accept_flat_fold_order_and_general_m():
@@ -188,7 +228,7 @@ def test_mx2_tests_accept_flat_fold_order_and_general_m():
     t_hand = 0.05 / math.sqrt((0.00045 * 3) / 3)
     assert t == pytest.approx(t_hand)
     assert p == pytest.approx(2 * stats.t.sf(t_hand, 3))
-    f, p = combined_f_mx2(A_5X2[:3], B_5X2[:3])
+    f, p, _ = combined_f_mx2(A_5X2[:3], B_5X2[:3])
     assert f == pytest.approx((0.0029 + 0.0017 + 0.0017) / (2 * 0.00135))
     assert p == pytest.approx(stats.f.sf(f, 6, 3))
 
@@ -198,6 +238,12 @@ def test_paired_t_mx2_sign_follows_direction():
     t_rev, p_rev = paired_t_mx2(B_5X2, A_5X2)
     assert t_rev == pytest.approx(-t)
     assert p_rev == pytest.approx(p)
+    # one-sided p-values are the two tails of t_m
+    m = A_5X2.shape[0]
+    assert paired_t_mx2(A_5X2, B_5X2, alternative="greater").p_value == pytest.approx(
+        stats.t.sf(t, m))
+    assert paired_t_mx2(A_5X2, B_5X2, alternative="less").p_value == pytest.approx(
+        stats.t.cdf(t, m))
 
 
 @pytest.mark.parametrize("fn", [paired_t_mx2, combined_f_mx2])
@@ -232,10 +278,15 @@ def test_corrected_resampled_t_is_scipy_t_deflated_by_the_correction():
     # t_corrected = t_naive * sqrt((1/J) / (1/J + n2/n1)) = t_naive / sqrt(1 + J n2 / n1)
     assert t * math.sqrt(1 + 15 * 200 / 800) == pytest.approx(naive.statistic)
     assert p > naive.pvalue
+    for alternative in ("greater", "less"):
+        assert corrected_resampled_t(d, n_train=800, n_validation=200,
+                                     alternative=alternative).p_value == pytest.approx(
+            stats.t.sf(t, 14) if alternative == "greater" else stats.t.cdf(t, 14))
 
 
 @pytest.mark.parametrize("d, kwargs, match", [
     ([0.01], {"n_train": 90, "n_validation": 10}, "at least 2"),
+    ([], {"n_train": 90, "n_validation": 10}, "empty"),
     ([0.01, 0.01, 0.01], {"n_train": 90, "n_validation": 10}, "variance is zero"),
     # .9 - .8 and .8 - .7 differ by rounding only: still zero variance, not t = 1e15.
     ([0.9 - 0.8, 0.8 - 0.7], {"n_train": 90, "n_validation": 10}, "variance is zero"),
@@ -300,10 +351,14 @@ def test_paired_bootstrap_resamples_pairs_together():
     # independently would spread the difference over roughly +-0.01, a hundred times wider.
     assert res.ci_low == pytest.approx(0.0, abs=1e-12)
     assert res.ci_high == pytest.approx(3 * delta, rel=1e-9)
-    # p = P(w_7 delta > 2 delta) = P(w_7 >= 3); a resample with w_7 = 2 ties and does not count.
-    p_exact = stats.binom.sf(2, n, 1 / n)  # 0.0803
+    # Two-sided: |w_7 delta - delta| >= delta iff w_7 = 0 or w_7 >= 2 (ties count as extreme)
+    p_exact = stats.binom.pmf(0, n, 1 / n) + stats.binom.sf(1, n, 1 / n)  # 0.632
     se = math.sqrt(p_exact * (1 - p_exact) / 10_000)
     assert abs(res.p_value - p_exact) < 4 * se
+    # 'greater': w_7 delta - delta >= delta iff w_7 >= 2
+    greater = paired_bootstrap(a, b, n_resamples=10_000, random_state=1, alternative="greater")
+    p_exact = stats.binom.sf(1, n, 1 / n)  # 0.264
+    assert abs(greater.p_value - p_exact) < 4 * math.sqrt(p_exact * (1 - p_exact) / 10_000)
 
 
 def test_paired_bootstrap_matches_exact_enumeration():
@@ -315,12 +370,18 @@ def test_paired_bootstrap_matches_exact_enumeration():
     assert observed > 0
     deltas = np.array([f1(a[list(ix)].sum(0)) - f1(b[list(ix)].sum(0))
                        for ix in itertools.product(range(4), repeat=4)])
-    p_exact = np.mean(deltas > 2 * observed + 1e-12)
-    assert 0.05 < p_exact < 0.5  # a case where the p-value is informative
     k = 20_000
-    res = paired_bootstrap(a, b, n_resamples=k, random_state=2)
-    assert res.statistic == pytest.approx(observed)
-    assert abs(res.p_value - p_exact) < 4 * math.sqrt(p_exact * (1 - p_exact) / k)
+    for alternative, extreme in [
+            ("greater", deltas - observed >= observed - 1e-12),
+            ("less", deltas - observed <= observed + 1e-12),
+            ("two-sided", np.abs(deltas - observed) >= abs(observed) - 1e-12)]:
+        p_exact = np.mean(extreme)
+        res = paired_bootstrap(a, b, n_resamples=k, random_state=2, alternative=alternative)
+        assert res.statistic == pytest.approx(observed)
+        # add-one: (1 + K p) / (K + 1), within Monte Carlo error of the exact share
+        expected = (1 + k * p_exact) / (k + 1)
+        assert abs(res.p_value - expected) < 4 * math.sqrt(p_exact * (1 - p_exact) / k) + 1 / k
+    assert 0.05 < np.mean(deltas - observed >= observed - 1e-12) < 0.5  # informative case
     # Percentile interval: inside the support, and around the observed difference.
     assert deltas.min() <= res.ci_low < observed < res.ci_high <= deltas.max()
 
@@ -340,18 +401,23 @@ def test_paired_bootstrap_is_deterministic_given_seed():
     assert r4 == r1
 
 
-def test_paired_bootstrap_is_fast():
-    rng = np.random.default_rng(0)
-    gold = rng.integers(0, 8, 2000)
-    pred_a, pred_b = rng.integers(0, 8, 2000), rng.integers(0, 8, 2000)
-    a = np.c_[gold, pred_a, rng.binomial(np.minimum(gold, pred_a), 0.8)]
-    b = np.c_[gold, pred_b, rng.binomial(np.minimum(gold, pred_b), 0.7)]
-    elapsed = []
-    for _ in range(2):  # best of two: the machine is shared
-        start = time.perf_counter()
-        paired_bootstrap(a, b, n_resamples=10_000, random_state=0)
-        elapsed.append(time.perf_counter() - start)
-    assert min(elapsed) < 1.0
+@pytest.mark.parametrize("fn", [paired_bootstrap, approximate_randomization])
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+def test_identical_systems_are_never_significant(fn, alternative):
+    # Every resample ties the observed difference of 0: add-one with ties counted gives p = 1
+    # (the strict count without add-one gave the bootstrap p = 0, "significant").
+    a, _ = _one_sentence_apart(300)
+    result = fn(a, a, random_state=0, alternative=alternative)
+    assert result.statistic == 0.0 and result.p_value == 1.0
+
+
+@pytest.mark.parametrize("fn", [paired_bootstrap, approximate_randomization])
+def test_resampling_p_value_is_never_below_one_over_k_plus_one(fn):
+    g = np.full(200, 5)
+    good, bad = np.c_[g, g, g], np.c_[g, g, np.zeros(200, int)]
+    kw = {"n_resamples" if fn is paired_bootstrap else "n_permutations": 999}
+    assert fn(good, bad, random_state=0, alternative="greater", **kw).p_value == 1 / 1000
+    assert fn(good, bad, random_state=0, alternative="less", **kw).p_value == 1.0
 
 
 def test_approximate_randomization_matches_exact_enumeration():
@@ -390,6 +456,8 @@ def test_approximate_randomization_p_value_bounds():
     # Two-sided: the direction does not matter.
     assert approximate_randomization(bad, good, n_permutations=999, random_state=0) == \
         pytest.approx((-1.0, 1 / 1000))
+    with pytest.raises(ValueError, match="alternative"):
+        approximate_randomization(good, bad, alternative="one-sided")
 
 
 def test_approximate_randomization_is_deterministic_given_seed():
@@ -453,8 +521,8 @@ def test_holm_matches_statsmodels(p, alpha):
 
 
 def test_holm_empty_and_bad_input():
-    adjusted, reject = holm_bonferroni([])
-    assert adjusted.size == 0 and reject.size == 0
+    with pytest.raises(ValueError, match="empty"):
+        holm_bonferroni([])
     for bad in ([0.1, np.nan], [0.1, 1.2], [-0.1]):
         with pytest.raises(ValueError, match=r"\[0, 1\]"):
             holm_bonferroni(bad)

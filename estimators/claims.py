@@ -1,0 +1,213 @@
+"""Significance claims per splitting strategy, and how often each one reproduces.
+
+A reviewer asks "is A significantly better than B?". Each splitting strategy of Xue et al. has
+its own fitting paired tests (issue 13; see :mod:`reprocompare.estimators.significance` for the
+formulas and references):
+
+- ST, one hold-out (``holdout``): the paired bootstrap and approximate randomization over the
+  validation sentences (corpus-level chunk F1), and McNemar's test on sentence-level exact match
+  (a sentence is right when its predicted chunks are exactly the gold ones);
+- RS, k random hold-outs (``repeated-holdout``): Nadeau & Bengio's corrected resampled t over the
+  k fold differences;
+- m x 2 BCV (``bcv``): Dietterich's m x 2 t and Alpaydin's combined F over the 2m fold
+  differences.
+
+:func:`repetition_tests` runs them on the per-sentence counts of one repetition (the
+``counts.tsv.gz`` that ``compare`` writes). Over R repetitions, :func:`claim_reproducibility`
+counts how often each test declares "A significantly better than B": the reproducibility of the
+significance claim itself (Eq. 1 of the paper applied to the claim instead of the estimate),
+with a Clopper-Pearson interval. "Significantly better" is the two-sided test at ``alpha`` with
+the difference in A's favour, the claim a paper makes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Sequence
+
+import numpy as np
+
+from reprocompare.estimators.reproducibility import clopper_pearson
+from reprocompare.estimators.significance import (approximate_randomization, combined_f_mx2,
+                                                  corpus_f1, corrected_resampled_t, mcnemar,
+                                                  paired_bootstrap, paired_t_mx2)
+
+#: the tests that fit each strategy (the splitters' names, as in split.json)
+TESTS_BY_STRATEGY = {
+    "holdout": ("paired_bootstrap", "approximate_randomization", "mcnemar"),
+    "repeated-holdout": ("corrected_resampled_t",),
+    "bcv": ("paired_t_mx2", "combined_f_mx2"),
+}
+ALPHA = 0.05
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One test on one repetition: statistic, two-sided p-value, and the difference's sign.
+
+    ``difference`` is the effect the test saw, positive when A is ahead: the corpus-level F1
+    difference (bootstrap, randomization), b - c discordant sentences (McNemar), the t
+    statistic, or the mean fold difference (combined F, which has no sign of its own).
+    """
+
+    test: str
+    statistic: float
+    p_value: float
+    difference: float
+
+    def a_better(self, alpha: float = ALPHA) -> bool:
+        """The claim "A is significantly better than B" at ``alpha``."""
+        return self.p_value <= alpha and self.difference > 0
+
+    def b_better(self, alpha: float = ALPHA) -> bool:
+        return self.p_value <= alpha and self.difference < 0
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def read_counts(text: str) -> list[dict[str, np.ndarray]]:
+    """Per-fold (gold, pred, correct) arrays of A and B from the text of ``counts.tsv.gz``.
+
+    The table has columns fold, model, sentence, gold, pred, correct (one row per validation
+    sentence of every fold and model; the ``vote`` rows of a BCV are skipped, they are not a
+    fold). Returns one ``{"A": array (n, 3), "B": array (n, 3)}`` per fold, in fold order, rows
+    sorted by sentence index.
+    """
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines or lines[0].split("\t") != ["fold", "model", "sentence", "gold", "pred",
+                                             "correct"]:
+        raise ValueError("not a counts table: the header must be "
+                         "fold, model, sentence, gold, pred, correct (tab-separated)")
+    rows: dict[int, dict[str, list]] = {}
+    for number, line in enumerate(lines[1:], start=2):
+        fields = line.split("\t")
+        if len(fields) != 6:
+            raise ValueError(f"line {number}: expected 6 tab-separated fields, got {len(fields)}")
+        if fields[0] == "vote":
+            continue
+        try:
+            fold, values = int(fields[0]), [int(x) for x in fields[2:]]
+        except ValueError:
+            raise ValueError(f"line {number}: fold, sentence and counts must be integers") \
+                from None
+        if fields[1] not in ("A", "B"):
+            raise ValueError(f"line {number}: model must be A or B, got {fields[1]!r}")
+        rows.setdefault(fold, {"A": [], "B": []})[fields[1]].append(values)
+    if not rows:
+        raise ValueError("the counts table has no fold rows")
+    folds = []
+    for fold in sorted(rows):
+        pair = {}
+        for name in ("A", "B"):
+            table = np.array(rows[fold][name], dtype=np.int64).reshape(-1, 4)
+            pair[name] = table[np.argsort(table[:, 0], kind="stable")]
+        if not np.array_equal(pair["A"][:, 0], pair["B"][:, 0]):
+            raise ValueError(f"fold {fold}: A and B were scored on different sentences")
+        folds.append({name: pair[name][:, 1:] for name in ("A", "B")})
+    return folds
+
+
+def _exact_match(counts: np.ndarray) -> np.ndarray:
+    gold, pred, correct = counts.T
+    return (correct == gold) & (pred == gold)
+
+
+def repetition_tests(folds: Sequence[dict], strategy: str, *, n_train: int | None = None,
+                     n_resamples: int = 10_000, random_state: int = 0) -> dict[str, Claim]:
+    """Run the tests that fit ``strategy`` on one repetition's per-fold counts.
+
+    Parameters
+    ----------
+    folds : sequence of {"A": array (n, 3), "B": array (n, 3)}
+        Per-sentence (gold, pred, correct) chunk counts of each fold's validation set, as
+        :func:`read_counts` returns them.
+    strategy : {'holdout', 'repeated-holdout', 'bcv'}
+    n_train : int
+        Training sentences of one hold-out; needed by the corrected resampled t (RS only).
+    n_resamples : int
+        Resamples of the bootstrap and the randomization test (ST only).
+    random_state : int
+        Seed of the resampling tests; the result is deterministic given it.
+    """
+    if strategy not in TESTS_BY_STRATEGY:
+        raise ValueError(f"unknown strategy {strategy!r}; expected one of "
+                         f"{', '.join(TESTS_BY_STRATEGY)}")
+    if not folds:
+        raise ValueError("no folds: the repetition has no counts")
+    if strategy == "holdout":
+        if len(folds) != 1:
+            raise ValueError(f"a hold-out repetition has 1 fold, got {len(folds)}")
+        a, b = folds[0]["A"], folds[0]["B"]
+        boot = paired_bootstrap(a, b, n_resamples=n_resamples, random_state=random_state)
+        randomization = approximate_randomization(a, b, n_permutations=n_resamples,
+                                                  random_state=random_state + 1)
+        right_a, right_b = _exact_match(np.asarray(a)), _exact_match(np.asarray(b))
+        discordant = int(np.count_nonzero(right_a & ~right_b)) - int(
+            np.count_nonzero(~right_a & right_b))
+        test = mcnemar(right_a, right_b)
+        return {"paired_bootstrap": Claim("paired_bootstrap", boot.statistic, boot.p_value,
+                                          boot.statistic),
+                "approximate_randomization": Claim("approximate_randomization",
+                                                   randomization.statistic,
+                                                   randomization.p_value,
+                                                   randomization.statistic),
+                "mcnemar": Claim("mcnemar", test.statistic, test.p_value, float(discordant))}
+    f1_a = np.array([corpus_f1(fold["A"]) for fold in folds])
+    f1_b = np.array([corpus_f1(fold["B"]) for fold in folds])
+    if strategy == "repeated-holdout":
+        if n_train is None:
+            raise ValueError("the corrected resampled t needs n_train, the training size of one "
+                             "hold-out")
+        n_validation = int(round(np.mean([len(fold["A"]) for fold in folds])))
+        t = corrected_resampled_t(f1_a - f1_b, n_train=int(n_train), n_validation=n_validation)
+        return {"corrected_resampled_t": Claim("corrected_resampled_t", t.statistic, t.p_value,
+                                               t.statistic)}
+    t = paired_t_mx2(f1_a, f1_b)
+    f = combined_f_mx2(f1_a, f1_b)
+    return {"paired_t_mx2": Claim("paired_t_mx2", t.statistic, t.p_value, t.statistic),
+            "combined_f_mx2": Claim("combined_f_mx2", f.statistic, f.p_value,
+                                    f.mean_difference)}
+
+
+@dataclass(frozen=True)
+class ClaimReproducibility:
+    """How often one test declared each direction significant over R repetitions."""
+
+    test: str
+    repetitions: int
+    a_better: int
+    b_better: int
+    share: float
+    share_low: float
+    share_high: float
+    alpha: float
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def claim_reproducibility(per_repetition: Sequence[dict[str, Claim]],
+                          alpha: float = ALPHA) -> dict[str, ClaimReproducibility]:
+    """For each test, the share of repetitions declaring "A significantly better than B".
+
+    ``per_repetition`` holds one :func:`repetition_tests` result per repetition (the same tests
+    in each). The share comes with its 95% Clopper-Pearson interval; ``b_better`` counts the
+    repetitions that declared the opposite claim significant.
+    """
+    if not per_repetition:
+        raise ValueError("no repetitions: the reproducibility of a claim needs at least one")
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must lie in (0, 1), got {alpha!r}")
+    names = list(per_repetition[0])
+    if any(list(r) != names for r in per_repetition):
+        raise ValueError("every repetition must have run the same tests")
+    out = {}
+    for name in names:
+        claims = [r[name] for r in per_repetition]
+        wins = sum(c.a_better(alpha) for c in claims)
+        low, high = clopper_pearson(wins, len(claims))
+        out[name] = ClaimReproducibility(name, len(claims), wins,
+                                         sum(c.b_better(alpha) for c in claims),
+                                         wins / len(claims), low, high, alpha)
+    return out
