@@ -20,6 +20,7 @@ Corner cases have one documented answer each (see :func:`snr`): estimates whose 
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -134,9 +135,24 @@ def clopper_pearson(successes: int, trials: int, confidence: float = 0.95) -> tu
     return float(interval.low), float(interval.high)
 
 
+def _nct_cdf(t: float, df: int, delta: float) -> float:
+    """P(T <= t) for a noncentral t; scipy returns NaN far in a tail, where the answer is 0 or 1."""
+    with warnings.catch_warnings():
+        # boost's series may not converge far in a tail; the value there only steers the
+        # bracket search, the roots lie where the cdf is 0.025 or 0.975 and is accurate
+        warnings.simplefilter("ignore", RuntimeWarning)
+        value = float(stats.nct.cdf(t, df, delta))
+        if math.isnan(value):
+            value = 1.0 - float(stats.nct.sf(t, df, delta))
+    if math.isnan(value):
+        # far in a tail: T concentrates around delta, so t far above it means 1, below it 0
+        value = 1.0 if delta < t else 0.0
+    return value
+
+
 def _noncentrality(t: float, df: int, q: float) -> float:
     """The noncentrality delta with P(T <= t | df, delta) = q (the cdf falls as delta grows)."""
-    f = lambda delta: stats.nct.cdf(t, df, delta) - q
+    f = lambda delta: _nct_cdf(t, df, delta) - q
     width = max(1.0, abs(t))
     low, high = t - width, t + width
     # Expand the bracket until the root is inside; the cdf tends to 1 (0) as delta -> -inf (+inf)

@@ -5,8 +5,11 @@ The toy BCV below is worked out by hand in the comments; every expected number c
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
+from scipy import integrate, stats
 from hypothesis import given
 from hypothesis import strategies as st
 from statsmodels.stats.proportion import proportion_confint
@@ -15,8 +18,10 @@ from reprocompare.corpora.schemes import convert, first_violation
 from reprocompare.corpora.scoring import count_chunks
 from reprocompare.estimators.difference import (avg, bcv_estimates, holdout, mixture, repeated_holdout,
                                    vote_chunks, vote_labels, vote_predictions, vote_tokens)
-from reprocompare.estimators.reproducibility import (chebyshev_bound, clopper_pearson, model_interval,
-                                        reproducibility, snr, snr_bootstrap_interval, summarize)
+from reprocompare.estimators.reproducibility import (
+    RELATIVE_TOLERANCE, TooFewRepetitions, chebyshev_bound, clopper_pearson, model_interval,
+    repetitions_for_reproducibility, repetitions_for_snr, reproducibility, snr, snr_bias_factor,
+    snr_bootstrap_interval, snr_exact_interval, summarize)
 
 GOLD = [["B-NP", "I-NP", "O", "B-VP"],  # NP(0,2) VP(3,4)
         ["B-NP", "O"],                  # NP(0,1)
@@ -131,17 +136,137 @@ def test_clopper_pearson_equals_statsmodels():
         assert clopper_pearson(k, n) == pytest.approx(proportion_confint(k, n, method="beta"))
 
 
-def test_summary_and_bootstrap_interval():
+def test_summary_and_intervals():
     values = np.random.default_rng(1).normal(0.01, 0.01, size=200)
     summary = summarize(values)
     assert summary.repetitions == 200 and summary.mean == pytest.approx(values.mean())
+    assert summary.snr_method == "exact"
     assert summary.snr_low < summary.snr < summary.snr_high
     assert summary.reproducibility_low < summary.reproducibility < summary.reproducibility_high
     assert summary.chebyshev_bound <= summary.reproducibility + 0.05
     assert snr_bootstrap_interval(values, random_state=3) == snr_bootstrap_interval(
         values, random_state=3)
+    boot = summarize(values, snr_method="bootstrap")
+    assert boot.snr_method == "bootstrap" and boot.snr == summary.snr
     # the SNR of N(0.01, 0.01) is 1: a 95% interval from 200 draws covers it
-    assert summary.snr_low < 1.0 < summary.snr_high
+    for s in (summary, boot):
+        assert s.snr_low < 1.0 < s.snr_high
+    with pytest.raises(ValueError, match="snr_method"):
+        summarize(values, snr_method="percentile")
+
+
+def _nct_cdf_by_integration(t, df, delta):
+    """P(T <= t), T = (Z + delta) / sqrt(V / df): E_V[Phi(t sqrt(V / df) - delta)], V ~ chi2."""
+    integrand = lambda v: stats.norm.cdf(t * math.sqrt(v / df) - delta) * stats.chi2.pdf(v, df)
+    return integrate.quad(integrand, 0, np.inf, limit=200)[0]
+
+
+@pytest.mark.parametrize("values", [
+    [0.01, 0.02],                                  # R = 2: finite
+    [0.0, 0.0, 0.0, 0.01, 0.02],                   # zeros: finite, no NaN
+    [0.012, -0.004, 0.02, 0.007, 0.015, 0.001],
+    list(np.random.default_rng(7).normal(0.02, 0.01, 20)),
+])
+def test_exact_interval_inverts_the_noncentral_t(values):
+    # Each end is the SNR whose noncentral t puts the observed T at its 97.5% (low end) or
+    # 2.5% (high end) quantile, checked by integrating the definition, not with scipy.stats.nct.
+    low, high = snr_exact_interval(values)
+    r = len(values)
+    t = math.sqrt(r) * np.mean(values) / np.std(values, ddof=1)
+    assert math.isfinite(low) and math.isfinite(high) and low < snr(values) < high
+    assert _nct_cdf_by_integration(t, r - 1, math.sqrt(r) * low) == pytest.approx(0.975, abs=1e-6)
+    assert _nct_cdf_by_integration(t, r - 1, math.sqrt(r) * high) == pytest.approx(0.025, abs=1e-6)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_exact_interval_excludes_zero_iff_the_t_test_rejects(seed):
+    # At SNR 0 the noncentral t is Student's t: the low end is above 0 exactly when the
+    # one-sided one-sample t-test (scipy) rejects at 2.5%.
+    values = np.random.default_rng(seed).normal(0.005, 0.01, 6)
+    low, high = snr_exact_interval(values)
+    assert (low > 0) == (stats.ttest_1samp(values, 0, alternative="greater").pvalue < 0.025)
+    assert (high < 0) == (stats.ttest_1samp(values, 0, alternative="less").pvalue < 0.025)
+
+
+@pytest.mark.parametrize("repetitions", [5, 20])
+def test_exact_interval_coverage_at_a_fixed_seed(repetitions):
+    # Issue 16's acceptance: 93-97% of simulated studies cover the true SNR (the bootstrap
+    # covered 65-78% at R = 5). 600 normal studies per true SNR, seed 2026: deterministic.
+    rng = np.random.default_rng(2026)
+    covered = total = 0
+    for true_snr in (0.5, 1.5, 3.0):
+        for _ in range(600):
+            values = rng.normal(true_snr, 1.0, repetitions)
+            low, high = snr_exact_interval(values)
+            covered += low <= true_snr <= high
+            total += 1
+    assert 0.93 <= covered / total <= 0.97
+
+
+def test_corners_give_one_documented_answer():
+    # constant non-zero estimates: +-inf, the same for every R (was 5.88e15 at R = 3, inf at 5)
+    for r in (2, 3, 5):
+        assert snr([0.1] * r) == math.inf and snr([-0.1] * r) == -math.inf
+        assert snr_exact_interval([0.1] * r) == (math.inf, math.inf)
+    # equal up to rounding counts as constant: .9 - .8 and .8 - .7
+    assert snr([0.9 - 0.8, 0.8 - 0.7, 0.1]) == math.inf
+    just_above = 0.1 * (1 + 10 * RELATIVE_TOLERANCE)
+    assert math.isfinite(snr([0.1, just_above, 0.1]))
+    # all zeros: no signal, SNR 0, interval [0, 0], reproducibility 0
+    zeros = summarize([0.0, 0.0, 0.0])
+    assert (zeros.snr, zeros.snr_low, zeros.snr_high, zeros.reproducibility) == (0, 0, 0, 0)
+    # the bootstrap never gives NaN (it did for a resample of zeros)
+    for seed in range(20):
+        low, high = snr_bootstrap_interval([0, 0, 0, 0.01, 0.02], random_state=seed)
+        assert not (math.isnan(low) or math.isnan(high)) and low <= high
+    # R = 2: finite and ordered (the bootstrap gave [2.121, inf])
+    s = summarize([0.01, 0.02])
+    assert math.isfinite(s.snr_low) and math.isfinite(s.snr_high) and s.snr_low < s.snr_high
+
+
+def test_too_few_repetitions_is_a_clear_error():
+    for values in ([], [0.1]):
+        with pytest.raises(TooFewRepetitions, match="at least 2 repetitions"):
+            summarize(values)
+    with pytest.raises(TooFewRepetitions):
+        model_interval([0.9])
+
+
+def test_bias_factor():
+    # E[sigma / s] for s with R - 1 degrees of freedom, by Monte Carlo at a fixed seed
+    rng = np.random.default_rng(0)
+    for r in (5, 20):
+        s = rng.standard_normal((200_000, r)).std(axis=1, ddof=1)
+        assert snr_bias_factor(r) == pytest.approx(np.mean(1 / s), rel=0.01)
+    assert snr_bias_factor(5) == pytest.approx(1.2533, abs=1e-4)
+    assert snr_bias_factor(2) == math.inf
+
+
+def test_repetitions_needed():
+    # reproducibility +-0.05: at share 1, k = R successes, CP low end (0.025)^(1/R) >= 0.9
+    r = repetitions_for_reproducibility(1.0)
+    assert r == math.ceil(math.log(0.025) / math.log(0.9))
+    low, high = clopper_pearson(r, r)
+    assert (high - low) / 2 <= 0.05 < (1 - clopper_pearson(r - 1, r - 1)[0]) / 2
+    # at 0.5 the normal approximation 1.96^2 / (4 * 0.05^2) = 384 is close
+    assert 384 <= repetitions_for_reproducibility(0.5) <= 410
+    # SNR +-0.25: the exact interval at that R is narrow enough, one fewer is not
+    for value in (0.0, 1.0, 2.5):
+        r = repetitions_for_snr(value)
+        width = lambda n: np.subtract(*snr_exact_interval(_with_snr(n, value))[::-1])
+        assert snr(_with_snr(r, value)) == pytest.approx(value, abs=1e-12)
+        assert width(r) / 2 <= 0.25 + 1e-9 < width(r - 1) / 2
+    assert repetitions_for_snr(math.inf) is None
+    s = summarize([0.1] * 4)
+    assert s.repetitions_for_snr is None and s.repetitions_for_reproducibility == 36
+
+
+def _with_snr(n, value):
+    """n values whose sample SNR is exactly ``value`` (mean value, sd 1)."""
+    z = np.resize([-1.0, 1.0], n)
+    if n % 2:
+        z[-1] = 0.0
+    return value + z / np.std(z, ddof=1)
 
 
 def test_model_interval_table3():
