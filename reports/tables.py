@@ -1,7 +1,18 @@
 """The paper's Table 3 and Table 4 as CSV, Markdown and LaTeX (booktabs), ready for a paper.
 
-Rows are plain dicts built from :func:`reprocompare.summary.summarize_runs` outputs; every number
-is formatted with a fixed number of decimals, so equal summaries give byte-identical tables.
+Every block says what it is about, in every format: which model is A and which is B (their
+specs), the conclusion under test, the corpus and its number of sentences, typed or untyped chunk
+scoring, the number of repetitions R, the strategies as they were run (hold-out ratio, k, m x 2
+BCV), and the unit of every number. F1 quantities are in F1 points (percentage points, F1 x 100)
+in all three formats; SNR is unitless; reproducibility and the Chebyshev bound are shares of the
+R repetitions (0 to 1). Markdown and LaTeX carry a short note on how to read the block; LaTeX
+blocks are floats with a caption and a label that compile with
+``\\usepackage{booktabs,graphicx}`` (graphicx shrinks a Table 4 wider than the line).
+
+Rows are plain dicts built from the summaries that :func:`reprocompare.summary.summarize_runs`
+writes; the context keys (``corpus``, ``typed``, ``strategies``, ``degenerate``) are used when the
+summary has them and reported as "not recorded" otherwise. Every number is formatted with a fixed
+number of decimals, so equal summaries give byte-identical tables.
 """
 
 from __future__ import annotations
@@ -9,21 +20,56 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
 
-from reprocompare.summary import ESTIMATORS
+#: the paper's Table 4 columns (estimators of A - B), in order
+ESTIMATORS = ("ST", "RS", "Avg", "Vote", "Mixture")
 
-#: Table 4 columns: what the paper prints, then the intervals it does not
-TABLE4_COLUMNS = ("comparison", "estimator", "strategy", "repetitions", "mean", "sd", "snr",
-                  "snr_low", "snr_high", "reproducibility", "reproducibility_low",
-                  "reproducibility_high", "chebyshev_bound", "mixture_chose_vote")
-TABLE3_COLUMNS = ("comparison", "model", "spec", "repetitions", "mean", "standard_error", "low",
-                  "high")
-STRATEGY_OF = {"ST": "8:1 hold-out", "RS": "k repetitions of 8:1", "Avg": "3x2 BCV",
-               "Vote": "3x2 BCV", "Mixture": "3x2 BCV"}
+#: the context every row carries, so that a CSV row stands on its own
+CONTEXT_COLUMNS = ("comparison", "corpus", "sentences", "scoring", "model_a", "model_b",
+                   "conclusion")
+#: Table 4 columns: what the paper prints, then the intervals and the growth advice it does not
+TABLE4_COLUMNS = (*CONTEXT_COLUMNS, "estimator", "strategy", "repetitions", "mean_f1_points",
+                  "sd_f1_points", "snr", "snr_low", "snr_high", "snr_interval", "reproducibility",
+                  "reproducibility_low", "reproducibility_high", "chebyshev_bound",
+                  "mixture_chose_vote", "repetitions_for_reproducibility_0.05",
+                  "repetitions_for_snr_0.25", "warning")
+TABLE3_COLUMNS = (*CONTEXT_COLUMNS, "model", "spec", "strategy", "repetitions", "mean_f1_points",
+                  "standard_error_f1_points", "low_f1_points", "high_f1_points", "warning")
 
+#: the half-widths "repetitions needed" aims at (estimators.reproducibility)
+REPRODUCIBILITY_TARGET, SNR_TARGET = 0.05, 0.25
+#: Below this R a bootstrap SNR interval is flagged: measured coverage of a nominal 95% interval
+#: is 65-78% at R = 5 and 86-93% at R = 20 (docs/statistics.md); the exact interval needs no flag.
+BOOTSTRAP_TRUSTED_FROM = 50
+SNR_INTERVAL_NAMES = {"exact": "exact noncentral t", "bootstrap": "percentile bootstrap"}
+CONCLUSION_TEXT = {"A>B": "A > B (A's chunk F1 is higher than B's)",
+                   "B>A": "B > A (B's chunk F1 is higher than A's)"}
+
+TABLE4_NOTE = (
+    "How to read: each column is one estimator of A - B over R independent repetitions of its "
+    "splitting strategy. Reproducibility (Eq. 1) is the share of the R repetitions whose estimate "
+    "supports the conclusion: 0.9 means 9 in 10 reruns of this strategy on this corpus reach the "
+    "same conclusion, 0.5 a coin flip. SNR (Eq. 4) is the mean of the estimates over their "
+    "standard deviation (unitless; larger is more reproducible); the Chebyshev bound (Eq. 3) is "
+    "the reproducibility that SNR guarantees for any distribution. Brackets are 95% intervals "
+    "(SNR: {snr_interval}; reproducibility: Clopper-Pearson): when a reproducibility interval "
+    "holds 0.5, or an SNR interval holds 0, R repetitions cannot tell whether the conclusion "
+    "reproduces. At small R the point SNR overstates the magnitude of the SNR (by 25% at R = 5, 4% at R = 20); "
+    "the interval accounts for it.")
+TABLE3_NOTE = (
+    "How to read: each model's chunk F1 (F1 points) over the R standard-split (ST) repetitions "
+    "only, one 8:1 hold-out F1 per repetition; SE = sd / sqrt(R); the 95% CI is Student's t with "
+    "R - 1 degrees of freedom. A narrow CI says the F1 of one split is a stable number, not "
+    "that A and B differ: Table 4 answers that.")
+
+
+# ---- formatting ----------------------------------------------------------------------------
 
 def _number(value, digits: int = 4) -> str:
-    if isinstance(value, (int,)) and not isinstance(value, bool):
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, int):
         return str(value)
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return ""
@@ -32,30 +78,122 @@ def _number(value, digits: int = 4) -> str:
     return f"{value:.{digits}f}"
 
 
+def _shown(value, digits: int = 3) -> str:
+    """A number for Markdown/LaTeX: a dash for a missing value."""
+    text = _number(value, digits)
+    return text if text else "--"
+
+
+def _interval(value, low, high, digits: int = 3) -> str:
+    return f"{_shown(value, digits)} [{_shown(low, digits)}, {_shown(high, digits)}]"
+
+
+def _points(value):
+    return None if value is None else 100 * value
+
+
+# ---- context from the summary ------------------------------------------------------------------
+
+def _corpus(summary: dict) -> tuple[str, int | None]:
+    corpus = summary.get("corpus")
+    if isinstance(corpus, dict):
+        return str(corpus.get("name", "")), corpus.get("sentences")
+    return (str(corpus) if corpus else ""), summary.get("sentences")
+
+
+def _scoring(summary: dict) -> str:
+    typed = summary.get("typed")
+    return "" if typed is None else "typed" if typed else "untyped"
+
+
+def _strategy_labels(summary: dict) -> dict[str, str]:
+    """The strategy behind each estimator, from the run's settings, never from the paper."""
+    strategies = summary.get("strategies") or {}
+    holdout = strategies.get("holdout") or {}
+    rs = strategies.get("repeated_holdout") or {}
+    bcv = strategies.get("bcv") or {}
+    st_ratio = holdout.get("ratio")
+    rs_ratio = rs.get("ratio", st_ratio)
+    k = summary.get("table4_k", rs.get("table4_k"))
+    m = bcv.get("m")
+    bcv_label = f"{m}x2 BCV" if m else "m x 2 BCV (m not recorded)"
+    return {"ST": f"{st_ratio} hold-out" if st_ratio else "hold-out (ratio not recorded)",
+            "RS": (f"{k} x {rs_ratio} hold-outs" if rs_ratio
+                   else f"{k} hold-outs (ratio not recorded)"),
+            "Avg": bcv_label, "Vote": bcv_label, "Mixture": bcv_label}
+
+
+def _degenerate_models(summary: dict) -> list[str]:
+    """Models that scored F1 = 0 everywhere: the summary's flag, else Table 3's all-zero F1."""
+    flagged = summary.get("degenerate")
+    if flagged is not None:
+        if isinstance(flagged, dict):
+            return sorted(name for name, bad in flagged.items() if bad)
+        return sorted(flagged)
+    return sorted(name for name, m in (summary.get("per_model") or {}).items()
+                  if m.get("mean") == 0 and m.get("high") == 0)
+
+
+def _warning(summary: dict) -> str:
+    models = summary.get("models", {})
+    bad = _degenerate_models(summary)
+    return "; ".join(f"{name} ({models.get(name, '?')}) scored F1 = 0 on every fold" for name in bad)
+
+
+def _context(label: str, summary: dict) -> dict:
+    corpus, sentences = _corpus(summary)
+    models = summary.get("models", {})
+    return {"comparison": label, "corpus": corpus, "sentences": sentences,
+            "scoring": _scoring(summary), "model_a": models.get("A", ""),
+            "model_b": models.get("B", ""), "conclusion": summary.get("conclusion", "A>B")}
+
+
+# ---- rows ----------------------------------------------------------------------------------------
+
 def table4_rows(summaries: dict[str, dict]) -> list[dict]:
-    """One row per (comparison, estimator) in the paper's column order."""
+    """One row per (comparison, estimator) in the paper's column order, with its context."""
     rows = []
     for comparison, summary in summaries.items():
-        k = summary.get("table4_k", 6)
+        labels = _strategy_labels(summary)
+        context = _context(comparison, summary)
+        warning = _warning(summary)
         for name in ESTIMATORS:
             s = summary["estimators"].get(name)
             if s is None:
                 continue
-            strategy = f"{k} repetitions of 8:1" if name == "RS" else STRATEGY_OF[name]
-            rows.append({"comparison": comparison, "estimator": name, "strategy": strategy,
-                         **{key: s[key] for key in TABLE4_COLUMNS[3:-1]},
-                         # how often Eq. 8 took Vote (Case I) rather than Avg (Case II)
-                         "mixture_chose_vote": summary.get("mixture_chose_vote")
-                         if name == "Mixture" else None})
+            rows.append({
+                **context, "estimator": name, "strategy": labels[name],
+                "repetitions": s["repetitions"], "mean_f1_points": _points(s["mean"]),
+                "sd_f1_points": _points(s["sd"]), "snr": s["snr"], "snr_low": s["snr_low"],
+                "snr_high": s["snr_high"], "snr_interval": s.get("snr_method", "bootstrap"),
+                "reproducibility": s["reproducibility"],
+                "reproducibility_low": s["reproducibility_low"],
+                "reproducibility_high": s["reproducibility_high"],
+                "chebyshev_bound": s["chebyshev_bound"],
+                # how often Eq. 8 took Vote (Case I) rather than Avg (Case II)
+                "mixture_chose_vote": summary.get("mixture_chose_vote")
+                if name == "Mixture" else None,
+                "repetitions_for_reproducibility_0.05": s.get("repetitions_for_reproducibility"),
+                "repetitions_for_snr_0.25": s.get("repetitions_for_snr"),
+                "warning": warning})
     return rows
 
 
 def table3_rows(summaries: dict[str, dict]) -> list[dict]:
+    """One row per (comparison, model): its F1 over the standard-split repetitions."""
     rows = []
     for comparison, summary in summaries.items():
+        context = _context(comparison, summary)
+        st = _strategy_labels(summary)["ST"]
+        bad = _degenerate_models(summary)
         for model, interval in summary["per_model"].items():
-            rows.append({"comparison": comparison, "model": model,
-                         "spec": summary["models"].get(model, ""), **interval})
+            rows.append({**context, "model": model, "spec": summary["models"].get(model, ""),
+                         "strategy": st, "repetitions": interval["repetitions"],
+                         "mean_f1_points": _points(interval["mean"]),
+                         "standard_error_f1_points": _points(interval["standard_error"]),
+                         "low_f1_points": _points(interval["low"]),
+                         "high_f1_points": _points(interval["high"]),
+                         "warning": "F1 = 0 on every fold" if model in bad else ""})
     return rows
 
 
@@ -69,96 +207,274 @@ def to_csv(rows: list[dict], columns) -> str:
     return out.getvalue()
 
 
-def _interval(value, low, high, digits=3) -> str:
-    return f"{_number(value, digits)} [{_number(low, digits)}, {_number(high, digits)}]"
+def _groups(rows: list[dict]) -> list[list[dict]]:
+    return [[r for r in rows if r["comparison"] == c]
+            for c in dict.fromkeys(r["comparison"] for r in rows)]
+
+
+def _repetitions_text(group: list[dict]) -> str:
+    if group[0].get("standard_split"):
+        return f"R = {group[0]['repetitions']} standard-split repetitions ({group[0]['strategy']})"
+    counts = sorted({r["repetitions"] for r in group})
+    if len(counts) == 1:
+        return f"R = {counts[0]} independent repetitions of every strategy"
+    return "R = " + ", ".join(f"{r['repetitions']} ({r['estimator']})" for r in group) + \
+        " independent repetitions"
+
+
+def _needed(value) -> str:
+    return "never (no spread)" if value is None else str(value)
+
+
+def repetitions_needed_line(group: list[dict]) -> str:
+    """The line under Table 4: how far to grow the study (issue 16)."""
+    cells = "; ".join(f"{r['estimator']} {_needed(r['repetitions_for_reproducibility_0.05'])} / "
+                      f"{_needed(r['repetitions_for_snr_0.25'])}" for r in group)
+    return (f"Repetitions needed for 95% intervals of +-{REPRODUCIBILITY_TARGET} on the "
+            f"reproducibility / +-{SNR_TARGET} on the SNR, if the estimates stay as they are: "
+            f"{cells} (now {_repetitions_text(group).split(' independent')[0]}).")
+
+
+def _context_lines(first: dict, group: list[dict]) -> list[str]:
+    """What the block is about, in words (Markdown and terminal)."""
+    corpus = first["corpus"] or "corpus not recorded"
+    size = f", {first['sentences']} sentences" if first["sentences"] is not None else \
+        " (number of sentences not recorded)"
+    scoring = {"typed": "typed chunks (a chunk counts only with its type)",
+               "untyped": "untyped chunks (chunk boundaries only)"}.get(
+        first["scoring"], "typed or untyped not recorded")
+    strategies = "; ".join(f"{r['estimator']} = {r['strategy']}" for r in group)
+    return [f"- A = `{first['model_a']}`, B = `{first['model_b']}`",
+            f"- Conclusion under test: {CONCLUSION_TEXT.get(first['conclusion'], first['conclusion'])}",
+            f"- Corpus: {corpus}{size}; scoring: {scoring}",
+            f"- {_repetitions_text(group)}; strategies: {strategies}"]
+
+
+def _bootstrap_caveat(group: list[dict]) -> str:
+    small = [r["estimator"] for r in group
+             if r["snr_interval"] == "bootstrap" and r["repetitions"] < BOOTSTRAP_TRUSTED_FROM]
+    if not small:
+        return ""
+    return (f"Caution: the SNR intervals of {', '.join(small)} are percentile bootstraps at "
+            f"R < {BOOTSTRAP_TRUSTED_FROM}, which cover the true SNR in only 65-93% of studies "
+            "(nominal 95%); the exact interval is the default.")
+
+
+def _snr_interval_name(group: list[dict]) -> str:
+    methods = dict.fromkeys(SNR_INTERVAL_NAMES.get(r["snr_interval"], r["snr_interval"])
+                            for r in group)
+    return " or ".join(methods)
 
 
 def table4_markdown(rows: list[dict]) -> str:
-    """Table 4 as the paper lays it out: per comparison an SNR row and a reproducibility row."""
+    """Table 4 as the paper lays it out, one block per comparison, with its context and notes."""
     lines = []
-    for comparison in dict.fromkeys(r["comparison"] for r in rows):
-        group = [r for r in rows if r["comparison"] == comparison]
-        lines.append(f"**{comparison}** (R = {group[0]['repetitions']} repetitions)\n")
+    for group in _groups(rows):
+        first = group[0]
+        lines.append(f"### Table 4: {first['comparison']}\n")
+        lines += _context_lines(first, group)
+        if first["warning"]:
+            lines.append(f"- **Warning:** {first['warning']}: the comparison says nothing about "
+                         "which model is better; check the model's spec and the corpus.")
+        lines.append("")
         lines.append("| | " + " | ".join(r["estimator"] for r in group) + " |")
         lines.append("|---|" + "---|" * len(group))
         lines.append("| Splitting strategy | " + " | ".join(r["strategy"] for r in group) + " |")
-        lines.append("| SNR [95% CI] | " + " | ".join(
+        lines.append("| SNR (Eq. 4, unitless) [95% CI] | " + " | ".join(
             _interval(r["snr"], r["snr_low"], r["snr_high"]) for r in group) + " |")
-        lines.append("| Reproducibility [95% CI] | " + " | ".join(
+        lines.append("| Reproducibility (Eq. 1, share of R) [95% CI] | " + " | ".join(
             _interval(r["reproducibility"], r["reproducibility_low"],
                       r["reproducibility_high"]) for r in group) + " |")
-        lines.append("| Chebyshev bound (Eq. 3) | " + " | ".join(
-            _number(r["chebyshev_bound"], 3) for r in group) + " |")
+        lines.append("| Chebyshev bound (Eq. 3, share of R) | " + " | ".join(
+            _shown(r["chebyshev_bound"]) for r in group) + " |")
         lines.append("| Mean of A - B (F1 points) | " + " | ".join(
-            _number(100 * r["mean"], 3) for r in group) + " |")
+            _shown(r["mean_f1_points"]) for r in group) + " |")
+        lines.append("| SD of A - B (F1 points) | " + " | ".join(
+            _shown(r["sd_f1_points"]) for r in group) + " |")
+        lines.append("")
+        lines.append(repetitions_needed_line(group))
         chose = [r["mixture_chose_vote"] for r in group if r["mixture_chose_vote"] is not None]
         if chose:
             lines.append(f"\nMixture (Eq. 8) took Vote (Case I) in {100 * chose[0]:.0f}% of the "
                          f"repetitions and Avg (Case II) in {100 * (1 - chose[0]):.0f}%.")
+        caveat = _bootstrap_caveat(group)
+        if caveat:
+            lines.append(f"\n{caveat}")
+        lines.append("\n" + TABLE4_NOTE.format(snr_interval=_snr_interval_name(group)))
         lines.append("")
     return "\n".join(lines)
 
 
+# ---- LaTeX -----------------------------------------------------------------------------------
+
+_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "_": r"\_", "#": r"\#",
+                  "$": r"\$", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
+                  "^": r"\textasciicircum{}"}
+
+
 def _latex_escape(text: str) -> str:
-    for char, escaped in (("\\", r"\textbackslash{}"), ("&", r"\&"), ("%", r"\%"), ("_", r"\_"),
-                          ("#", r"\#"), ("$", r"\$"), ("{", r"\{"), ("}", r"\}")):
-        text = text.replace(char, escaped)
-    return text
+    # one pass, so that the braces of \textbackslash{} are not escaped again
+    return re.sub(r"[\\&%_#${}~^]", lambda match: _LATEX_SPECIAL[match.group()], str(text))
+
+
+def _latex_label(kind: str, comparison: str) -> str:
+    return f"tab:{kind}-" + (re.sub(r"[^a-z0-9]+", "-", comparison.lower()).strip("-") or "all")
+
+
+def _latex_text(text: str) -> str:
+    """Plain prose into LaTeX: escape, then typeset +-, < and > in math (text fonts lack them)."""
+    return (_latex_escape(text).replace("+-", r"$\pm$").replace("<", "$<$")
+            .replace(">", "$>$"))
+
+
+def _tex(value, digits: int = 3) -> str:
+    """A number in a LaTeX cell, with a true minus sign."""
+    text = _shown(value, digits)
+    return f"$-${text[1:]}" if text.startswith("-") and text != "--" else text
+
+
+def _latex_caption(first: dict, group: list[dict], what: str) -> str:
+    corpus = first["corpus"] or "corpus not recorded"
+    size = f", {first['sentences']} sentences" if first["sentences"] is not None else ""
+    scoring = f", {first['scoring']} chunk F1" if first["scoring"] else ""
+    return (f"{what} A = \\texttt{{{_latex_escape(first['model_a'])}}}, "
+            f"B = \\texttt{{{_latex_escape(first['model_b'])}}}; conclusion under test: "
+            f"{_latex_text(CONCLUSION_TEXT.get(first['conclusion'], first['conclusion']))}. "
+            f"Corpus {_latex_escape(corpus)}{size}{scoring}; "
+            f"{_latex_text(_repetitions_text(group))}.")
 
 
 def table4_latex(rows: list[dict]) -> str:
-    """Booktabs LaTeX of Table 4: an SNR and a reproducibility row per comparison."""
-    names = [n for n in ESTIMATORS if any(r["estimator"] == n for r in rows)]
-    out = [r"\begin{tabular}{ll" + "c" * len(names) + "}", r"\toprule",
-           "Comparison & & " + " & ".join(names) + r" \\", r"\midrule"]
-    for comparison in dict.fromkeys(r["comparison"] for r in rows):
-        by_name = {r["estimator"]: r for r in rows if r["comparison"] == comparison}
-        cells = lambda key: " & ".join(_number(by_name[n][key], 3) if n in by_name else "--"
-                                       for n in names)
-        out.append(f"{_latex_escape(comparison)} & SNR & {cells('snr')} " + r"\\")
-        out.append(f" & Reproducibility & {cells('reproducibility')} " + r"\\")
-    out += [r"\bottomrule", r"\end{tabular}", ""]
+    """Booktabs LaTeX of Table 4: one float per comparison, with CIs, caption, label and notes."""
+    out = ["% Table 4 written by reprocompare; needs \\usepackage{booktabs,graphicx}"]
+    for group in _groups(rows):
+        first = group[0]
+        cell = lambda f: " & ".join(f(r) for r in group)
+        out += [r"\begin{table}[htbp]", r"\centering", r"\small",
+                r"\caption{" + _latex_caption(
+                    first, group, "Reproducibility of the conclusion, per estimator of $A-B$:")
+                + "}",
+                r"\label{" + _latex_label("table4", first["comparison"]) + "}",
+                # five estimators with their CIs are wider than a column: shrink to the line
+                # width when wider, never enlarge (graphicx's \width is the natural width)
+                r"\resizebox{\ifdim\width>\linewidth\linewidth\else\width\fi}{!}{%",
+                r"\begin{tabular}{l" + "c" * len(group) + "}", r"\toprule",
+                " & " + cell(lambda r: r["estimator"]) + r" \\",
+                "Splitting strategy & " + cell(lambda r: _latex_escape(r["strategy"])) + r" \\",
+                r"\midrule",
+                "SNR (Eq.~4) & " + cell(lambda r: _tex(r["snr"])) + r" \\",
+                r"\quad 95\% CI & " + cell(
+                    lambda r: f"[{_tex(r['snr_low'])}, {_tex(r['snr_high'])}]") + r" \\",
+                "Reproducibility (Eq.~1) & " + cell(lambda r: _tex(r["reproducibility"]))
+                + r" \\",
+                r"\quad 95\% CI & " + cell(
+                    lambda r: f"[{_tex(r['reproducibility_low'])}, "
+                              f"{_tex(r['reproducibility_high'])}]") + r" \\",
+                "Chebyshev bound (Eq.~3) & " + cell(lambda r: _tex(r["chebyshev_bound"]))
+                + r" \\",
+                "Mean of $A-B$ (F1 points) & " + cell(lambda r: _tex(r["mean_f1_points"]))
+                + r" \\",
+                "SD of $A-B$ (F1 points) & " + cell(lambda r: _tex(r["sd_f1_points"])) + r" \\",
+                r"\bottomrule", r"\end{tabular}}",
+                r"\par\smallskip", r"\parbox{\linewidth}{\footnotesize"]
+        notes = [repetitions_needed_line(group)]
+        if first["warning"]:
+            notes.append(f"Warning: {first['warning']}.")
+        chose = [r["mixture_chose_vote"] for r in group if r["mixture_chose_vote"] is not None]
+        if chose:
+            notes.append(f"Mixture (Eq. 8) took Vote in {100 * chose[0]:.0f}% of the "
+                         "repetitions.")
+        caveat = _bootstrap_caveat(group)
+        if caveat:
+            notes.append(caveat)
+        notes.append(TABLE4_NOTE.format(snr_interval=_snr_interval_name(group)))
+        out += [_latex_text(note) for note in notes]
+        out += ["}", r"\end{table}", ""]
     return "\n".join(out)
 
 
+# ---- Table 3 -----------------------------------------------------------------------------------
+
 def table3_markdown(rows: list[dict]) -> str:
-    lines = ["| Comparison | Model | Spec | R | Mean (%) | SE (x1e-4) | 95% CI (%) |",
-             "|---|---|---|---|---|---|---|"]
-    for r in rows:
-        lines.append(f"| {r['comparison']} | {r['model']} | `{r['spec']}` | {r['repetitions']} | "
-                     f"{100 * r['mean']:.2f} | {1e4 * r['standard_error']:.2f} | "
-                     f"[{100 * r['low']:.2f}, {100 * r['high']:.2f}] |")
-    return "\n".join(lines) + "\n"
+    lines = []
+    for group in _groups(rows):
+        first = group[0]
+        lines.append(f"### Table 3: {first['comparison']}\n")
+        lines += _context_lines(first, [{**first, "estimator": "ST"}])[:3]
+        lines.append(f"- R = {first['repetitions']} standard-split (ST) repetitions, each one "
+                     f"{first['strategy']}")
+        lines.append("")
+        lines.append("| Model | Spec | R | Mean F1 (F1 points) | SE (F1 points) | "
+                     "95% CI (F1 points) |")
+        lines.append("|---|---|---|---|---|---|")
+        for r in group:
+            flag = f" **(warning: {r['warning']})**" if r["warning"] else ""
+            lines.append(f"| {r['model']}{flag} | `{r['spec']}` | {r['repetitions']} | "
+                         f"{_shown(r['mean_f1_points'], 2)} | "
+                         f"{_shown(r['standard_error_f1_points'], 3)} | "
+                         f"[{_shown(r['low_f1_points'], 2)}, {_shown(r['high_f1_points'], 2)}] |")
+        lines.append("\n" + TABLE3_NOTE + "\n")
+    return "\n".join(lines)
 
 
 def table3_latex(rows: list[dict]) -> str:
-    out = [r"\begin{tabular}{llcccc}", r"\toprule",
-           r"Comparison & Model & $R$ & Mean (\%) & SE ($\times 10^{-4}$) & 95\% CI (\%) \\",
-           r"\midrule"]
-    for r in rows:
-        out.append(f"{_latex_escape(r['comparison'])} & {r['model']} & {r['repetitions']} & "
-                   f"{100 * r['mean']:.2f} & {1e4 * r['standard_error']:.2f} & "
-                   f"[{100 * r['low']:.2f}, {100 * r['high']:.2f}] " + r"\\")
-    out += [r"\bottomrule", r"\end{tabular}", ""]
+    out = ["% Table 3 written by reprocompare; needs \\usepackage{booktabs}"]
+    for group in _groups(rows):
+        first = group[0]
+        single = [{**first, "estimator": "ST", "standard_split": True}]
+        out += [r"\begin{table}[htbp]", r"\centering", r"\small",
+                r"\caption{" + _latex_caption(
+                    first, single, "Chunk F1 of each model over the standard-split "
+                                   "repetitions:") + "}",
+                r"\label{" + _latex_label("table3", first["comparison"]) + "}",
+                r"\begin{tabular}{llcccc}", r"\toprule",
+                r"Model & Spec & $R$ & Mean F1 & SE & 95\% CI \\",
+                r" & & & (F1 points) & (F1 points) & (F1 points) \\", r"\midrule"]
+        for r in group:
+            flag = r"$^{\dagger}$" if r["warning"] else ""
+            out.append(f"{r['model']}{flag} & \\texttt{{{_latex_escape(r['spec'])}}} & "
+                       f"{r['repetitions']} & {_tex(r['mean_f1_points'], 2)} & "
+                       f"{_tex(r['standard_error_f1_points'], 3)} & "
+                       f"[{_tex(r['low_f1_points'], 2)}, {_tex(r['high_f1_points'], 2)}] "
+                       + r"\\")
+        out += [r"\bottomrule", r"\end{tabular}", r"\par\smallskip",
+                r"\parbox{\linewidth}{\footnotesize"]
+        if any(r["warning"] for r in group):
+            out.append(r"$^{\dagger}$F1 = 0 on every fold. ")
+        out += [_latex_text(TABLE3_NOTE), "}", r"\end{table}", ""]
     return "\n".join(out)
 
 
+# ---- terminal ------------------------------------------------------------------------------------
+
 def table4_text(summary: dict) -> str:
     """A terminal-friendly Table 4 of one comparison (``reprocompare summarize``)."""
+    rows = table4_rows({"this comparison": summary})
     models = summary.get("models", {})
     lines = [f"A = {models.get('A', '?')}   B = {models.get('B', '?')}   "
-             f"conclusion under test: {summary['conclusion']}", "",
-             f"{'estimator':<9} {'R':>5} {'mean A-B':>9} {'sd':>8} {'SNR [95% CI]':>26} "
-             f"{'reproducibility [95% CI]':>26} {'bound':>6}"]
-    for name, s in summary["estimators"].items():
-        lines.append(f"{name:<9} {s['repetitions']:>5} {s['mean']:>+9.4f} {s['sd']:>8.4f} "
-                     f"{_interval(s['snr'], s['snr_low'], s['snr_high']):>26} "
-                     f"{_interval(s['reproducibility'], s['reproducibility_low'], s['reproducibility_high']):>26} "
-                     f"{s['chebyshev_bound']:>6.3f}")
+             f"conclusion under test: {summary['conclusion']}"]
+    if rows:
+        lines += [line[2:] for line in _context_lines(rows[0], rows)[2:]]
+        if rows[0]["warning"]:
+            lines.append(f"warning: {rows[0]['warning']}")
+    lines += ["", f"{'estimator':<9} {'R':>5} {'mean A-B':>9} {'sd':>8} {'SNR [95% CI]':>26} "
+                  f"{'reproducibility [95% CI]':>26} {'bound':>6}",
+              f"{'':<9} {'':>5} {'(F1 pts)':>9} {'(F1 pts)':>8}"]
+    for r in rows:
+        lines.append(f"{r['estimator']:<9} {r['repetitions']:>5} {r['mean_f1_points']:>+9.3f} "
+                     f"{r['sd_f1_points']:>8.3f} "
+                     f"{_interval(r['snr'], r['snr_low'], r['snr_high']):>26} "
+                     f"{_interval(r['reproducibility'], r['reproducibility_low'], r['reproducibility_high']):>26} "
+                     f"{r['chebyshev_bound']:>6.3f}")
+    if rows:
+        lines += ["", repetitions_needed_line(rows)]
+        caveat = _bootstrap_caveat(rows)
+        if caveat:
+            lines.append(caveat)
     if summary.get("per_model"):
-        lines += ["", "per model over the hold-out repetitions (Table 3):"]
+        lines += ["", "per model over the standard-split (ST) repetitions (Table 3):"]
         for name, m in summary["per_model"].items():
-            lines.append(f"  {name}: mean F1 {100 * m['mean']:.2f}%  SE "
-                         f"{1e4 * m['standard_error']:.2f}e-4  95% CI [{100 * m['low']:.2f}, "
+            lines.append(f"  {name}: mean F1 {100 * m['mean']:.2f} F1 points, SE "
+                         f"{100 * m['standard_error']:.3f}, 95% CI [{100 * m['low']:.2f}, "
                          f"{100 * m['high']:.2f}]  (R = {m['repetitions']})")
     return "\n".join(lines) + "\n"

@@ -1,61 +1,211 @@
-"""Tables 3 and 4: formatting, layout and escaping, on a hand-made summary."""
+"""Tables 3 and 4: self-explaining blocks in CSV, Markdown and LaTeX (issue 13 items 1, 3, 5)."""
 
 from __future__ import annotations
 
 import csv
 import io
+import json
 import math
+import shutil
+import subprocess
 
-from reprocompare.reports.tables import (TABLE3_COLUMNS, TABLE4_COLUMNS, table3_latex, table3_markdown,
-                            table3_rows, table4_latex, table4_markdown, table4_rows, table4_text,
-                            to_csv)
+import numpy as np
+import pytest
 
+from reprocompare.errors import UserError
+from reprocompare.estimators.reproducibility import model_interval, summarize
+from reprocompare.reports.tables import (TABLE3_COLUMNS, TABLE4_COLUMNS, table3_latex,
+                                         table3_markdown, table3_rows, table4_latex,
+                                         table4_markdown, table4_rows, table4_text, to_csv)
+from reprocompare.summary import summarize_runs
 
-def row(mean, snr, rep):
-    return {"repetitions": 4, "mean": mean, "sd": 0.01, "snr": snr, "snr_low": snr - 1,
-            "snr_high": math.inf, "reproducibility": rep, "reproducibility_low": rep / 2,
-            "reproducibility_high": 1.0, "chebyshev_bound": snr**2 / (1 + snr**2)}
-
-
-SUMMARY = {
-    "models": {"A": "crf:scheme=IOB2", "B": "crf:scheme=IOBES"}, "conclusion": "A>B",
-    "table4_k": 6, "mixture_chose_vote": 0.25,
-    "estimators": {"ST": row(0.002, 0.2, 0.5), "Avg": row(0.003, 1.5, 0.75),
-                   "Vote": row(0.004, 1.0, 0.75), "Mixture": row(0.004, 2.0, 1.0)},
-    "per_model": {"A": {"repetitions": 4, "mean": 0.9012, "standard_error": 0.0003,
-                        "low": 0.9001, "high": 0.9023}},
-}
+LABEL = "crf_50%_A&B on conll2000"
+VALUES = {"ST": [0.002, -0.001, 0.004, 0.003], "Avg": [0.003, 0.004, 0.002, 0.005],
+          "Vote": [0.01, 0.01, 0.01, 0.01], "Mixture": [0.004, 0.001, 0.006, 0.005]}
 
 
-def test_table4_rows_and_csv():
-    rows = table4_rows({"crf_50%_A&B": SUMMARY})
+def make_summary(**extra):
+    summary = {
+        "models": {"A": "crf:scheme=IOB2", "B": "crf:scheme=IOBES"}, "conclusion": "A>B",
+        "table4_k": 6, "mixture_chose_vote": 0.25,
+        "estimators": {name: summarize(v).as_dict() for name, v in VALUES.items()},
+        "per_model": {"A": model_interval([0.9012, 0.9001, 0.9023, 0.9012]).as_dict(),
+                      "B": model_interval([0.0, 0.0, 0.0, 0.0]).as_dict()},
+        "corpus": {"name": "conll2000", "sentences": 600}, "typed": False,
+        "strategies": {"holdout": {"ratio": "4:1"}, "repeated_holdout": {"ratio": "4:1", "k": [6]},
+                       "bcv": {"m": 5}},
+    }
+    summary.update(extra)
+    return summary
+
+
+def test_table4_csv_rows_carry_their_context_and_units():
+    rows = table4_rows({LABEL: make_summary()})
     assert [r["estimator"] for r in rows] == ["ST", "Avg", "Vote", "Mixture"]  # no RS run
     parsed = list(csv.DictReader(io.StringIO(to_csv(rows, TABLE4_COLUMNS))))
-    assert parsed[3]["snr"] == "2.000000" and parsed[3]["snr_high"] == "inf"
-    assert parsed[3]["mixture_chose_vote"] == "0.250000" and parsed[0]["mixture_chose_vote"] == ""
-    assert parsed[1]["strategy"] == "3x2 BCV" and parsed[0]["strategy"] == "8:1 hold-out"
+    st, avg, vote = parsed[0], parsed[1], parsed[2]
+    assert (st["comparison"], st["corpus"], st["sentences"], st["scoring"]) == \
+        (LABEL, "conll2000", "600", "untyped")
+    assert (st["model_a"], st["model_b"], st["conclusion"]) == \
+        ("crf:scheme=IOB2", "crf:scheme=IOBES", "A>B")
+    # labels from the run's settings, not the paper's 8:1 and 3x2
+    assert st["strategy"] == "4:1 hold-out" and avg["strategy"] == "5x2 BCV"
+    # F1 quantities in F1 points: mean of ST = 0.002 -> 0.2 points
+    assert float(st["mean_f1_points"]) == pytest.approx(100 * np.mean(VALUES["ST"]), abs=1e-6)
+    assert float(st["sd_f1_points"]) == pytest.approx(100 * np.std(VALUES["ST"], ddof=1), abs=1e-6)
+    expected = summarize(VALUES["ST"])
+    assert float(st["snr_low"]) == pytest.approx(expected.snr_low, abs=1e-6)
+    assert st["snr_interval"] == "exact"
+    assert int(st["repetitions_for_snr_0.25"]) == expected.repetitions_for_snr
+    assert int(st["repetitions_for_reproducibility_0.05"]) == \
+        expected.repetitions_for_reproducibility
+    # constant Vote estimates: SNR inf, never NaN or empty; no R narrows a point interval
+    assert (vote["snr"], vote["snr_low"], vote["snr_high"]) == ("inf", "inf", "inf")
+    assert vote["repetitions_for_snr_0.25"] == ""
+    assert parsed[3]["mixture_chose_vote"] == "0.250000" and st["mixture_chose_vote"] == ""
+    assert "B (crf:scheme=IOBES) scored F1 = 0 on every fold" in st["warning"]
 
 
-def test_table4_markdown_and_latex():
-    rows = table4_rows({"crf_50%_A&B": SUMMARY})
-    markdown = table4_markdown(rows)
-    assert "| SNR [95% CI] | 0.200 [-0.800, inf] | 1.500 [0.500, inf] |" in markdown
-    assert "| Reproducibility [95% CI] | 0.500 [0.250, 1.000] |" in markdown
-    assert "Vote (Case I) in 25% of the repetitions and Avg (Case II) in 75%" in markdown
-    latex = table4_latex(rows)
-    assert r"crf\_50\%\_A\&B & SNR & 0.200 & 1.500 & 1.000 & 2.000 \\" in latex
-    assert latex.count(r"\toprule") == 1 and r"\bottomrule" in latex
+def test_table4_markdown_explains_itself():
+    markdown = table4_markdown(table4_rows({LABEL: make_summary()}))
+    for text in ("A = `crf:scheme=IOB2`, B = `crf:scheme=IOBES`",
+                 "Conclusion under test: A > B (A's chunk F1 is higher than B's)",
+                 "Corpus: conll2000, 600 sentences; scoring: untyped chunks",
+                 "R = 4 independent repetitions of every strategy",
+                 "ST = 4:1 hold-out", "Avg = 5x2 BCV",
+                 "| SNR (Eq. 4, unitless) [95% CI] |", "(Eq. 1, share of R) [95% CI]",
+                 "| Mean of A - B (F1 points) | 0.200 |", "Repetitions needed for 95% intervals",
+                 "How to read:", "0.9 means 9 in 10 reruns", "**Warning:** B (crf:scheme=IOBES)",
+                 "Vote (Case I) in 25% of the repetitions"):
+        assert text in markdown, text
+    s = summarize(VALUES["ST"])
+    assert f"| SNR (Eq. 4, unitless) [95% CI] | {s.snr:.3f} [{s.snr_low:.3f}, {s.snr_high:.3f}]" \
+        in markdown
+    assert f"ST {s.repetitions_for_reproducibility} / {s.repetitions_for_snr}; " in markdown
+    assert "Vote 36 / never (no spread)" in markdown
+    assert "nan" not in markdown.lower() and "[, ]" not in markdown
 
 
-def test_table3():
-    rows = table3_rows({"pair": SUMMARY})
-    assert to_csv(rows, TABLE3_COLUMNS).splitlines()[1].startswith("pair,A,crf:scheme=IOB2,4,")
-    assert "| 90.12 | 3.00 | [90.01, 90.23] |" in table3_markdown(rows)
-    assert r"90.12 & 3.00 & [90.01, 90.23] \\" in table3_latex(rows)
+def test_missing_context_is_said_not_guessed():
+    bare = make_summary()
+    for key in ("corpus", "typed", "strategies"):
+        del bare[key]
+    markdown = table4_markdown(table4_rows({"pair": bare}))
+    assert "corpus not recorded (number of sentences not recorded)" in markdown
+    assert "typed or untyped not recorded" in markdown
+    assert "m x 2 BCV (m not recorded)" in markdown and "8:1" not in markdown
+
+
+def test_degenerate_flag_from_the_summary_field():
+    summary = make_summary(degenerate=["A"])
+    rows = table4_rows({LABEL: summary})
+    assert rows[0]["warning"] == "A (crf:scheme=IOB2) scored F1 = 0 on every fold"
+    assert table4_rows({LABEL: make_summary(degenerate=[])})[0]["warning"] == ""
+    table3 = table3_rows({LABEL: summary})
+    assert [r["warning"] for r in table3] == ["F1 = 0 on every fold", ""]
+
+
+def test_bootstrap_intervals_at_small_r_carry_a_caution():
+    summary = make_summary()
+    summary["estimators"]["ST"] = summarize(VALUES["ST"], snr_method="bootstrap").as_dict()
+    markdown = table4_markdown(table4_rows({LABEL: summary}))
+    assert "Caution: the SNR intervals of ST are percentile bootstraps at R < 50" in markdown
+    assert "Caution" not in table4_markdown(table4_rows({LABEL: make_summary()}))
+
+
+def test_table4_latex_has_cis_caption_label_and_escapes():
+    latex = table4_latex(table4_rows({LABEL: make_summary()}))
+    s = summarize(VALUES["ST"])
+    assert r"\caption{" in latex and r"\label{tab:table4-crf-50-a-b-on-conll2000}" in latex
+    assert r"A = \texttt{crf:scheme=IOB2}, B = \texttt{crf:scheme=IOBES}" in latex
+    assert f"[{s.snr_low:.3f}, {s.snr_high:.3f}]".replace("-", "$-$") in latex
+    assert "Mean of $A-B$ (F1 points)" in latex and r"\toprule" in latex
+    assert "600 sentences, untyped chunk F1" in latex and r"$\pm$0.05" in latex
+    assert latex.count(r"\begin{table}") == latex.count(r"\end{table}") == 1
+    assert "How to read" in latex
+    weird = make_summary(models={"A": r"x\y{z}_%", "B": "b~^#$&"})
+    text = table4_latex(table4_rows({"p": weird}))
+    assert r"x\textbackslash{}y\{z\}\_\%" in text
+    assert r"b\textasciitilde{}\textasciicircum{}\#\$\&" in text
+
+
+def test_table3_units_and_context():
+    rows = table3_rows({LABEL: make_summary()})
+    parsed = list(csv.DictReader(io.StringIO(to_csv(rows, TABLE3_COLUMNS))))
+    a = parsed[0]
+    interval = model_interval([0.9012, 0.9001, 0.9023, 0.9012])
+    assert (a["model"], a["spec"], a["strategy"], a["scoring"]) == \
+        ("A", "crf:scheme=IOB2", "4:1 hold-out", "untyped")
+    assert float(a["mean_f1_points"]) == pytest.approx(100 * interval.mean, abs=1e-6)
+    assert float(a["standard_error_f1_points"]) == pytest.approx(100 * interval.standard_error, abs=1e-6)
+    assert float(a["low_f1_points"]) == pytest.approx(100 * interval.low, abs=1e-6)
+    markdown = table3_markdown(rows)
+    assert "| Model | Spec | R | Mean F1 (F1 points) | SE (F1 points) | 95% CI (F1 points) |" \
+        in markdown
+    assert f"| A | `crf:scheme=IOB2` | 4 | 90.12 | {100 * interval.standard_error:.3f} |" \
+        in markdown
+    assert "R = 4 standard-split (ST) repetitions, each one 4:1 hold-out" in markdown
+    assert "How to read" in markdown
+    latex = table3_latex(rows)
+    assert r"\label{tab:table3-crf-50-a-b-on-conll2000}" in latex and "90.12" in latex
+    assert r"B$^{\dagger}$" in latex
+
+
+def test_tables_are_byte_identical_for_equal_summaries():
+    outputs = []
+    for _ in range(2):
+        rows = table4_rows({LABEL: make_summary()})
+        outputs.append(to_csv(rows, TABLE4_COLUMNS) + table4_markdown(rows) + table4_latex(rows))
+    assert outputs[0] == outputs[1]
 
 
 def test_terminal_table():
-    text = table4_text(SUMMARY)
+    text = table4_text(make_summary())
     assert "conclusion under test: A>B" in text
-    assert text.splitlines()[3].startswith("ST ")
-    assert "mean F1 90.12%" in text
+    assert "Corpus: conll2000, 600 sentences" in text
+    assert any(line.startswith("ST ") for line in text.splitlines())
+    assert "Repetitions needed for 95% intervals" in text
+    assert "mean F1 90.12 F1 points" in text
+    assert "warning: B (crf:scheme=IOBES) scored F1 = 0 on every fold" in text
+
+
+def _write_run(directory, strategy, repetition, estimates):
+    directory.mkdir(parents=True)
+    (directory / "split.json").write_text(json.dumps({"repetition": repetition, "seed": 1}))
+    (directory / "estimates.json").write_text(json.dumps(
+        {"models": {"A": "crf:a", "B": "crf:b"}, "strategy": strategy, **estimates}))
+
+
+def test_one_repetition_is_an_error_naming_the_comparison_never_an_empty_table(tmp_path):
+    _write_run(tmp_path / "st0", "holdout", 0,
+               {"holdout": 0.01, "per_model": {"A": {"holdout": 0.9}, "B": {"holdout": 0.89}}})
+    with pytest.raises(UserError, match=r"A = crf:a vs B = crf:b: ST has 1 repetition.*at least 2"):
+        summarize_runs([tmp_path / "st0"])
+    _write_run(tmp_path / "st1", "holdout", 1,
+               {"holdout": 0.02, "per_model": {"A": {"holdout": 0.91}, "B": {"holdout": 0.89}}})
+    summary = summarize_runs([tmp_path / "st0", tmp_path / "st1"])
+    assert [r["estimator"] for r in table4_rows({"p": summary})] == ["ST"]
+
+
+def _compile(tmp_path, name, body):
+    (tmp_path / f"{name}.tex").write_text(body)
+    document = tmp_path / f"doc_{name}.tex"
+    document.write_text("\\documentclass{article}\n\\usepackage{booktabs,graphicx}\n\\begin{document}\n"
+                        f"\\input{{{name}.tex}}\n\\end{{document}}\n")
+    return subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error",
+                           document.name], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_latex_tables_compile_standalone(tmp_path):
+    if shutil.which("pdflatex") is None:
+        pytest.skip("LATEX NOT CHECKED: pdflatex is not installed; install it with "
+                    "`apt-get install texlive-latex-base texlive-latex-recommended` (booktabs)")
+    summaries = {LABEL: make_summary(), "second pair": make_summary(
+        models={"A": r"odd\spec_{1}%", "B": "b~^#$&"}, degenerate=["A"])}
+    for name, body in (("table4", table4_latex(table4_rows(summaries))),
+                       ("table3", table3_latex(table3_rows(summaries)))):
+        result = _compile(tmp_path, name, body)
+        assert result.returncode == 0, result.stdout[-2000:]
+        assert (tmp_path / f"doc_{name}.pdf").read_bytes()[:4] == b"%PDF"
+        assert "Missing character" not in (tmp_path / f"doc_{name}.log").read_text()
