@@ -85,8 +85,11 @@ def test_tables_match_the_library(reference):
     assert list(rows) == ["ST", "RS", "Avg", "Vote", "Mixture"]
     for name, row in rows.items():
         expected = summary["estimators"][name]
-        for key in ("mean", "sd", "snr", "reproducibility", "snr_low", "snr_high"):
+        for key in ("snr", "reproducibility", "snr_low", "snr_high"):
             assert float(row[key]) == pytest.approx(expected[key], abs=1e-6), (name, key)
+        for key in ("mean", "sd"):  # F1 quantities are in F1 points in every table format
+            assert float(row[f"{key}_f1_points"]) == pytest.approx(100 * expected[key],
+                                                                   abs=1e-6), (name, key)
         assert int(row["repetitions"]) == 3
     assert float(rows["Mixture"]["mixture_chose_vote"]) == pytest.approx(
         summary["mixture_chose_vote"])
@@ -95,7 +98,7 @@ def test_tables_match_the_library(reference):
         table3 = list(csv.DictReader(stream))
     assert [r["model"] for r in table3] == ["A", "B"]
     for row in table3:
-        assert float(row["mean"]) == pytest.approx(summary["per_model"][row["model"]]["mean"],
+        assert float(row["mean_f1_points"]) / 100 == pytest.approx(summary["per_model"][row["model"]]["mean"],
                                                    abs=1e-6)
     assert "\\toprule" in (reference / "results" / "tables" / "table4.tex").read_text()
     for figure in ("figure1", "figure2"):
