@@ -19,8 +19,12 @@ Fitted models pickle (the CRF keeps its model file's bytes, the BiLSTM its weigh
 Training that is random takes ``random_state``.
 
 Taggers: :class:`CRFTagger` (python-crfsuite), :class:`BiLSTMTagger` (torch),
-:class:`MajorityTagger` (per-word majority baseline). Specs: :func:`parse_spec`
+:class:`MajorityTagger` (per-word majority baseline), :class:`CommandTagger` (two shell commands:
+any framework). Types are registered in :mod:`reprocompare.models.registry` (third-party ones
+through the entry-point group ``reprocompare.taggers``); capabilities (``uses_gpu``,
+``trains_by_epochs``, ``needs_characters``) are class attributes. Specs: :func:`parse_spec`
 (``"crf:scheme=IOBES,c1=0.05"``), :func:`spec_from_mapping` (YAML entries), :func:`build_model`.
+Every type's hyperparameters: models/README.md, or ``reprocompare models``.
 
 Examples
 --------
@@ -38,31 +42,40 @@ True
 
 import importlib
 
-from reprocompare.models.base import Featurized, SequenceTagger
-from reprocompare.models.specs import (MODEL_TYPES, ModelSpec, build_model, model_class, parse_spec,
-                          spec_from_mapping)
+from reprocompare.models.base import Featurized, Param, SequenceTagger
+from reprocompare.models.registry import ENTRY_POINT_GROUP, available, register, tagger_class
+from reprocompare.models.specs import (ModelSpec, build_model, model_class, parse_spec,
+                                       spec_from_mapping, tagger_class_of)
 
-# The taggers are imported when first named: `from reprocompare.models import CRFTagger` does not import torch.
+# The taggers are imported when first named: `from reprocompare.models import CRFTagger` does not
+# import torch.
 _TAGGERS = {"BiLSTMTagger": "reprocompare.models.bilstm", "CRFTagger": "reprocompare.models.crf",
-            "MajorityTagger": "reprocompare.models.majority"}
+            "MajorityTagger": "reprocompare.models.majority",
+            "CommandTagger": "reprocompare.models.command"}
 
 
 def __getattr__(name: str):
     if name in _TAGGERS:
         return getattr(importlib.import_module(_TAGGERS[name]), name)
-    raise AttributeError(f"module 'models' has no attribute {name!r}")
+    raise AttributeError(f"module 'reprocompare.models' has no attribute {name!r}")
 
 
 __all__ = [
     "BiLSTMTagger",
     "CRFTagger",
+    "CommandTagger",
+    "ENTRY_POINT_GROUP",
     "Featurized",
     "MajorityTagger",
-    "MODEL_TYPES",
     "ModelSpec",
+    "Param",
     "SequenceTagger",
+    "available",
     "build_model",
     "model_class",
     "parse_spec",
+    "register",
     "spec_from_mapping",
+    "tagger_class",
+    "tagger_class_of",
 ]

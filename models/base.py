@@ -66,6 +66,7 @@ class Param:
     """A declared hyperparameter: its type (for parsing specs), default and constraint.
 
     ``check`` returns None when a value is acceptable, else what is wrong with it ("must be >= 0").
+    A ``required`` parameter has no usable default: a spec must give it.
     """
 
     name: str
@@ -74,6 +75,7 @@ class Param:
     check: Callable[[Any], str | None] | None = None
     choices: tuple | None = None
     help: str = ""
+    required: bool = False
 
     def problem(self, value: Any) -> str | None:
         if self.choices is not None and value not in self.choices:
@@ -123,6 +125,17 @@ class SequenceTagger(BaseEstimator):
     PARAMS: tuple[Param, ...] = ()
     #: the registry name used in specs ("crf", "bilstm", "majority")
     name: str = ""
+
+    # Capabilities: what the workflow and the search ask of a model, instead of its type's name.
+    #: Trains on a GPU when the config says ``device: cuda`` (it takes a ``device`` parameter);
+    #: its workflow jobs then ask the scheduler for one.
+    uses_gpu: bool = False
+    #: Trains in epochs and records ``learning_curve_`` with ``fit(..., eval_set=...)`` every
+    #: ``record_every`` epochs (it takes that parameter): it can draw a learning curve.
+    trains_by_epochs: bool = False
+    #: Reads the characters of tokens (shapes, affixes, character embeddings), not only whole
+    #: tokens: lower-casing or mapping tokens to ids beforehand would change what it learns.
+    needs_characters: bool = False
 
     # ----------------------------------------------------------------- featurization
     def feature_key(self) -> Hashable:

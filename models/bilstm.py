@@ -296,6 +296,9 @@ class BiLSTMTagger(SequenceTagger):
     """
 
     name = "bilstm"
+    uses_gpu = True
+    trains_by_epochs = True
+    needs_characters = True  # with char_dim > 0
     PARAMS = (
         SCHEME_PARAM,
         Param("word_dim", int, 50, at_least(1), help="word embedding size"),

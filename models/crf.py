@@ -153,6 +153,7 @@ class CRFTagger(SequenceTagger):
     """
 
     name = "crf"
+    needs_characters = True  # word shape, prefixes and suffixes
     PARAMS = (
         SCHEME_PARAM,
         Param("word_window", int, 2, at_least(0), help="words at offsets -k..k"),

@@ -10,32 +10,41 @@ comparisons (section 4) are pairs of specs that differ in one value::
 
 Every mistake is a :class:`~reprocompare.errors.UserError` naming the key (``c1``, or
 ``models.A.c1`` for the config entry ``A``); an unknown key lists the allowed ones.
+
+Types come from :mod:`reprocompare.models.registry` (built-in, registered by a third-party
+package, or ``python`` with ``class: "package.module:ClassName"``). A value with a comma or a
+double quote is written as a JSON string in the string form
+(``command:train="python t.py train {train} {model_dir}",...``).
 """
 
 from __future__ import annotations
 
-import importlib
+import json
 import math
 import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from reprocompare.models.base import Param, SequenceTagger
 from reprocompare.errors import UserError
-
-#: Spec type -> "module:class" of its tagger. Imported on first use, so that a job comparing CRFs
-#: never imports torch (seconds of start-up and hundreds of MB of memory).
-MODEL_TYPES: dict[str, str] = {
-    "crf": "reprocompare.models.crf:CRFTagger",
-    "bilstm": "reprocompare.models.bilstm:BiLSTMTagger",
-    "majority": "reprocompare.models.majority:MajorityTagger",
-}
+from reprocompare.models.base import Param, SequenceTagger
+from reprocompare.models.registry import PYTHON, available, load_class, tagger_class
 
 
-def model_class(model_type: str) -> type[SequenceTagger]:
-    """The tagger class of a spec type ("crf", "bilstm", "majority")."""
-    module, _, name = MODEL_TYPES[model_type].partition(":")
-    return getattr(importlib.import_module(module), name)
+def model_class(model_type: str, target: str | None = None) -> type[SequenceTagger]:
+    """The tagger class of a spec type ("crf", "bilstm", ...; "python" with ``target``)."""
+    if model_type == PYTHON:
+        return load_class(target or "")
+    return tagger_class(model_type)
+
+
+def tagger_class_of(mapping: Mapping) -> type[SequenceTagger]:
+    """The tagger class of a config mapping (``type``, and ``class`` for ``type: python``).
+
+    Its capability attributes (``uses_gpu``, ``trains_by_epochs``, ``needs_characters``) are what
+    the workflow and the search ask of a model, never its type's name.
+    """
+    model_type = str(mapping.get("type", "")).strip().lower()
+    return model_class(model_type, mapping.get("class"))
 
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
@@ -45,6 +54,8 @@ _INTEGER = re.compile(r"[+-]?\d+")
 def _format(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, str) and (any(c in value for c in ',"') or value != value.strip()):
+        return json.dumps(value)  # parse_spec reads a quoted value back as a JSON string
     return repr(value) if isinstance(value, float) else str(value)
 
 
@@ -58,16 +69,19 @@ class ModelSpec:
     Attributes
     ----------
     type : str
-        "crf", "bilstm" or "majority".
+        A registered type ("crf", "bilstm", "majority", "command", a third party's) or "python".
     scheme : str
         "IOB2", "IOBES" or "IOB1".
     hyperparameters : tuple of (str, value)
         Sorted by name; hashable, so specs can key dictionaries.
+    target : str or None
+        ``"package.module:ClassName"`` of a ``python`` spec.
     """
 
     type: str
     scheme: str = "IOB2"
     hyperparameters: tuple[tuple[str, Any], ...] = ()
+    target: str | None = None
 
     @property
     def params(self) -> dict[str, Any]:
@@ -75,17 +89,23 @@ class ModelSpec:
 
     def to_dict(self) -> dict[str, Any]:
         """The mapping form, as written in a YAML config (``spec_from_mapping`` reads it back)."""
-        return {"type": self.type, "scheme": self.scheme, **self.params}
+        target = {"class": self.target} if self.target else {}
+        return {"type": self.type, **target, "scheme": self.scheme, **self.params}
+
+    @property
+    def tagger_class(self) -> type[SequenceTagger]:
+        return model_class(self.type, self.target)
 
     def __str__(self) -> str:
         """Canonical string form: ``type:scheme=...`` then the hyperparameters sorted by name."""
-        items = [f"scheme={self.scheme}"]
+        items = [f"class={self.target}"] if self.target else []
+        items += [f"scheme={self.scheme}"]
         items += [f"{key}={_format(value)}" for key, value in self.hyperparameters]
         return f"{self.type}:{','.join(items)}"
 
 
-def _declared(model_type: str) -> dict[str, Param]:
-    return {param.name: param for param in model_class(model_type).PARAMS}
+def _declared(cls: type[SequenceTagger]) -> dict[str, Param]:
+    return {param.name: param for param in cls.PARAMS}
 
 
 def _convert(param: Param, raw: Any, key: str) -> Any:
@@ -130,11 +150,22 @@ _KIND_WORDS = {"int": "an integer", "float": "a finite number", "bool": "true or
 
 
 def _make_spec(model_type: Any, items: list[tuple[str, Any]], prefix: str) -> ModelSpec:
-    if not isinstance(model_type, str) or model_type.strip().lower() not in MODEL_TYPES:
+    if not isinstance(model_type, str) or not model_type.strip():
         raise UserError(f"unknown model type {model_type!r}; expected one of "
-                        f"{', '.join(sorted(MODEL_TYPES))}", key=f"{prefix}type")
+                        f"{', '.join(available())}", key=f"{prefix}type")
     model_type = model_type.strip().lower()
-    declared = _declared(model_type)
+    target = None
+    if model_type == PYTHON:
+        given = [raw for name, raw in items if name == "class"]
+        if len(given) != 1:
+            raise UserError("type python names its tagger class once: class: "
+                            "\"package.module:ClassName\"", key=f"{prefix}class")
+        target = str(given[0]).strip()
+        cls = load_class(target, key=f"{prefix}class")
+        items = [(name, raw) for name, raw in items if name != "class"]
+    else:
+        cls = tagger_class(model_type, key=f"{prefix}type")
+    declared = _declared(cls)
     values: dict[str, Any] = {}
     for name, raw in items:
         key = f"{prefix}{name}"
@@ -149,10 +180,14 @@ def _make_spec(model_type: Any, items: list[tuple[str, Any]], prefix: str) -> Mo
         if problem:
             raise UserError(problem, key=key)
         values[name] = value
+    for param in cls.PARAMS:
+        if param.required and param.name not in values:
+            raise UserError(f"missing; {model_type} needs it ({param.help})",
+                            key=f"{prefix}{param.name}")
     scheme = values.pop("scheme", declared["scheme"].default)
     kept = tuple(sorted((name, value) for name, value in values.items()
                         if value != declared[name].default))
-    return ModelSpec(model_type, scheme, kept)
+    return ModelSpec(model_type, scheme, kept, target)
 
 
 def parse_spec(text: str) -> ModelSpec:
@@ -171,18 +206,49 @@ def parse_spec(text: str) -> ModelSpec:
     """
     if not isinstance(text, str) or not text.strip():
         raise UserError(f"empty model spec {text!r}; expected type[:key=value,...], "
-                        f"with type one of {', '.join(sorted(MODEL_TYPES))}", key="type")
+                        f"with type one of {', '.join(available())}", key="type")
     model_type, colon, rest = text.partition(":")
+    return _make_spec(model_type, _items(text, rest) if colon else [], "")
+
+
+_DECODER = json.JSONDecoder()
+
+
+def _items(text: str, rest: str) -> list[tuple[str, str]]:
+    """``key=value`` items separated by commas; a value may be a JSON string ("a, b")."""
     items: list[tuple[str, str]] = []
-    if colon:
-        for item in rest.split(","):
-            name, equals, value = item.partition("=")
-            name = name.strip()
-            if not equals or not name:
-                raise UserError(f"expected key=value in model spec {text!r}, got {item!r}",
-                                key=name or "type")
-            items.append((name, value))
-    return _make_spec(model_type, items, "")
+    position = 0
+    while True:
+        equals = rest.find("=", position)
+        comma = rest.find(",", position)
+        if equals < 0 or (0 <= comma < equals):
+            item = rest[position:] if comma < 0 else rest[position:comma]
+            raise UserError(f"expected key=value in model spec {text!r}, got {item!r}",
+                            key=item.strip() or "type")
+        name = rest[position:equals].strip()
+        if not name:
+            raise UserError(f"expected key=value in model spec {text!r}", key="type")
+        start = equals + 1
+        while start < len(rest) and rest[start] == " ":
+            start += 1
+        if rest.startswith('"', start):
+            try:
+                value, end = _DECODER.raw_decode(rest, start)
+            except json.JSONDecodeError:
+                raise UserError(f"unterminated quoted value in model spec {text!r}",
+                                key=name) from None
+            tail = rest[end:].lstrip(" ")
+            if tail and not tail.startswith(","):
+                raise UserError(f"expected a comma after the quoted value in {text!r}", key=name)
+            end = len(rest) - len(tail)
+        else:
+            end = rest.find(",", start)
+            end = len(rest) if end < 0 else end
+            value = rest[start:end]
+        items.append((name, value))
+        if end >= len(rest):
+            return items
+        position = end + 1
 
 
 def spec_from_mapping(name: str, mapping: Any) -> ModelSpec:
@@ -200,7 +266,7 @@ def spec_from_mapping(name: str, mapping: Any) -> ModelSpec:
         raise UserError(f"expected a mapping with a type and hyperparameters, got {mapping!r}",
                         key=f"models.{name}")
     if "type" not in mapping:
-        raise UserError(f"missing; expected one of {', '.join(sorted(MODEL_TYPES))}",
+        raise UserError(f"missing; expected one of {', '.join(available())}",
                         key=f"{prefix}type")
     items = [(str(key), value) for key, value in mapping.items() if key != "type"]
     return _make_spec(mapping["type"], items, prefix)
@@ -209,12 +275,13 @@ def spec_from_mapping(name: str, mapping: Any) -> ModelSpec:
 def build_model(spec: ModelSpec | str, random_state=None) -> SequenceTagger:
     """A fresh, unfitted tagger for ``spec`` (a ModelSpec or its string form).
 
-    ``random_state`` goes to the taggers whose training is random (the BiLSTM); the CRF (L-BFGS)
-    and the majority baseline are deterministic and take none.
+    ``random_state`` goes to the taggers whose training is random (those with a ``random_state``
+    parameter: the BiLSTM, a command's {seed}); the CRF (L-BFGS) and the majority baseline are
+    deterministic and take none.
     """
     if isinstance(spec, str):
         spec = parse_spec(spec)
-    cls = model_class(spec.type)
+    cls = spec.tagger_class
     kwargs = {"scheme": spec.scheme, **spec.params}
     if "random_state" in cls().get_params():
         kwargs["random_state"] = random_state

@@ -23,6 +23,10 @@ import platform
 from pathlib import Path
 from typing import Mapping
 
+from reprocompare.models import spec_from_mapping, tagger_class_of
+from reprocompare.search.config import search_corpus, space_of
+from reprocompare.search.trials import read_trials_csv
+
 #: The sections of results/checklist.md, in order (tests check that each is present).
 SECTIONS = (
     "## Computing infrastructure",
@@ -161,8 +165,6 @@ def collect(config: dict, inputs: Mapping[str, list[str]], *,
             "n_sentences": document["n_sentences"], "corpus_sha256": document["corpus_sha256"],
             "train": len(fold["train"]), "validation": len(fold["validation"])}
     if get("trials"):
-        from reprocompare.search.trials import read_trials_csv
-
         records["trials"] = read_trials_csv(get("trials")[0])
     if get("budget"):
         records["budget"] = _json(get("budget")[0])
@@ -190,8 +192,6 @@ def _table(header: list[str], rows: list[list]) -> list[str]:
 
 
 def _spec(name: str, mapping: Mapping) -> str:
-    from reprocompare.models import spec_from_mapping
-
     return str(spec_from_mapping(name, mapping))
 
 
@@ -317,15 +317,13 @@ def _validation(records: dict) -> list[str]:
 
 
 def _code(records: dict) -> list[str]:
-    from reprocompare.models import MODEL_TYPES
-
-    used = sorted({m["type"] for m in records["config"]["models"].values()})
+    used = {m["type"] if m["type"] != "python" else m["class"]: tagger_class_of(m)
+            for m in records["config"]["models"].values()}
     version = records["machine"]["versions"]
     lines = [f"- reprocompare {_own_version()}: the workflow (`Snakefile`, `workflow/`) and this "
              f"run's config (`{records['config_source']}`)"]
-    for kind in used:
-        module, _, cls = MODEL_TYPES[kind].partition(":")
-        lines.append(f"- {kind}: `{module.replace('.', '/')}.py` ({cls})")
+    for kind, cls in sorted(used.items()):
+        lines.append(f"- {kind}: `{cls.__module__.replace('.', '/')}.py` ({cls.__qualname__})")
     lines.append(f"- chunk F1: `corpora/scoring.py` (conlleval's, to the last digit); "
                  f"python-crfsuite {version.get('python-crfsuite', '?')}, "
                  f"torch {version.get('torch', '?')}")
@@ -360,7 +358,6 @@ def _search(records: dict) -> list[str]:
                   "### Expected validation performance", "",
                   "No search: no expected validation performance curve.", ""]
         return lines
-    from reprocompare.search.config import search_corpus, space_of
 
     search = config["search"]
     trials_by_model: dict[str, int] = {}

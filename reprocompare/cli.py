@@ -119,7 +119,12 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from reprocompare.models import build_model, parse_spec
     from reprocompare.compare import run_comparison, write_comparison
 
-    specs = {"A": parse_spec(args.a), "B": parse_spec(args.b)}
+    specs = {}
+    for name, text, option in (("A", args.a, "--a"), ("B", args.b, "--b")):
+        try:
+            specs[name] = parse_spec(text)
+        except UserError as error:  # say which of the two specs is wrong
+            raise UserError(str(error), key=option) from None
     corpus = _read_corpus(args)
     split = _make_split(args, corpus)
     models = {name: build_model(spec) for name, spec in specs.items()}
@@ -130,6 +135,16 @@ def cmd_compare(args: argparse.Namespace) -> int:
         if key in run.estimates:
             print(f"{key:>8}: {run.estimates[key]:+.4f}")
     print(f"wrote {out}/", file=sys.stderr)
+    return 0
+
+
+def cmd_models(args: argparse.Namespace) -> int:
+    from reprocompare.models.catalog import markdown, text  # lazy: imports every tagger (torch)
+    from reprocompare.models.registry import tagger_class
+
+    for name in args.types:
+        tagger_class(name)  # an unknown type is a one-line error listing the known ones
+    sys.stdout.write(markdown(args.types or None) if args.markdown else text(args.types or None))
     return 0
 
 
@@ -225,7 +240,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "scores.json and estimates.json into --out.")
     compare.add_argument("corpus", type=Path, help="CoNLL column file (plain or .gz)")
     compare.add_argument("--a", required=True, metavar="SPEC",
-                         help="model A, e.g. crf:scheme=IOB2 or bilstm:word_dim=20")
+                         help="model A, e.g. crf:scheme=IOB2 or bilstm:word_dim=20 (every type "
+                              "and hyperparameter: `reprocompare models`)")
     compare.add_argument("--b", required=True, metavar="SPEC", help="model B")
     _split_options(compare)
     compare.add_argument("--out", type=Path, required=True, metavar="DIR")
@@ -237,6 +253,16 @@ def build_parser() -> argparse.ArgumentParser:
                          help="do not write fold predictions (they are large at scale)")
     _corpus_options(compare)
     compare.set_defaults(run=cmd_compare)
+
+    models = sub.add_parser(
+        "models", help="model types, their hyperparameters, defaults and capabilities",
+        description="Every model type a spec may name (built-in and registered through the "
+                    "entry-point group reprocompare.taggers), with each hyperparameter's type, "
+                    "default and help, read from the tagger classes.")
+    models.add_argument("types", nargs="*", metavar="TYPE", help="only these types")
+    models.add_argument("--markdown", action="store_true",
+                        help="print Markdown tables (models/README.md is this, for the built-ins)")
+    models.set_defaults(run=cmd_models)
 
     summarize = sub.add_parser(
         "summarize", help="SNR and reproducibility over many `compare` directories",

@@ -20,10 +20,13 @@ from pathlib import Path
 from typing import Callable
 
 import numpy as np
+from sklearn.base import clone
 
 from reprocompare.corpora.conll import Corpus
 from reprocompare.corpora.scoring import ChunkCounts, count_chunks
-from reprocompare.estimators.difference import bcv_estimates, holdout, repeated_holdout, vote_predictions
+from reprocompare.errors import UserError
+from reprocompare.estimators.difference import (bcv_estimates, holdout, repeated_holdout,
+                                                vote_predictions)
 from reprocompare.io import write_bytes_atomic, write_json_atomic, write_text_atomic
 from reprocompare.seeds import FOLD_TRAINING, STRATEGY_CODES, derive_seed
 from reprocompare.splitters import dumps
@@ -85,8 +88,6 @@ def run_comparison(corpus: Corpus, split: dict, models: dict, specs: dict[str, s
     voting : {"chunk", "token"}
         How the vote estimator combines the m basis predictions of a sentence (bcv only).
     """
-    from sklearn.base import clone
-
     if split["n_sentences"] != len(corpus):
         raise ValueError(f"the split is for {split['n_sentences']} sentences, the corpus has "
                          f"{len(corpus)}")
@@ -117,8 +118,14 @@ def run_comparison(corpus: Corpus, split: dict, models: dict, specs: dict[str, s
             model = clone(models[name]).set_params(random_state=model_seed(split, f)) \
                 if "random_state" in models[name].get_params() else clone(models[name])
             started = time.perf_counter()
-            model.fit(features[name].take(train), y_train, corpus_scheme=corpus.scheme)
-            predictions[name] = model.predict(features[name].take(validation))
+            try:
+                model.fit(features[name].take(train), y_train, corpus_scheme=corpus.scheme)
+                predictions[name] = model.predict(features[name].take(validation))
+            except UserError as error:  # a command model's failure: say which fold and model
+                where = f"fold {f + 1}/{n_folds}, model {name}"
+                if specs and name in specs:
+                    where += f" ({specs[name]})"
+                raise UserError(f"{where}: {error}") from None
             seconds[name] = time.perf_counter() - started
             counts[name] = count_chunks(y_validation, predictions[name], typed=typed)
             say(f"fold {f + 1}/{n_folds}: {name} trained on {len(train)}, F1 "

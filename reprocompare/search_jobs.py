@@ -10,38 +10,27 @@ searched model (:func:`best_config`) replaces the model's config entry in the co
 
 from __future__ import annotations
 
-import json
 import sys
-from pathlib import Path
 from typing import Iterable, Mapping
 
 import numpy as np
 
-from reprocompare.errors import UserError
 from reprocompare.io import write_json_atomic, write_text_atomic
-from reprocompare.search.config import fixed_split_seed, run_seed, searched_models, space_of
-
-
-def _load_json(path) -> dict:
-    try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UserError("missing (has the stage before it run?)", path=path) from None
-    except json.JSONDecodeError as error:
-        raise UserError(f"not valid JSON: {error.msg}", path=path, line=error.lineno) from None
-
-
-def _torch_threads(threads: int) -> None:
-    import torch
-
-    torch.set_num_threads(max(1, threads))
+from reprocompare.jobs import load_prepared
+from reprocompare.reports.checklist import collect, render
+from reprocompare.search.budget import analyse, markdown
+from reprocompare.search.config import (fixed_split_seed, load_best, read_json, resolve_models,
+                                        run_seed, searched_models, space_of)
+from reprocompare.search.seeds import (CURVE_COLUMNS, SEED_COLUMNS, curve_band,
+                                       seed_variance_markdown, spread, to_csv)
+from reprocompare.search.trials import (SplitData, best_trial, build, is_random, read_trials_csv,
+                                        run_trials, train_and_score, trials_csv)
+from reprocompare.search.trials import fixed_split as draw_split
+from reprocompare.splitters import dumps, load_split
 
 
 def _split_data(corpus_conll: str, corpus_info: str, split_path: str, corpus_name: str,
                 config: dict):
-    from reprocompare.jobs import load_prepared
-    from reprocompare.search.trials import SplitData
-    from reprocompare.splitters import load_split
 
     corpus = load_prepared(corpus_conll, corpus_info)
     return SplitData.from_document(corpus, load_split(split_path),
@@ -53,9 +42,6 @@ def _split_data(corpus_conll: str, corpus_info: str, split_path: str, corpus_nam
 def fixed_split(corpus_conll: str, corpus_info: str, corpus_name: str, config: dict,
                 out: str) -> None:
     """The fixed train/validation split of one corpus (search, learning curves, seed variance)."""
-    from reprocompare.jobs import load_prepared
-    from reprocompare.search.trials import fixed_split as draw_split
-    from reprocompare.splitters import dumps
 
     corpus = load_prepared(corpus_conll, corpus_info)
     document = draw_split(corpus, ratio=config["search"]["ratio"],
@@ -70,26 +56,22 @@ def search_trials(corpus_conll: str, corpus_info: str, split_path: str, corpus_n
                   model_name: str, first: int, last: int, config: dict, out: str,
                   threads: int = 1) -> None:
     """Trials ``first..last`` (inclusive, 0-based) of one model's random search, as JSON."""
-    from reprocompare.search.trials import run_trials
 
     mapping = config["models"][model_name]
-    if mapping["type"] == "bilstm":
-        _torch_threads(threads)
     data = _split_data(corpus_conll, corpus_info, split_path, corpus_name, config)
     records = run_trials(data, model_name, mapping, space_of(config, model_name),
                          seed=config["search"]["seed"], trials=range(int(first), int(last) + 1),
-                         device=config["device"])
+                         device=config["device"], threads=threads)
     # seconds (wall time) is the only field that changes between reruns
     write_json_atomic(out, {"model": model_name, "corpus": corpus_name, "trials": records})
 
 
 def _trial_records(paths: Iterable[str]) -> list[dict]:
-    return [record for path in paths for record in _load_json(path)["trials"]]
+    return [record for path in paths for record in read_json(path)["trials"]]
 
 
 def collect_trials(trial_paths: list[str], config: dict, out: str) -> None:
     """results/search/{corpus}/trials.csv: every trial, by model (config order) then trial."""
-    from reprocompare.search.trials import trials_csv
 
     order = {name: i for i, name in enumerate(searched_models(config))}
     records = sorted(_trial_records(trial_paths),
@@ -107,9 +89,7 @@ def mean_seconds(records: Iterable[Mapping]) -> dict[str, float]:
 
 def budget(trials_path: str, config: dict, out_json: str, out_md: str, figure_stem: str) -> None:
     """budget.json, budget.md and the budget figure, from the trials table."""
-    from reprocompare.reports.budget import budget_figure
-    from reprocompare.search.budget import analyse, markdown
-    from reprocompare.search.trials import read_trials_csv
+    from reprocompare.reports.budget import budget_figure  # lazy: matplotlib, only this job draws
 
     records = read_trials_csv(trials_path)
     analysis = analyse(records, target_f1=config["search"]["target_f1"],
@@ -122,7 +102,6 @@ def budget(trials_path: str, config: dict, out_json: str, out_md: str, figure_st
 def best_config(trial_paths: list[str], model_name: str, corpus_name: str, config: dict,
                 out: str) -> None:
     """The best trial of one model (highest validation F1) and the full config mapping it is."""
-    from reprocompare.search.trials import best_trial
 
     best = best_trial(r for r in _trial_records(trial_paths) if r["model"] == model_name)
     write_json_atomic(out, {
@@ -131,35 +110,12 @@ def best_config(trial_paths: list[str], model_name: str, corpus_name: str, confi
         "mapping": {**config["models"][model_name], **best["config"]}})
 
 
-def load_best(best_paths: Iterable[str]) -> dict[str, dict]:
-    """Best-configuration files (:func:`best_config`) by model name."""
-    best = {}
-    for path in best_paths:
-        record = _load_json(path)
-        best[record["model"]] = record
-    return best
-
-
-def resolve_models(config: dict, comparison: str, best_paths: Iterable[str] = ()) -> dict:
-    """The config mappings the comparison's models are built from: ``{model name: mapping}``.
-
-    A model with a best-configuration file among ``best_paths`` (``search.feed_best``) gets the
-    search's best mapping, its fixed hyperparameters with the best trial's drawn values laid
-    over them; every other model keeps its config entry.
-    """
-    best = load_best(best_paths)
-    pair = config["comparisons"][comparison]
-    return {pair[side]: dict(best[pair[side]]["mapping"]) if pair[side] in best
-            else dict(config["models"][pair[side]]) for side in ("a", "b")}
-
-
 # ---- seed variance and learning curves ----------------------------------------------------------
 
 def _seed_runs(data, model_name: str, mapping: Mapping, seeds: int, config: dict,
                corpus_name: str, *, learning_curve: bool = False,
-               record_every: int = 1) -> dict:
+               record_every: int = 1, threads: int = 1) -> dict:
     """Train one model with seeds 0..seeds-1 (once, if its training has no seed)."""
-    from reprocompare.search.trials import build, is_random, train_and_score
 
     random = is_random(mapping)
     runs = []
@@ -167,7 +123,7 @@ def _seed_runs(data, model_name: str, mapping: Mapping, seeds: int, config: dict
         seed = run_seed(config, corpus_name, run)
         extra = {"record_every": record_every} if learning_curve else {}
         spec, model = build(model_name, mapping, random_state=seed if random else None,
-                            device=config["device"], **extra)
+                            device=config["device"], num_threads=max(1, threads), **extra)
         result = train_and_score(data, model, learning_curve=learning_curve)
         runs.append({"run": run, "seed": seed if random else None, **result})
         print(f"{model_name} run {run}: F1 {result['f1']:.4f} ({result['seconds']:.1f} s)",
@@ -181,23 +137,20 @@ def seed_runs(corpus_conll: str, corpus_info: str, split_path: str, corpus_name:
     """Models A and B of a comparison, each trained with several seeds on the fixed split."""
     mappings = resolve_models(config, comparison, best_paths)
     pair = config["comparisons"][comparison]
-    if any(mappings[pair[s]]["type"] == "bilstm" for s in ("a", "b")):
-        _torch_threads(threads)
     data = _split_data(corpus_conll, corpus_info, split_path, corpus_name, config)
     seeds = config["seed_variance"]["seeds"]
     models = {side.upper(): _seed_runs(data, pair[side], mappings[pair[side]], seeds, config,
-                                       corpus_name) for side in ("a", "b")}
+                                       corpus_name, threads=threads) for side in ("a", "b")}
     write_json_atomic(out, {"corpus": corpus_name, "comparison": comparison, "models": models})
 
 
 def seed_variance_table(paths: list[str], config: dict, out_csv: str, out_md: str) -> None:
     """results/tables/seed_variance.csv and .md: spread and failure rate of every model."""
-    from reprocompare.search.seeds import SEED_COLUMNS, seed_variance_markdown, spread, to_csv
 
     threshold = config["seed_variance"]["failure_f1"]
     rows = []
     for path in paths:
-        record = _load_json(path)
+        record = read_json(path)
         for side, model in record["models"].items():
             rows.append({"corpus": record["corpus"], "comparison": record["comparison"],
                          "side": side, "model": model["name"], "spec": model["spec"],
@@ -214,21 +167,20 @@ def curve_runs(corpus_conll: str, corpus_info: str, split_path: str, corpus_name
     settings = config["learning_curves"]
     mapping = dict(load_best(best_paths).get(model_name, {}).get("mapping")
                    or config["models"][model_name])
-    _torch_threads(threads)
     data = _split_data(corpus_conll, corpus_info, split_path, corpus_name, config)
     record = _seed_runs(data, model_name, mapping, settings["seeds"], config, corpus_name,
-                        learning_curve=True, record_every=settings["record_every"])
+                        learning_curve=True, record_every=settings["record_every"],
+                        threads=threads)
     write_json_atomic(out, {"corpus": corpus_name, **record})
 
 
 def curve_figure(paths: list[str], out_csv: str, figure_stem: str) -> None:
     """results/tables/learning_curve.csv and the learning-curve figure."""
-    from reprocompare.reports.budget import learning_curve_figure
-    from reprocompare.search.seeds import CURVE_COLUMNS, curve_band, to_csv
+    from reprocompare.reports.budget import learning_curve_figure  # lazy: matplotlib
 
     bands, rows = {}, []
     for path in paths:
-        record = _load_json(path)
+        record = read_json(path)
         band = curve_band(run["curve"] for run in record["runs"])
         bands[record["name"]] = band
         rows += [{"corpus": record["corpus"], "model": record["name"], **row} for row in band]
@@ -241,8 +193,6 @@ def curve_figure(paths: list[str], out_csv: str, figure_stem: str) -> None:
 def checklist(config: dict, inputs: Mapping[str, list[str]], out: str, *,
               config_source: str = "config/config.yaml") -> None:
     """results/checklist.md (Dodge et al. 2019, Text Box 1) from the run's records."""
-    from reprocompare.reports.checklist import collect, render
-
     write_text_atomic(out, render(collect(config, inputs, config_source=config_source)))
 
 

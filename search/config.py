@@ -9,7 +9,9 @@ the config key. The helpers below answer the questions the rules ask of a valida
 
 from __future__ import annotations
 
-from typing import Any
+import json
+from pathlib import Path
+from typing import Any, Iterable
 
 from reprocompare.errors import UserError
 from reprocompare.seeds import FIXED_SPLIT, SEED_RUN, derive_seed
@@ -22,6 +24,10 @@ def check_config(config: dict, source: str = "config") -> None:
     ``config`` must already have passed the schema (defaults filled). Spaces are checked even
     when ``search.enabled`` is false: a typo should fail whether or not the search runs today.
     """
+    # lazy: the tagger classes import scikit-learn (about a second), and this module is imported
+    # by every workflow job, most of which train nothing
+    from reprocompare.models import tagger_class_of
+
     def fail(message: str, key: str):
         raise UserError(message, path=source, key=key)
 
@@ -51,12 +57,13 @@ def check_config(config: dict, source: str = "config") -> None:
         if name not in models:
             fail(f"unknown model {name!r} (models: {', '.join(models)})",
                  f"learning_curves.models.{i}")
-        if models[name]["type"] != "bilstm":
-            fail(f"{name} is a {models[name]['type']}; only a bilstm records a learning curve "
-                 "(chunk F1 on the validation set every record_every epochs)",
-                 f"learning_curves.models.{i}")
+        if not tagger_class_of(models[name]).trains_by_epochs:
+            fail(f"{name} is a {models[name]['type']}, which does not train by epochs; only "
+                 "such a model (trains_by_epochs: the bilstm) records a learning curve (chunk F1 "
+                 "on the validation set every record_every epochs)", f"learning_curves.models.{i}")
     if curves.get("enabled") and not curves.get("models"):
-        fail("no model to train: name at least one bilstm model", "learning_curves.models")
+        fail("no model to train: name at least one model that trains by epochs (a bilstm)",
+             "learning_curves.models")
 
 
 def search_corpus(config: dict) -> str:
@@ -128,3 +135,34 @@ def describe(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return repr(value) if isinstance(value, float) else str(value)
+
+
+def read_json(path) -> dict:
+    """A record a stage before wrote; a missing or broken one is a UserError naming the file."""
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UserError("missing (has the stage before it run?)", path=path) from None
+    except json.JSONDecodeError as error:
+        raise UserError(f"not valid JSON: {error.msg}", path=path, line=error.lineno) from None
+
+
+def load_best(best_paths: Iterable[str]) -> dict[str, dict]:
+    """Best-configuration files (:func:`reprocompare.search_jobs.best_config`) by model name."""
+    best = {}
+    for path in best_paths:
+        record = read_json(path)
+        best[record["model"]] = record
+    return best
+
+
+def resolve_models(config: dict, comparison: str, best_paths: Iterable[str] = ()) -> dict:
+    """The config mappings the comparison's models are built from: ``{model name: mapping}``.
+
+    A model with a best-configuration file among ``best_paths`` (``search.feed_best``) gets the
+    search's best mapping, its fixed hyperparameters with the best trial's drawn values laid
+    over them; every other model keeps its config entry.
+    """
+    best = load_best(best_paths)
+    pair = config["comparisons"][comparison]
+    return {pair[side]: model_mapping(config, pair[side], best) for side in ("a", "b")}

@@ -134,13 +134,14 @@ def parse_space(model_name: str, model: Mapping, space: Any, *,
     >>> space["c2"].bounds()
     'loguniform-float [0.01, 10]'
     """
-    from reprocompare.models import model_class, spec_from_mapping
+    # lazy: the tagger classes import scikit-learn, and search.config (every job) imports this
+    from reprocompare.models import spec_from_mapping, tagger_class_of
 
     prefix = prefix or f"search.models.{model_name}.space"
     if not isinstance(space, Mapping) or not space:
         raise UserError("expected a mapping of hyperparameters to distributions", key=prefix)
     model_type = str(model.get("type", "")).strip().lower()
-    declared = {param.name: param for param in model_class(model_type).PARAMS}
+    declared = {param.name: param for param in tagger_class_of(model).PARAMS}
     dimensions: dict[str, Dimension] = {}
     for name in sorted(space):
         entry = space[name]

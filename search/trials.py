@@ -12,6 +12,7 @@ process per feature template and shared by every run, as in a comparison.
 from __future__ import annotations
 
 import csv
+import inspect
 import io
 import json
 import sys
@@ -24,7 +25,9 @@ import numpy as np
 from reprocompare.corpora.conll import Corpus
 from reprocompare.corpora.scoring import count_chunks
 from reprocompare.errors import UserError
+from reprocompare.models import build_model, spec_from_mapping, tagger_class_of
 from reprocompare.search.space import Dimension, draw, training_seed
+from reprocompare.splitters import split_document
 
 #: Columns of a trials table. ``seconds`` (wall time of one trial: fit plus predicting the
 #: validation set) is the only column that differs between reruns; it comes last.
@@ -40,8 +43,6 @@ def fixed_split(corpus: Corpus, *, ratio: str, seed: int, keep_documents: bool =
 
     A hold-out split document (:func:`splitters.split_document`) at ``ratio``, seeded.
     """
-    from reprocompare.splitters import split_document
-
     try:
         return split_document("holdout", len(corpus), groups=corpus.docs if keep_documents
                               else None, corpus_sha256=corpus.sha256, ratio=ratio, seed=seed)
@@ -52,7 +53,6 @@ def fixed_split(corpus: Corpus, *, ratio: str, seed: int, keep_documents: bool =
 @dataclass
 class SplitData:
     """A corpus, its fixed split, and the features computed so far (one per feature template)."""
-
     corpus: Corpus
     train: np.ndarray
     validation: np.ndarray
@@ -103,9 +103,11 @@ def train_and_score(data: SplitData, model, *, learning_curve: bool = False) -> 
 
 def build(model_name: str, mapping: Mapping, *, random_state: int | None = None,
           device: str = "cpu", **params):
-    """A fresh model of a config mapping, with its seed, device and extra parameters set."""
-    from reprocompare.models import build_model, spec_from_mapping
+    """A fresh model of a config mapping, with its seed, device and extra parameters set.
 
+    ``params`` the model does not take are ignored: ``num_threads`` goes to the models that run
+    threads of their own (the BiLSTM's torch), ``record_every`` to those that train by epochs.
+    """
     spec = spec_from_mapping(model_name, mapping)
     model = build_model(spec, random_state=random_state)
     settable = model.get_params()
@@ -117,13 +119,11 @@ def build(model_name: str, mapping: Mapping, *, random_state: int | None = None,
 
 def is_random(mapping: Mapping) -> bool:
     """Whether a model's training depends on its seed (the BiLSTM); the CRF's L-BFGS does not."""
-    from reprocompare.models import model_class
-
-    return "random_state" in model_class(mapping["type"])().get_params()
+    return "random_state" in inspect.signature(tagger_class_of(mapping)).parameters
 
 
 def run_trials(data: SplitData, model_name: str, mapping: Mapping, space: Mapping[str, Dimension],
-               *, seed: int, trials: Iterable[int], device: str = "cpu",
+               *, seed: int, trials: Iterable[int], device: str = "cpu", threads: int = 1,
                progress: Callable[[str], None] | None = _stderr) -> list[dict]:
     """Random-search trials of one model: draw each assignment, train, score on validation.
 
@@ -137,7 +137,8 @@ def run_trials(data: SplitData, model_name: str, mapping: Mapping, space: Mappin
     for trial in trials:
         assignment = draw(space, seed, model_name, trial)
         spec, model = build(model_name, {**mapping, **assignment}, device=device,
-                            random_state=training_seed(seed, model_name, trial))
+                            random_state=training_seed(seed, model_name, trial),
+                            num_threads=max(1, threads))
         result = train_and_score(data, model)
         records.append({"model": model_name, "trial": int(trial), "f1": result["f1"],
                         "precision": result["precision"], "recall": result["recall"],

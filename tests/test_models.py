@@ -351,7 +351,7 @@ def test_build_model_makes_a_fresh_configured_model():
 
 
 @pytest.mark.parametrize("text, key, message", [
-    ("svm:c=1", "type", "unknown model type 'svm'; expected one of bilstm, crf, majority"),
+    ("svm:c=1", "type", "unknown model type 'svm'; expected one of bilstm, command, crf, majority, python"),
     ("", "type", "empty model spec"),
     ("crf:c3=1", "c3", "allowed: affix_length, all_possible_transitions"),
     ("crf:c1=-0.5", "c1", "must be >= 0"),

@@ -1,12 +1,13 @@
 # Random hyperparameter search (Dodge et al. 2019), seed variance and learning curves (Potts), all
 # on one fixed train/validation split per corpus; and the reporting checklist (Text Box 1).
 from reprocompare.search.config import curves_corpus, search_corpus
-from reprocompare.search.workflow import (
+from reprocompare.search_workflow import (
     best_configs_of,
     checklist_inputs,
     curve_files,
     is_bilstm,
     seed_run_files,
+    uses_gpu,
     trial_files,
 )
 
@@ -57,10 +58,10 @@ rule search_trials:
         "../envs/reprocompare.yaml"
     threads: 1
     resources:
-        mem_mb=lambda wildcards: 4000 if is_bilstm(config, wildcards.model) else 2000,
-        runtime=lambda wildcards: 240 if is_bilstm(config, wildcards.model) else 60,
+        mem_mb=lambda wildcards: 4000 if uses_gpu(config, wildcards.model) else 2000,
+        runtime=lambda wildcards: 240 if uses_gpu(config, wildcards.model) else 60,
         gpu=lambda wildcards: int(
-            config["device"] == "cuda" and is_bilstm(config, wildcards.model)
+            config["device"] == "cuda" and uses_gpu(config, wildcards.model)
         ),
     params:
         model=lambda wildcards: config["models"][wildcards.model],

@@ -8,6 +8,7 @@ the working directory, under ``results/``, as the rules write them.
 from __future__ import annotations
 
 from reprocompare.config import STRATEGY_NAMES
+from reprocompare.models import tagger_class_of
 from reprocompare.search.config import (curves_corpus, feed_best, search_corpus, search_enabled,
                            searched_models, trial_jobs)
 
@@ -18,8 +19,9 @@ def pairs(config: dict) -> list[tuple[str, str]]:
             for corpus in comparison["corpora"]]
 
 
-def is_bilstm(config: dict, model: str) -> bool:
-    return config["models"][model]["type"] == "bilstm"
+def uses_gpu(config: dict, model: str) -> bool:
+    """Whether the model's class trains on a GPU (its capability), so its jobs ask for one."""
+    return tagger_class_of(config["models"][model]).uses_gpu
 
 
 def trial_files(config: dict, corpus: str, models: list[str] | None = None) -> list[str]:
