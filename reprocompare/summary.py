@@ -83,15 +83,6 @@ def summarize_runs(directories, *, conclusion: str = "A>B", table4_k: int = TABL
     if len(pairs) > 1:
         raise UserError(f"the directories hold different comparisons: {sorted(pairs)}")
     values = estimator_values(records, table4_k)
-    # R = 1 has no spread: an error naming the comparison, never a silently empty Table 4
-    short = [name for name in ESTIMATORS if name in values and len(values[name]) < 2]
-    if short:
-        models = records[0].get("models", {})
-        raise UserError(f"comparison A = {models.get('A', '?')} vs B = {models.get('B', '?')}: "
-                        f"{', '.join(short)} has 1 repetition, and SNR, reproducibility and "
-                        "their intervals need at least 2; run more repetitions (`compare "
-                        "--repetition 1, 2, ...`, or `repetitions: 5` in the config; finished "
-                        "ones are kept)")
     summary: dict = {"models": records[0].get("models", {}), "conclusion": conclusion,
                      "table4_k": table4_k, "estimators": {}, "random_splits_by_k": {}, "per_model": {}}
     for name in ESTIMATORS:

@@ -7,7 +7,6 @@ from reprocompare.config import (
     validate as validate_config,
 )
 from reprocompare.errors import UserError
-from reprocompare import provenance
 from reprocompare.search_workflow import comparison_best_configs, search_outputs, uses_gpu
 
 # The file the config came from, so errors can name it (the profiles set
@@ -68,32 +67,6 @@ def compare_runtime(wildcards):
 
 def compare_gpu(wildcards):
     return int(config["device"] == "cuda" and comparison_uses_gpu(wildcards.comparison))
-
-
-# Each rule's one params value (reprocompare.provenance): exactly the config values its outputs
-# depend on, so that changing one reruns the jobs it affects and no other.
-def corpus_params(wildcards):
-    return provenance.corpus(config, wildcards.corpus)
-
-
-def split_params(wildcards):
-    return provenance.split(config, wildcards.corpus, wildcards.strategy)
-
-
-def compare_params(wildcards):
-    return provenance.compare(
-        config, wildcards.corpus, wildcards.comparison, wildcards.strategy
-    )
-
-
-def summary_params(wildcards):
-    return provenance.summary(config, wildcards.corpus, wildcards.comparison)
-
-
-def summary_files():
-    return [
-        f"results/summaries/{corpus}/{comparison}.json" for corpus, comparison in pairs()
-    ]
 
 
 def estimates_of(wildcards):

@@ -5,10 +5,9 @@ from reprocompare.search_workflow import (
     best_configs_of,
     checklist_inputs,
     curve_files,
-    is_bilstm,
     seed_run_files,
-    uses_gpu,
     trial_files,
+    uses_gpu,
 )
 
 SEARCH_CORPUS = search_corpus(config)
