@@ -478,3 +478,89 @@ def table4_text(summary: dict) -> str:
                          f"{100 * m['standard_error']:.3f}, 95% CI [{100 * m['low']:.2f}, "
                          f"{100 * m['high']:.2f}]  (R = {m['repetitions']})")
     return "\n".join(lines) + "\n"
+
+
+# ---- reproducibility of significance claims (issue 13, item 2) ------------------------------
+
+CLAIMS_COLUMNS = (*CONTEXT_COLUMNS, "strategy", "test", "repetitions", "alpha",
+                  "a_better", "share", "share_low", "share_high", "b_better")
+#: the strategy and the test's name as a reader knows them
+TEST_NAMES = {"paired_bootstrap": ("ST", "paired bootstrap over sentences"),
+              "approximate_randomization": ("ST", "approximate randomization over sentences"),
+              "mcnemar": ("ST", "McNemar on sentence exact match"),
+              "corrected_resampled_t": ("RS", "corrected resampled t (Nadeau-Bengio)"),
+              "paired_t_mx2": ("BCV", "m x 2 paired t (Dietterich)"),
+              "combined_f_mx2": ("BCV", "combined m x 2 F (Alpaydin)")}
+CLAIMS_NOTE = (
+    "How to read: in each of the R repetitions the test that fits the strategy was run at the "
+    "given alpha; 'A significantly better' counts the repetitions where it was two-sided "
+    "significant with A ahead, and the share is the reproducibility of that claim (95% "
+    "Clopper-Pearson interval). A share of 0.3 means a paper claiming significance would be "
+    "contradicted by 7 in 10 reruns; 'B significantly better' counts the opposite claim.")
+
+
+def claims_rows(claims: dict[str, dict], summaries: dict[str, dict]) -> list[dict]:
+    """One row per (comparison, test) from ``estimators.claims.claim_reproducibility`` dicts.
+
+    ``claims[label]`` maps a test name to its ``ClaimReproducibility.as_dict()``;
+    ``summaries[label]`` gives the context (models, corpus, typed, ...) as for Table 4.
+    """
+    rows = []
+    for label, by_test in claims.items():
+        context = _context(label, summaries.get(label, {}))
+        labels = _strategy_labels(summaries.get(label, {}))
+        for test in TEST_NAMES:
+            c = by_test.get(test)
+            if c is None:
+                continue
+            short, _ = TEST_NAMES[test]
+            strategy = labels["Avg" if short == "BCV" else short]
+            rows.append({**context, "strategy": strategy, "test": test,
+                         "repetitions": c["repetitions"], "alpha": c["alpha"],
+                         "a_better": c["a_better"], "share": c["share"],
+                         "share_low": c["share_low"], "share_high": c["share_high"],
+                         "b_better": c["b_better"]})
+    return rows
+
+
+def claims_markdown(rows: list[dict]) -> str:
+    lines = []
+    for group in _groups(rows):
+        first = group[0]
+        lines.append(f"### Significance claims: {first['comparison']}\n")
+        lines += _context_lines(first, [{**first, "estimator": "", "repetitions":
+                                         first["repetitions"]}])[:3]
+        lines.append(f"- R = {first['repetitions']} repetitions per strategy; alpha = "
+                     f"{first['alpha']:g}, two-sided")
+        lines += ["", "| Strategy | Test | 'A significantly better' in | share [95% CI] | "
+                      "'B significantly better' in |", "|---|---|---|---|---|"]
+        for r in group:
+            lines.append(f"| {r['strategy']} | {TEST_NAMES[r['test']][1]} | "
+                         f"{r['a_better']} of {r['repetitions']} | "
+                         f"{_interval(r['share'], r['share_low'], r['share_high'])} | "
+                         f"{r['b_better']} of {r['repetitions']} |")
+        lines += ["", CLAIMS_NOTE, ""]
+    return "\n".join(lines)
+
+
+def claims_latex(rows: list[dict]) -> str:
+    out = ["% Significance claims written by reprocompare; needs \\usepackage{booktabs}"]
+    for group in _groups(rows):
+        first = group[0]
+        out += [r"\begin{table}[htbp]", r"\centering", r"\small",
+                r"\caption{" + _latex_caption(
+                    first, [{**first, "estimator": ""}],
+                    f"How often each test declares A significantly better than B "
+                    f"(two-sided, $\\alpha = {first['alpha']:g}$):") + "}",
+                r"\label{" + _latex_label("claims", first["comparison"]) + "}",
+                r"\begin{tabular}{llccc}", r"\toprule",
+                r"Strategy & Test & A better & Share [95\% CI] & B better \\", r"\midrule"]
+        for r in group:
+            out.append(f"{_latex_escape(r['strategy'])} & {_latex_escape(TEST_NAMES[r['test']][1])}"
+                       f" & {r['a_better']}/{r['repetitions']} & {_tex(r['share'])} "
+                       f"[{_tex(r['share_low'])}, {_tex(r['share_high'])}] & "
+                       f"{r['b_better']}/{r['repetitions']} " + r"\\")
+        out += [r"\bottomrule", r"\end{tabular}", r"\par\smallskip",
+                r"\parbox{\linewidth}{\footnotesize", _latex_text(CLAIMS_NOTE), "}",
+                r"\end{table}", ""]
+    return "\n".join(out)

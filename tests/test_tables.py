@@ -209,3 +209,32 @@ def test_latex_tables_compile_standalone(tmp_path):
         assert result.returncode == 0, result.stdout[-2000:]
         assert (tmp_path / f"doc_{name}.pdf").read_bytes()[:4] == b"%PDF"
         assert "Missing character" not in (tmp_path / f"doc_{name}.log").read_text()
+
+
+def _claims():
+    from reprocompare.estimators.claims import Claim, claim_reproducibility
+    reps = [{"paired_t_mx2": Claim("paired_t_mx2", 3.0, p, d),
+             "combined_f_mx2": Claim("combined_f_mx2", 9.0, p, d)}
+            for p, d in [(0.01, 1), (0.2, 1), (0.04, -1), (0.03, 1)]]
+    return {LABEL: {k: v.as_dict() for k, v in claim_reproducibility(reps).items()}}
+
+
+def test_claims_table_in_three_formats(tmp_path):
+    from reprocompare.reports.tables import (CLAIMS_COLUMNS, claims_latex, claims_markdown,
+                                             claims_rows)
+    rows = claims_rows(_claims(), {LABEL: make_summary()})
+    parsed = list(csv.DictReader(io.StringIO(to_csv(rows, CLAIMS_COLUMNS))))
+    assert [(r["test"], r["strategy"], r["a_better"], r["b_better"]) for r in parsed] == [
+        ("paired_t_mx2", "5x2 BCV", "2", "1"), ("combined_f_mx2", "5x2 BCV", "2", "1")]
+    assert float(parsed[0]["share"]) == 0.5 and parsed[0]["model_a"] == "crf:scheme=IOB2"
+    markdown = claims_markdown(rows)
+    assert "| 5x2 BCV | m x 2 paired t (Dietterich) | 2 of 4 | 0.500 [0.068, 0.932] | 1 of 4 |" \
+        in markdown
+    assert "How to read" in markdown and "alpha = 0.05, two-sided" in markdown
+    latex = claims_latex(rows)
+    assert r"\label{tab:claims-crf-50-a-b-on-conll2000}" in latex
+    if shutil.which("pdflatex") is None:
+        pytest.skip("LATEX NOT CHECKED: pdflatex is not installed; install it with "
+                    "`apt-get install texlive-latex-base texlive-latex-recommended` (booktabs)")
+    result = _compile(tmp_path, "claims", latex)
+    assert result.returncode == 0, result.stdout[-2000:]
