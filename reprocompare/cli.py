@@ -12,7 +12,12 @@ import sys
 from pathlib import Path
 
 from reprocompare import __version__
+from reprocompare.corpora.conll import read_conll
+from reprocompare.corpora.schemes import is_chunk_tag
+from reprocompare.corpora.scoring import conlleval_report, count_chunks
 from reprocompare.errors import UserError
+from reprocompare.io import write_text_atomic
+from reprocompare.reports.tables import table4_text
 
 EXIT_USER_ERROR = 2
 
@@ -30,8 +35,6 @@ def _corpus_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _read_corpus(args: argparse.Namespace):
-    from reprocompare.corpora.conll import read_conll
-
     return read_conll(args.corpus, token_column=args.token_column, tag_column=args.tag_column,
                       scheme=args.scheme, ill_formed=args.ill_formed)
 
@@ -44,8 +47,7 @@ def _ratio(text: str) -> str:
 
 
 def cmd_split(args: argparse.Namespace) -> int:
-    from reprocompare.io import write_text_atomic
-    from reprocompare.splitters import dumps
+    from reprocompare.splitters import dumps  # lazy: scikit-learn, for commands that split
 
     text = dumps(_make_split(args, _read_corpus(args)))
     if args.out:
@@ -56,10 +58,6 @@ def cmd_split(args: argparse.Namespace) -> int:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    from reprocompare.corpora.conll import read_conll
-    from reprocompare.corpora.schemes import is_chunk_tag
-    from reprocompare.corpora.scoring import conlleval_report, count_chunks
-
     if args.pred is None:  # conlleval's input: gold and predicted tag are the last two columns
         gold = read_conll(args.gold, tag_column=-2)
         predicted = [s.features[-1] for s in gold.sentences]
@@ -104,7 +102,7 @@ def _split_options(parser: argparse.ArgumentParser, *, required: bool = True) ->
 
 
 def _make_split(args: argparse.Namespace, corpus) -> dict:
-    from reprocompare.splitters import split_document
+    from reprocompare.splitters import split_document  # lazy: scikit-learn
 
     try:
         return split_document(
@@ -116,6 +114,7 @@ def _make_split(args: argparse.Namespace, corpus) -> dict:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
+    # lazy: scikit-learn and scipy (and torch for a BiLSTM), only for the commands that train
     from reprocompare.models import build_model, parse_spec
     from reprocompare.compare import run_comparison, write_comparison
 
@@ -140,7 +139,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 def cmd_models(args: argparse.Namespace) -> int:
     from reprocompare.models.catalog import markdown, text  # lazy: imports every tagger (torch)
-    from reprocompare.models.registry import tagger_class
+    from reprocompare.models.registry import tagger_class  # lazy: scikit-learn
 
     for name in args.types:
         tagger_class(name)  # an unknown type is a one-line error listing the known ones
@@ -149,8 +148,7 @@ def cmd_models(args: argparse.Namespace) -> int:
 
 
 def cmd_summarize(args: argparse.Namespace) -> int:
-    from reprocompare.reports.tables import table4_text
-    from reprocompare.summary import summarize_runs
+    from reprocompare.summary import summarize_runs  # lazy: scipy
 
     summary = summarize_runs(args.directories, conclusion=args.conclusion, table4_k=args.k)
     if args.json:
@@ -161,7 +159,7 @@ def cmd_summarize(args: argparse.Namespace) -> int:
 
 
 def cmd_expected_max(args: argparse.Namespace) -> int:
-    from reprocompare.estimators.expected_max import expected_max, read_scores
+    from reprocompare.estimators.expected_max import expected_max, read_scores  # lazy: scipy
 
     try:
         scores, _ = read_scores(args.file)
@@ -182,7 +180,7 @@ def cmd_expected_max(args: argparse.Namespace) -> int:
 
 
 def cmd_expected_max_bias(args: argparse.Namespace) -> int:
-    from reprocompare.estimators.expected_max import simulate_bias
+    from reprocompare.estimators.expected_max import simulate_bias  # lazy: scipy
 
     try:
         table = simulate_bias(distribution=args.distribution, n_trials=args.trials,

@@ -16,7 +16,9 @@ import jsonschema
 import yaml
 
 from reprocompare import schemas
+from reprocompare.corpora.conll import read_conll
 from reprocompare.errors import UserError
+from reprocompare.search.config import check_config as check_search_config
 from reprocompare.seeds import derive_seed
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -83,14 +85,12 @@ def validate(config: Any, source: str = "config") -> dict:
         raise UserError(message, path=source, key=_key(path))
     config = _fill_defaults(config, schema)
     _check_references(config, source)
-    from reprocompare.search.config import check_config as check_search_config
-
     check_search_config(config, source)  # search spaces, seed variance, learning curves
     return config
 
 
 def _check_references(config: dict, source: str) -> None:
-    from reprocompare.models import spec_from_mapping
+    from reprocompare.models import spec_from_mapping  # lazy: scikit-learn; jobs import config
 
     for name, corpus in config["corpora"].items():
         # relative to the working directory, else to the repository (snakemake --directory)
@@ -142,8 +142,7 @@ def check_corpora(config: dict) -> None:
     A read takes a fraction of a second (CoNLL-2000: 0.25 s); the corpus rule reads it again to
     write the clean copy, and the error, if any, names the file and line either way.
     """
-    from reprocompare.corpora.conll import read_conll
-    from reprocompare.splitters import split_document
+    from reprocompare.splitters import split_document  # lazy: scikit-learn; jobs import config
 
     for corpus in config["corpora"].values():
         read = read_conll(corpus["path"], token_column=corpus["token_column"],

@@ -19,6 +19,8 @@ from reprocompare.corpora.conll import Corpus, read_conll
 from reprocompare.config import corpus_seed, strategy_settings
 from reprocompare.errors import UserError
 from reprocompare.io import write_json_atomic, write_text_atomic
+from reprocompare.reports import tables as t
+from reprocompare.search.config import resolve_models
 from reprocompare.seeds import generator
 
 
@@ -90,7 +92,7 @@ def load_prepared(conll_path: str, info_path: str | None = None) -> Corpus:
 def make_splits(corpus_conll: str, corpus_info: str, corpus_name: str, strategy: str,
                 config: dict, outputs: list[str]) -> None:
     """One split document per repetition of one strategy on one corpus."""
-    from reprocompare.splitters import dumps, split_document
+    from reprocompare.splitters import dumps, split_document  # lazy: scikit-learn
 
     corpus = load_prepared(corpus_conll, corpus_info)
     keep_documents = config["corpora"][corpus_name]["keep_documents"]
@@ -116,9 +118,9 @@ def compare(corpus_conll: str, corpus_info: str, split_path: str, corpus_name: s
     ``best_paths``: with ``search.feed_best``, the search's best configurations of the searched
     models, which then replace their config entries.
     """
+    # lazy: scikit-learn, scipy and torch, for the jobs that train
     from reprocompare.models import build_model, spec_from_mapping
     from reprocompare.compare import run_comparison, write_comparison
-    from reprocompare.search_jobs import resolve_models
     from reprocompare.splitters import load_split
 
     pair = config["comparisons"][comparison]
@@ -144,6 +146,7 @@ def compare(corpus_conll: str, corpus_info: str, split_path: str, corpus_name: s
 def summarize(estimate_paths: list[str], comparison: str, corpus_name: str, config: dict,
               out: str) -> None:
     """Table 3/4 and Figure 1/2 material of one comparison on one corpus, as JSON."""
+    # lazy: scipy, for the summary jobs
     from reprocompare.summary import estimator_values, load_estimates, summarize_runs
 
     directories = sorted({str(Path(p).parent) for p in estimate_paths})
@@ -170,8 +173,6 @@ def _summaries(paths: list[str]) -> list[dict]:
 
 def tables(summary_paths: list[str], outputs: dict[str, str]) -> None:
     """Table 3 and Table 4 as CSV, Markdown and LaTeX."""
-    from reprocompare.reports import tables as t
-
     records = _summaries(summary_paths)
     summaries = {_label(r): r["summary"] for r in records}
     table4 = t.table4_rows(summaries)
@@ -186,7 +187,7 @@ def tables(summary_paths: list[str], outputs: dict[str, str]) -> None:
 
 def figures(summary_paths: list[str], figure1_stem: str, figure2_stem: str) -> None:
     """Figure 1 (SNR and reproducibility against k) and Figure 2 (estimator box plots)."""
-    from reprocompare.reports.figures import figure1, figure2
+    from reprocompare.reports.figures import figure1, figure2  # lazy: matplotlib
 
     records = _summaries(summary_paths)
     figure1({_label(r): r["summary"] for r in records}, figure1_stem)

@@ -1,0 +1,189 @@
+"""The import rules of issue 10, item 2, checked on the source (ast), not by importing it.
+
+Data flows one way, corpus -> splits -> predictions -> counts -> estimates -> tables, and the
+imports point the same way:
+
+- ``reprocompare.errors`` and ``reprocompare.seeds`` are the ground floor: they import nothing
+  from the project;
+- the stages (corpora, splitters, models, estimators, reports, search) never import the
+  orchestration (cli, jobs, compare, config, summary, search_jobs, search_workflow, provenance);
+- there is no import cycle between modules;
+- no project import hides inside a function, except the few listed in :data:`LAZY`, each of
+  which keeps a heavy library (scikit-learn, scipy, torch, matplotlib) out of a start-up that
+  does not need it, and says so in a ``# lazy:`` comment.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+#: folder -> the package it installs as (pyproject.toml, package-dir)
+FOLDERS = {"reprocompare": "reprocompare", "corpora": "reprocompare.corpora",
+           "splitters": "reprocompare.splitters", "models": "reprocompare.models",
+           "estimators": "reprocompare.estimators", "reports": "reprocompare.reports",
+           "search": "reprocompare.search"}
+GROUND = {"reprocompare.errors", "reprocompare.seeds"}
+STAGES = tuple(f"reprocompare.{stage}" for stage in
+               ("corpora", "splitters", "models", "estimators", "reports", "search"))
+ORCHESTRATION = tuple(f"reprocompare.{name}" for name in
+                      ("cli", "jobs", "compare", "config", "summary", "search_jobs",
+                       "search_workflow", "provenance", "__main__"))
+
+#: (importing module, imported module) of the function-local imports allowed, and why: each keeps
+#: a heavy library out of a start-up that does not need it.
+LAZY = {
+    # the CLI starts in milliseconds (--help, --version, split of a small corpus)
+    ("reprocompare.cli", "reprocompare.splitters"): "scikit-learn",
+    ("reprocompare.cli", "reprocompare.models"): "scikit-learn",
+    ("reprocompare.cli", "reprocompare.models.catalog"): "every tagger, torch included",
+    ("reprocompare.cli", "reprocompare.models.registry"): "scikit-learn",
+    ("reprocompare.cli", "reprocompare.compare"): "scikit-learn, scipy",
+    ("reprocompare.cli", "reprocompare.summary"): "scipy",
+    ("reprocompare.cli", "reprocompare.estimators.expected_max"): "scipy",
+    # every workflow job imports jobs and config; most of them train nothing and draw nothing
+    ("reprocompare.config", "reprocompare.models"): "scikit-learn",
+    ("reprocompare.config", "reprocompare.splitters"): "scikit-learn",
+    ("reprocompare.jobs", "reprocompare.splitters"): "scikit-learn",
+    ("reprocompare.jobs", "reprocompare.models"): "scikit-learn, torch",
+    ("reprocompare.jobs", "reprocompare.compare"): "scikit-learn",
+    ("reprocompare.jobs", "reprocompare.summary"): "scipy",
+    ("reprocompare.jobs", "reprocompare.reports.figures"): "matplotlib",
+    ("reprocompare.search_jobs", "reprocompare.reports.budget"): "matplotlib",
+    # the Snakefile imports provenance for every rule's params
+    ("reprocompare.provenance", "reprocompare.models"): "scikit-learn",
+    ("reprocompare.search.config", "reprocompare.models"): "scikit-learn",
+    ("reprocompare.search.space", "reprocompare.models"): "scikit-learn",
+}
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for folder, package in FOLDERS.items():
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            parts = path.relative_to(ROOT / folder).with_suffix("").parts
+            name = ".".join((package, *parts))
+            found[name.removesuffix(".__init__")] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _resolve(module: str, node: ast.ImportFrom | ast.Import) -> list[str]:
+    """The project modules an import statement loads (a name may be a submodule)."""
+    if isinstance(node, ast.Import):
+        names = [alias.name for alias in node.names]
+    else:
+        base = node.module or ""
+        if node.level:
+            package = module.rsplit(".", node.level)[0]
+            base = f"{package}.{base}" if base else package
+        names = [base] + [f"{base}.{alias.name}" for alias in node.names]
+    out = []
+    for name in names:
+        if name.startswith("reprocompare"):
+            while name not in MODULES and "." in name:
+                name = name.rsplit(".", 1)[0]
+            if name in MODULES and name not in out:
+                out.append(name)
+    return out
+
+
+def _imports(module: str) -> tuple[set[str], list[tuple[str, int, str]]]:
+    """(modules imported at the top, [(module, line, source line) of function-local imports])."""
+    path = MODULES[module]
+    source = path.read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    lines = source.splitlines()
+    top: set[str] = set()
+    local: list[tuple[str, int, str]] = []
+
+    def visit(node, inside_function: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.Import, ast.ImportFrom)):
+                for name in _resolve(module, child):
+                    if inside_function:
+                        context = " ".join(lines[max(0, child.lineno - 4):child.end_lineno])
+                        local.append((name, child.lineno, context))
+                    else:
+                        top.add(name)
+            is_function = isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+            visit(child, inside_function or is_function)
+
+    visit(tree, False)
+    return top, local
+
+
+GRAPH = {module: _imports(module) for module in MODULES}
+
+
+def test_the_source_tree_is_what_the_test_expects():
+    assert {"reprocompare.errors", "reprocompare.seeds", "reprocompare.models.registry",
+            "reprocompare.splitters.document", "reprocompare.cli"} <= set(MODULES)
+
+
+@pytest.mark.parametrize("module", sorted(GROUND))
+def test_the_ground_floor_imports_nothing_from_the_project(module):
+    top, local = GRAPH[module]
+    assert not top and not local, f"{module} imports {sorted(top | {m for m, *_ in local})}"
+
+
+def _within(module: str, packages: tuple[str, ...]) -> bool:
+    return any(module == p or module.startswith(p + ".") for p in packages)
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if _within(m, STAGES)))
+def test_stages_never_import_the_orchestration(module):
+    top, local = GRAPH[module]
+    wrong = sorted(name for name in top | {m for m, *_ in local} if _within(name, ORCHESTRATION))
+    assert not wrong, f"{module} imports the orchestration: {wrong}"
+
+
+def test_no_import_cycles():
+    # Only imports at the top count: they run when the module is imported. A package's
+    # __init__ importing its own submodules is how a package is built, not a cycle.
+    edges = {m: {n for n in top if n != m and not m.startswith(n + ".")}
+             for m, (top, _) in GRAPH.items()}
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def walk(node: str) -> None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(edges.get(node, ())):
+            if state.get(nxt) == 1:
+                cycle = stack[stack.index(nxt):] + [nxt]
+                pytest.fail("import cycle: " + " -> ".join(cycle))
+            if nxt not in state:
+                walk(nxt)
+        stack.pop()
+        state[node] = 2
+
+    for module in sorted(edges):
+        if module not in state:
+            walk(module)
+
+
+def test_function_local_imports_are_only_the_heavy_ones_and_say_so():
+    unexpected, unexplained = [], []
+    for module, (_, local) in sorted(GRAPH.items()):
+        for name, line, context in local:
+            where = f"{MODULES[module].relative_to(ROOT)}:{line} imports {name}"
+            if (module, name) not in LAZY:
+                unexpected.append(where)
+            elif "# lazy:" not in context:
+                unexplained.append(where)
+    assert not unexpected, "function-local project imports (move them to the top):\n" + \
+        "\n".join(unexpected)
+    assert not unexplained, "lazy imports without a '# lazy: <why>' comment:\n" + \
+        "\n".join(unexplained)
+
+
+def test_the_lazy_list_has_no_stale_entries():
+    used = {(module, name) for module, (_, local) in GRAPH.items() for name, *_ in local}
+    stale = {(module, name) for module, name in LAZY if module in MODULES} - used
+    assert not stale, f"LAZY lists imports that no longer exist: {stale}"
