@@ -12,6 +12,7 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
+from reprocompare.errors import UserError
 from reprocompare.models.base import Param, SequenceTagger
 from reprocompare.models.registry import BUILTIN, PYTHON, available, tagger_class
 
@@ -83,7 +84,11 @@ def text(types=None) -> str:
     """``reprocompare models``: every available type (or ``types``), its parameters and help."""
     out = []
     for name in types or [t for t in available() if t != PYTHON]:
-        cls = tagger_class(name)
+        try:
+            cls = tagger_class(name)
+        except UserError as error:  # one broken third-party package must not hide the others
+            out += [f"{name}  (cannot be loaded: {error.message})", ""]
+            continue
         capabilities = ", ".join(_capabilities(cls)) or "none"
         out += [f"{name}  ({cls.__module__}:{cls.__qualname__})", f"  {_summary(cls)}",
                 f"  capabilities: {capabilities}; training is {_seed_text(cls)}"]

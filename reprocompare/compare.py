@@ -122,10 +122,7 @@ def run_comparison(corpus: Corpus, split: dict, models: dict, specs: dict[str, s
                 model.fit(features[name].take(train), y_train, corpus_scheme=corpus.scheme)
                 predictions[name] = model.predict(features[name].take(validation))
             except UserError as error:  # a command model's failure: say which fold and model
-                where = f"fold {f + 1}/{n_folds}, model {name}"
-                if specs and name in specs:
-                    where += f" ({specs[name]})"
-                raise UserError(f"{where}: {error}") from None
+                raise UserError(f"fold {f + 1}/{n_folds}, model {name}: {error}") from None
             seconds[name] = time.perf_counter() - started
             counts[name] = count_chunks(y_validation, predictions[name], typed=typed)
             say(f"fold {f + 1}/{n_folds}: {name} trained on {len(train)}, F1 "
