@@ -11,7 +11,7 @@ is not, so every figure here comes with a 95% interval: Clopper-Pearson for the 
 binomial share) and, for the SNR, the exact interval that inverts the noncentral t distribution
 (finite and deterministic at every R >= 2). A percentile bootstrap over repetitions is kept as an
 option for estimates far from normal; docs/statistics.md holds the measured coverage of both
-(the bootstrap covers the true SNR in only 65-78% of studies at R = 5).
+(the bootstrap covers the true SNR in only 67-78% of studies at R = 5).
 
 Corner cases have one documented answer each (see :func:`snr`): estimates whose spread is below
 ``RELATIVE_TOLERANCE`` times their largest magnitude count as constant; R < 2 is an error.
@@ -204,8 +204,8 @@ def snr_bootstrap_interval(values, conclusion: str = "A>B", *, n_resamples: int 
                            confidence: float = 0.95, random_state: int = 0) -> tuple[float, float]:
     """Percentile bootstrap interval of the SNR, resampling repetitions (seeded, deterministic).
 
-    An option for estimates far from normal. It under-covers at small R (65-78% at R = 5,
-    86-93% at R = 20 for a nominal 95%, missing on the high side; docs/statistics.md), so the
+    An option for estimates far from normal. It under-covers at small R (67-78% at R = 5,
+    88-92% at R = 20 for a nominal 95%, missing on the high side; docs/statistics.md), so the
     exact interval is the default. A resample with no spread gets the SNR that :func:`snr`
     gives constant estimates (never NaN).
     """
