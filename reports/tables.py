@@ -26,8 +26,8 @@ import re
 ESTIMATORS = ("ST", "RS", "Avg", "Vote", "Mixture")
 
 #: the context every row carries, so that a CSV row stands on its own
-CONTEXT_COLUMNS = ("comparison", "corpus", "sentences", "scoring", "model_a", "model_b",
-                   "conclusion")
+CONTEXT_COLUMNS = ("comparison", "corpus", "sentences", "scoring", "name_a", "model_a",
+                   "name_b", "model_b", "conclusion")
 #: Table 4 columns: what the paper prints, then the intervals and the growth advice it does not
 TABLE4_COLUMNS = (*CONTEXT_COLUMNS, "estimator", "strategy", "repetitions", "mean_f1_points",
                   "sd_f1_points", "snr", "snr_low", "snr_high", "snr_interval", "reproducibility",
@@ -110,8 +110,9 @@ def _scoring(summary: dict) -> str:
 def _strategy_labels(summary: dict) -> dict[str, str]:
     """The strategy behind each estimator, from the run's settings, never from the paper."""
     strategies = summary.get("strategies") or {}
+    # keyed by the splitters' names (repeated-holdout) or the config's (repeated_holdout)
     holdout = strategies.get("holdout") or {}
-    rs = strategies.get("repeated_holdout") or {}
+    rs = strategies.get("repeated-holdout") or strategies.get("repeated_holdout") or {}
     bcv = strategies.get("bcv") or {}
     st_ratio = holdout.get("ratio")
     rs_ratio = rs.get("ratio", st_ratio)
@@ -143,10 +144,17 @@ def _warning(summary: dict) -> str:
 
 def _context(label: str, summary: dict) -> dict:
     corpus, sentences = _corpus(summary)
-    models = summary.get("models", {})
+    models, names = summary.get("models", {}), summary.get("model_names") or {}
     return {"comparison": label, "corpus": corpus, "sentences": sentences,
-            "scoring": _scoring(summary), "model_a": models.get("A", ""),
+            "scoring": _scoring(summary), "name_a": names.get("A", ""),
+            "model_a": models.get("A", ""), "name_b": names.get("B", ""),
             "model_b": models.get("B", ""), "conclusion": summary.get("conclusion", "A>B")}
+
+
+def _side(row: dict, side: str, code, text=str) -> str:
+    """'name (spec)' or the spec alone; the spec through ``code``, the name through ``text``."""
+    name, spec = row[f"name_{side}"], row[f"model_{side}"]
+    return f"{text(name)} ({code(spec)})" if name and name != spec else code(spec)
 
 
 # ---- rows ----------------------------------------------------------------------------------------
@@ -245,7 +253,8 @@ def _context_lines(first: dict, group: list[dict]) -> list[str]:
                "untyped": "untyped chunks (chunk boundaries only)"}.get(
         first["scoring"], "typed or untyped not recorded")
     strategies = "; ".join(f"{r['estimator']} = {r['strategy']}" for r in group)
-    return [f"- A = `{first['model_a']}`, B = `{first['model_b']}`",
+    md = lambda spec: f"`{spec}`"
+    return [f"- A = {_side(first, 'a', md)}, B = {_side(first, 'b', md)}",
             f"- Conclusion under test: {CONCLUSION_TEXT.get(first['conclusion'], first['conclusion'])}",
             f"- Corpus: {corpus}{size}; scoring: {scoring}",
             f"- {_repetitions_text(group)}; strategies: {strategies}"]
@@ -338,8 +347,9 @@ def _latex_caption(first: dict, group: list[dict], what: str) -> str:
     corpus = first["corpus"] or "corpus not recorded"
     size = f", {first['sentences']} sentences" if first["sentences"] is not None else ""
     scoring = f", {first['scoring']} chunk F1" if first["scoring"] else ""
-    return (f"{what} A = \\texttt{{{_latex_escape(first['model_a'])}}}, "
-            f"B = \\texttt{{{_latex_escape(first['model_b'])}}}; conclusion under test: "
+    tt = lambda spec: f"\\texttt{{{_latex_escape(spec)}}}"
+    side = lambda s: _side(first, s, tt, _latex_escape)
+    return (f"{what} A = {side('a')}, B = {side('b')}; conclusion under test: "
             f"{_latex_text(CONCLUSION_TEXT.get(first['conclusion'], first['conclusion']))}. "
             f"Corpus {_latex_escape(corpus)}{size}{scoring}; "
             f"{_latex_text(_repetitions_text(group))}.")

@@ -96,6 +96,22 @@ def test_missing_context_is_said_not_guessed():
     assert "m x 2 BCV (m not recorded)" in markdown and "8:1" not in markdown
 
 
+def test_fields_as_the_workflow_writes_them():
+    # provenance.summary: strategies keyed by the splitters' names, model names from the config
+    summary = make_summary(model_names={"A": "crf_iob2", "B": "crf_iobes"}, corpus="conll2000",
+                           sentences=600, strategies={
+                               "holdout": {"ratio": "8:1"},
+                               "repeated-holdout": {"ratio": "8:1", "k": [3, 6], "table4_k": 6},
+                               "bcv": {"m": 3, "voting": "chunk"}})
+    rows = table4_rows({LABEL: summary})
+    assert (rows[0]["name_a"], rows[0]["model_a"]) == ("crf_iob2", "crf:scheme=IOB2")
+    markdown = table4_markdown(rows)
+    assert "A = crf_iob2 (`crf:scheme=IOB2`), B = crf_iobes (`crf:scheme=IOBES`)" in markdown
+    assert "Corpus: conll2000, 600 sentences" in markdown and "Avg = 3x2 BCV" in markdown
+    latex = table4_latex(rows)
+    assert r"A = crf\_iob2 (\texttt{crf:scheme=IOB2})" in latex
+
+
 def test_degenerate_flag_from_the_summary_field():
     summary = make_summary(degenerate=["A"])
     rows = table4_rows({LABEL: summary})
