@@ -55,8 +55,8 @@ def _seed_text(cls: type[SequenceTagger]) -> str:
 def markdown(types=None) -> str:
     """models/README.md: one table of hyperparameters per type, from the classes' ``PARAMS``."""
     lines = ["# Models", "",
-             "Every model type, its capabilities and its hyperparameters: a spec names the type and "
-             "any of them, on the command line (`crf:scheme=IOBES,c1=0.05`) or in a config "
+             "Every model type, its capabilities and its hyperparameters: a spec names the type "
+             "and any of them, on the command line (`crf:scheme=IOBES,c1=0.05`) or in a config "
              "(`{type: crf, scheme: IOBES, c1: 0.05}`). Generated from the tagger classes "
              "(`python -m reprocompare.models.catalog > models/README.md`); "
              "`reprocompare models` prints the same, with types other packages registered.", "",

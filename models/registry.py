@@ -59,7 +59,7 @@ def available() -> list[str]:
 
 
 def load_class(target: str, *, key: str = "class") -> type[SequenceTagger]:
-    """The class at ``"package.module:ClassName"``, checked to be a tagger (UserError naming key)."""
+    """The class at ``"package.module:ClassName"``, checked to be a tagger (UserError: ``key``)."""
     if not isinstance(target, str) or not _TARGET.fullmatch(target.strip()):
         raise UserError(f"expected 'package.module:ClassName', got {target!r}", key=key)
     module_name, _, qualname = target.strip().partition(":")

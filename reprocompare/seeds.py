@@ -64,5 +64,5 @@ def derive_seed(seed: int, *path: int | str, below: int = 2**32) -> int:
 
 
 def generator(seed: int, *path: int | str) -> np.random.Generator:
-    """A numpy Generator for the thing at ``path``; with no path, ``np.random.default_rng(seed)``."""
+    """A numpy Generator for the thing at ``path``; with no path, ``default_rng(seed)`` itself."""
     return np.random.default_rng(seed_sequence(seed, *path))

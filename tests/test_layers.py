@@ -57,6 +57,8 @@ LAZY = {
     ("reprocompare.provenance", "reprocompare.models"): "scikit-learn",
     ("reprocompare.search.config", "reprocompare.models"): "scikit-learn",
     ("reprocompare.search.space", "reprocompare.models"): "scikit-learn",
+    # the BiLSTM's declaration (specs, capabilities, GPU requests) never imports torch
+    ("reprocompare.models.bilstm", "reprocompare.models.bilstm_torch"): "torch",
 }
 
 
@@ -82,7 +84,9 @@ def _resolve(module: str, node: ast.ImportFrom | ast.Import) -> list[str]:
         if node.level:
             package = module.rsplit(".", node.level)[0]
             base = f"{package}.{base}" if base else package
-        names = [base] + [f"{base}.{alias.name}" for alias in node.names]
+        # "from package import submodule" loads the submodule; "from module import name", the module
+        names = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in MODULES else base
+                 for alias in node.names]
     out = []
     for name in names:
         if name.startswith("reprocompare"):
