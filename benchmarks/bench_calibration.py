@@ -14,7 +14,7 @@ simulates studies with a known truth (fixed seeds) and measures
 4. "repetitions needed" for +-0.05 on the reproducibility and +-0.25 on the SNR.
 
 The text of docs/statistics.md (formulas and references) is in this file; the tables are
-measured. Usage (about 3 minutes on one core of the shared 2-core machine)::
+measured. Usage (about 4 minutes on one core of the shared 2-core machine)::
 
     nice .venv/bin/python benchmarks/bench_calibration.py            # writes docs/statistics.md
     .venv/bin/python benchmarks/bench_calibration.py --studies 100 --out /tmp/s.md   # quick look
@@ -406,9 +406,8 @@ def findings(cov: list[dict], size: list[dict]) -> str:
         f"of normal studies at every R from 2 to 200. The percentile bootstrap covers "
         f"{span('snr_bootstrap', 'normal', (5,))} at R = 5, "
         f"{span('snr_bootstrap', 'normal', (20,))} at R = 20 and "
-        f"{span('snr_bootstrap', 'normal', (200,))} at R = 200, missing on the high side, so it "
-        "is an option only, flagged in the tables below R = 200 (the smallest R measured where "
-        "it reaches 93%).",
+        f"{span('snr_bootstrap', 'normal', (200,))} at R = 200, so it is an option only, "
+        "flagged in the tables below R = 200 (the smallest R measured where it reaches 93%).",
         f"- Under the skewed law the exact interval covers {span('snr_exact', 'skewed', (5, 20))} "
         f"at R = 5 and 20 and {span('snr_exact', 'skewed', (200,))} at R = 200: as R grows the "
         "noncentral t no longer describes the sample SNR of skewed estimates, and the bootstrap "

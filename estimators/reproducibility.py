@@ -207,7 +207,7 @@ def snr_bootstrap_interval(values, conclusion: str = "A>B", *, n_resamples: int 
     """Percentile bootstrap interval of the SNR, resampling repetitions (seeded, deterministic).
 
     An option for estimates far from normal. It under-covers at small R (67-78% at R = 5,
-    88-92% at R = 20 for a nominal 95%, missing on the high side; docs/statistics.md), so the
+    88-92% at R = 20 for a nominal 95%; docs/statistics.md), so the
     exact interval is the default. A resample with no spread gets the SNR that :func:`snr`
     gives constant estimates (never NaN).
     """
