@@ -56,11 +56,11 @@ TABLE4_NOTE = (
     "the reproducibility that SNR guarantees for any distribution. Brackets are 95% intervals "
     "(SNR: {snr_interval}; reproducibility: Clopper-Pearson): when a reproducibility interval "
     "holds 0.5, or an SNR interval holds 0, R repetitions cannot tell whether the conclusion "
-    "reproduces. At small R the point SNR overstates the magnitude of the SNR (by 25% at R = 5, 4% at R = 20); "
-    "the interval accounts for it.")
+    "reproduces more often than not. At small R the point SNR overstates the magnitude of the "
+    "SNR (by 25% at R = 5, 4% at R = 20); the exact interval accounts for it.")
 TABLE3_NOTE = (
     "How to read: each model's chunk F1 (F1 points) over the R standard-split (ST) repetitions "
-    "only, one 8:1 hold-out F1 per repetition; SE = sd / sqrt(R); the 95% CI is Student's t with "
+    "only, one hold-out F1 per repetition; SE = sd / sqrt(R); the 95% CI is Student's t with "
     "R - 1 degrees of freedom. A narrow CI says the F1 of one split is a stable number, not "
     "that A and B differ: Table 4 answers that.")
 
