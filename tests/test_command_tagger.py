@@ -238,11 +238,15 @@ def test_compare_names_the_fold_and_model_of_a_failing_command_and_writes_nothin
 
 @pytest.mark.slow
 def test_the_workflow_compares_the_crf_with_the_example_script(tmp_path):
+    """Also a ``type: python`` model (a class named by its path) in a second comparison."""
     config = {
         "corpora": {"tiny": {"path": str(TEST_DATA / "tiny.conll")}},
         "models": {"crf": {"type": "crf", "max_iterations": 10},
-                   "perceptron": {"type": "command", "train": TRAIN, "predict": PREDICT}},
-        "comparisons": {"crf_vs_script": {"a": "crf", "b": "perceptron", "corpora": ["tiny"]}},
+                   "perceptron": {"type": "command", "train": TRAIN, "predict": PREDICT},
+                   "by_class": {"type": "python",
+                                "class": "reprocompare.models.majority:MajorityTagger"}},
+        "comparisons": {"crf_vs_script": {"a": "crf", "b": "perceptron", "corpora": ["tiny"]},
+                        "class_vs_crf": {"a": "by_class", "b": "crf", "corpora": ["tiny"]}},
         "strategies": {"holdout": {}, "bcv": {"m": 2}},
         "repetitions": 2,
         "seed": 3,
@@ -262,5 +266,10 @@ def test_the_workflow_compares_the_crf_with_the_example_script(tmp_path):
                                                                  config["models"]["perceptron"]))
         runtime = json.loads((path.parent / "runtime.json").read_text())
         assert all(fold["B"] > 0 for fold in runtime["folds"])
+    by_class = sorted((tmp_path / "results" / "compare" / "tiny" / "class_vs_crf").glob(
+        "*/rep*/estimates.json"))
+    assert len(by_class) == 4
+    assert json.loads(by_class[0].read_text())["models"]["A"] == \
+        "python:class=reprocompare.models.majority:MajorityTagger,scheme=IOB2"
     table4 = (tmp_path / "results" / "tables" / "table4.md").read_text()
-    assert "command:" in table4 or "perceptron" in table4
+    assert "crf_vs_script" in table4 and "class_vs_crf" in table4
