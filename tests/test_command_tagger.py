@@ -273,3 +273,15 @@ def test_the_workflow_compares_the_crf_with_the_example_script(tmp_path):
         "python:class=reprocompare.models.majority:MajorityTagger,scheme=IOB2"
     table4 = (tmp_path / "results" / "tables" / "table4.md").read_text()
     assert "crf_vs_script" in table4 and "class_vs_crf" in table4
+
+
+def test_the_example_script_is_standalone():
+    """It imports the standard library only: what any framework's script looks like to us."""
+    import ast
+
+    tree = ast.parse((ROOT / "examples" / "perceptron_tagger.py").read_text())
+    modules = {alias.name.split(".")[0] for node in ast.walk(tree)
+               if isinstance(node, ast.Import) for alias in node.names}
+    modules |= {node.module.split(".")[0] for node in ast.walk(tree)
+                if isinstance(node, ast.ImportFrom) and node.module}
+    assert modules <= set(sys.stdlib_module_names) | {"__future__"}, modules
