@@ -13,8 +13,10 @@ import numpy as np
 import pytest
 
 from reprocompare.errors import UserError
+from reprocompare.estimators.claims import Claim, claim_reproducibility
 from reprocompare.estimators.reproducibility import model_interval, summarize
-from reprocompare.reports.tables import (TABLE3_COLUMNS, TABLE4_COLUMNS, table3_latex,
+from reprocompare.reports.tables import (CLAIMS_COLUMNS, TABLE3_COLUMNS, TABLE4_COLUMNS,
+                                         claims_latex, claims_markdown, claims_rows, table3_latex,
                                          table3_markdown, table3_rows, table4_latex,
                                          table4_markdown, table4_rows, table4_text, to_csv)
 from reprocompare.summary import summarize_runs
@@ -228,7 +230,6 @@ def test_latex_tables_compile_standalone(tmp_path):
 
 
 def _claims():
-    from reprocompare.estimators.claims import Claim, claim_reproducibility
     reps = [{"paired_t_mx2": Claim("paired_t_mx2", 3.0, p, d),
              "combined_f_mx2": Claim("combined_f_mx2", 9.0, p, d)}
             for p, d in [(0.01, 1), (0.2, 1), (0.04, -1), (0.03, 1)]]
@@ -236,8 +237,6 @@ def _claims():
 
 
 def test_claims_table_in_three_formats(tmp_path):
-    from reprocompare.reports.tables import (CLAIMS_COLUMNS, claims_latex, claims_markdown,
-                                             claims_rows)
     rows = claims_rows(_claims(), {LABEL: make_summary()})
     parsed = list(csv.DictReader(io.StringIO(to_csv(rows, CLAIMS_COLUMNS))))
     assert [(r["test"], r["strategy"], r["a_better"], r["b_better"]) for r in parsed] == [
