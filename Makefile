@@ -22,7 +22,7 @@ $(STAMP): pyproject.toml requirements.lock
 
 # The main job on the shipped CoNLL-2000 sample (config/config.yaml), then the HTML report.
 demo: $(STAMP)
-	$(BIN)/snakemake --cores $(CORES)
+	$(BIN)/snakemake --profile profiles/local --cores $(CORES)
 	$(BIN)/snakemake --report results/report.html
 	@echo
 	@echo "Tables:  results/tables/table4.md (also .csv, .tex) and table3.md"

@@ -1,0 +1,90 @@
+"""The Snakemake profiles: every entry takes effect under its own --profile (issue 12).
+
+Snakemake loads profiles/default (the workflow profile) on every run and lets it override the
+--profile given key by key; these tests parse the command line as Snakemake does and check that
+what each profile file says is what the run gets. The real submission is tests/test_slurm.py.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+import yaml
+from snakemake.cli import parse_args
+
+from conftest import ROOT
+
+PROFILES = ROOT / "profiles"
+# rules whose jobs can ask for a GPU (workflow/rules: compare_gpu, uses_gpu)
+GPU_RULES = {"compare", "search_trials", "learning_curve_runs", "seed_runs"}
+
+
+def profile(name: str) -> dict:
+    return yaml.safe_load((PROFILES / name / "config.yaml").read_text())
+
+
+def effective(*argv: str):
+    """The arguments Snakemake runs with, profiles applied (from the repository root)."""
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        return parse_args(["--snakefile", str(ROOT / "Snakefile"), *argv])[1]
+    finally:
+        os.chdir(cwd)
+
+
+def test_the_workflow_profile_never_overrides_a_profile():
+    workflow_profile = profile("default")
+    assert workflow_profile  # replace-workflow-config: the test suite relies on it
+    for name in ("local", "slurm"):
+        given = profile(name)
+        for key, value in workflow_profile.items():
+            assert given.get(key) == value, f"profiles/default sets {key}, profiles/{name} not"
+
+
+@pytest.mark.parametrize("name", ["local", "slurm"])
+def test_every_entry_takes_effect(name):
+    args = effective("--profile", str(PROFILES / name))
+    for key, value in profile(name).items():
+        attribute = key.replace("-", "_")
+        if key == "set-resources":
+            got = {rule: {resource: str(given) for resource, given in resources.items()}
+                   for rule, resources in args.set_resources.items()}
+            assert {rule: set(resources) for rule, resources in value.items()} == \
+                {rule: set(resources) for rule, resources in got.items()}
+            continue
+        assert getattr(args, attribute) == value, (key, getattr(args, attribute), value)
+
+
+def test_slurm_profile_measured_sizes():
+    args = effective("--profile", str(PROFILES / "slurm"))
+    assert (args.keep_going, args.latency_wait, args.retries) == (True, 60, 1)
+    assert args.executor == "slurm" and args.cores == 1
+    compare = args.set_resources["compare"]
+    assert compare["runtime"].value == 45
+    # mem_mb = 1000 * attempt: 1000 MB, then 2000 MB for the retry
+    assert "1000 * attempt" in profile("slurm")["set-resources"]["compare"]["mem_mb"]
+    # no GPU rule is ever bundled with others
+    assert not set(args.groups) & GPU_RULES
+    assert not set(args.group_components) & set(args.groups.values()) - {"splits"}
+
+
+def test_no_placeholder_account_or_partition_is_ever_submitted():
+    for path in PROFILES.glob("*/config.yaml"):
+        text = path.read_text()
+        assert "CHANGE_ME" not in text, path
+        settings = yaml.safe_load(text)
+        for resources in [settings.get("default-resources") or {},
+                          *(settings.get("set-resources") or {}).values()]:
+            names = resources if isinstance(resources, dict) else \
+                [re.split("[=:]", item)[0] for item in resources]
+            assert not {"slurm_account", "slurm_partition"} & set(names), path
+
+
+def test_account_and_partition_on_the_command_line_keep_the_rule_sizes():
+    args = effective("--profile", str(PROFILES / "slurm"), "--default-resources",
+                     "slurm_account=proj", "slurm_partition=cpu")
+    assert {"slurm_account", "slurm_partition"} <= set(args.default_resources.keys())
+    assert args.set_resources["compare"]["runtime"].value == 45

@@ -1,0 +1,190 @@
+"""The cluster path on a real SLURM: a one-node cluster on this machine (tests/cluster/start.sh).
+
+A tiny study (tests/data/tiny.conll, CRF vs the majority baseline, hold-out and 2x2 BCV, R = 2)
+runs through ``--profile profiles/slurm`` and once locally through ``--profile profiles/local``.
+Checked: every job went through sbatch (the cluster's job-completion records), each sbatch asked
+for what the rules and the profile intend (cores, memory, time limit; the training jobs as one
+array), one training task cancelled with scancel mid-run is retried and the run finishes, and the
+tables are byte-identical to the local run's. The cluster is shut down at the end when this test
+started it.
+
+Starting SLURM needs root and apt (or slurm-wlm and munge installed). Where that is missing the
+test is skipped with the reason, except under CI=true on a root machine with apt-get, where a
+cluster that does not start is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import ROOT, TEST_DATA
+
+pytestmark = pytest.mark.slow
+
+CLUSTER = ROOT / "tests" / "cluster"
+STATE = Path(os.environ.get("REPROCOMPARE_SLURM_STATE", "/tmp/reprocompare-slurm"))
+SNAKEMAKE = [sys.executable, "-m", "snakemake", "--snakefile", str(ROOT / "Snakefile")]
+TABLES = ["table3.csv", "table3.md", "table3.tex", "table4.csv", "table4.md", "table4.tex"]
+
+STUDY = {
+    "corpora": {"tiny": {"path": str(TEST_DATA / "tiny.conll")}},
+    "models": {"crf": {"type": "crf", "max_iterations": 5}, "majority": {"type": "majority"}},
+    "comparisons": {"crf_vs_majority": {"a": "crf", "b": "majority", "corpora": ["tiny"]}},
+    "strategies": {"holdout": {}, "bcv": {"m": 2}},
+    "repetitions": 2,
+    "seed": 5,
+}
+# What each sbatch should ask for (cores, MB, minutes), from the rules (workflow/rules/*.smk) and
+# profiles/slurm: a training job 1 core, 1000 MB (2000 on its second attempt), 45 minutes; the
+# splits of all repetitions together as one group of 1 core, 2000 MB and 1 minute per member;
+# every other job 1 core, 2000 MB, 10 minutes.
+INTENDED = {"compare": (1, 1000, 45), "compare_retry": (1, 2000, 45),
+            "group_splits_splits": (1, 2000, 4 * 1), "other": (1, 2000, 10)}
+
+# Only for the test cluster: it has no slurmdbd, so job states come from squeue (the profile
+# leaves the plugin's default, sacct, for real clusters), and short polling intervals.
+LOCAL_CLUSTER = ["--default-resources", "slurm_partition=debug",
+                 "--slurm-status-command", "squeue",
+                 "--slurm-init-seconds-before-status-checks", "1",
+                 "--seconds-between-status-checks", "2",
+                 "--slurm-keep-successful-logs"]
+
+
+def _skip_or_fail(reason: str):
+    must_run = (os.environ.get("CI") == "true" and os.geteuid() == 0
+                and shutil.which("apt-get") is not None)
+    if must_run:
+        pytest.fail(f"SLURM must run under CI on this machine, but: {reason}")
+    pytest.skip(f"no SLURM: {reason}")
+
+
+def _cluster_answers() -> bool:
+    if not shutil.which("sinfo") or not (STATE / "slurm.conf").exists():
+        return False
+    state = subprocess.run(["sinfo", "-h", "-o", "%T"], capture_output=True, text=True,
+                           env={**os.environ, "SLURM_CONF": str(STATE / "slurm.conf")})
+    return state.returncode == 0 and bool(re.search(r"idle|mixed|alloc", state.stdout))
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """Start the one-node cluster (installing it if needed); stop it afterwards if we started it."""
+    already_up = _cluster_answers()
+    start = subprocess.run([str(CLUSTER / "start.sh"), str(STATE)], capture_output=True,
+                           text=True)
+    if start.returncode == 77:
+        _skip_or_fail(start.stderr.strip().splitlines()[-1])
+    assert start.returncode == 0, start.stdout[-2000:] + start.stderr[-3000:]
+    os.environ["SLURM_CONF"] = str(STATE / "slurm.conf")
+    try:
+        yield STATE
+    finally:
+        if not already_up:
+            subprocess.run([str(CLUSTER / "stop.sh"), str(STATE)], check=False)
+            assert not _cluster_answers()
+
+
+def _jobcomp() -> list[dict[str, str]]:
+    path = STATE / "log" / "jobcomp.log"
+    if not path.exists():
+        return []
+    return [dict(field.split("=", 1) for field in line.split() if "=" in field)
+            for line in path.read_text().splitlines()]
+
+
+def _run(workdir: Path, *options: str, background: bool = False):
+    workdir.mkdir(parents=True, exist_ok=True)
+    configfile = workdir / "study.yaml"
+    configfile.write_text(yaml.safe_dump(STUDY))
+    command = [*SNAKEMAKE, "--directory", str(workdir), "--configfile", str(configfile),
+               *options]
+    if background:
+        return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                text=True)
+    return subprocess.run(command, capture_output=True, text=True)
+
+
+def _tables(workdir: Path) -> dict[str, bytes]:
+    return {name: (workdir / "results" / "tables" / name).read_bytes() for name in TABLES}
+
+
+def _cancel_one_training_task(cancelled: list[str], stop: threading.Event):
+    """scancel the first training (rule compare) task seen running; record its id."""
+    while not stop.is_set():
+        queue = subprocess.run(["squeue", "-h", "-t", "RUNNING", "-o", "%i %k"],
+                               capture_output=True, text=True).stdout
+        for line in queue.splitlines():
+            job_id, _, comment = line.partition(" ")
+            if comment.startswith("rule_compare"):
+                time.sleep(1)  # inside the job, training has begun
+                subprocess.run(["scancel", job_id], check=True)
+                cancelled.append(job_id)
+                return
+        time.sleep(0.3)
+
+
+def _submitted_rules(workdir: Path) -> dict[str, str]:
+    """SLURM job id -> rule (or group) name, from the executor's per-job SLURM logs."""
+    logs = workdir / ".snakemake" / "slurm_logs"
+    return {path.stem: path.relative_to(logs).parts[0].removeprefix("rule_")
+            for path in logs.glob("**/*.log")}
+
+
+def test_study_on_slurm_matches_the_local_run(cluster, tmp_path):
+    workdir = tmp_path / "slurm"
+    slurm = _run(workdir, "--profile", str(ROOT / "profiles" / "slurm"), *LOCAL_CLUSTER,
+                 background=True)
+    cancelled, stop = [], threading.Event()
+    canceller = threading.Thread(target=_cancel_one_training_task, args=(cancelled, stop))
+    canceller.start()
+    # the local reference runs meanwhile (this machine's cores are shared by both)
+    local = _run(tmp_path / "local", "--profile", str(ROOT / "profiles" / "local"))
+    assert local.returncode == 0, local.stdout[-3000:] + local.stderr[-3000:]
+    try:
+        output, _ = slurm.communicate(timeout=600)
+    finally:
+        stop.set()
+        canceller.join()
+    assert slurm.returncode == 0, output[-5000:]
+    assert cancelled, "no training job was seen running to cancel"
+
+    # Every job went through sbatch: the cluster recorded one finished job per submission.
+    records = [r for r in _jobcomp() if r["WorkDir"] == str(workdir)]
+    rules = _submitted_rules(workdir)
+    assert sorted(r["JobId"] for r in records) == sorted(rules), (records, rules)
+    submitted = sorted(rules.values())
+    assert submitted == sorted(["corpus", "group_splits_splits", *["compare"] * 5, "summarize",
+                                "tables", "figures", "checklist"]), submitted
+    states = {r["JobId"]: r["JobState"] for r in records}
+    assert states.pop(cancelled[0]) == "CANCELLED"
+    assert set(states.values()) == {"COMPLETED"}, states
+
+    # Each sbatch asked for what the rules and the profile intend.
+    for record in records:
+        rule = rules[record["JobId"]]
+        tres = dict(item.split("=") for item in record["Tres"].split(","))
+        if rule == "compare":
+            retried = int(record["JobId"]) > int(cancelled[0]) and \
+                tres["mem"] != f"{INTENDED['compare'][1]}M"
+            kind = "compare_retry" if retried else "compare"
+        else:
+            kind = rule if rule in INTENDED else "other"
+        cores, memory, minutes = INTENDED[kind]
+        assert (int(tres["cpu"]), tres["mem"], int(record["TimeLimit"])) == \
+            (cores, f"{memory}M", minutes), (rule, record)
+    # the cancelled training job came back once, as its second attempt with twice the memory
+    memory = sorted(dict(item.split("=") for item in r["Tres"].split(","))["mem"]
+                    for r in records if rules[r["JobId"]] == "compare")
+    assert memory == ["1000M"] * 4 + ["2000M"], memory
+
+    assert _tables(workdir) == _tables(tmp_path / "local")
