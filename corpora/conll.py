@@ -87,6 +87,9 @@ def _decompress(path: Path, data: bytes) -> bytes:
 def read_lines(path: str | Path) -> tuple[list[str], str]:
     """The lines of a text file (gzip detected by its magic bytes) and its sha256."""
     path = Path(path)
+    if path.exists() and not path.is_file() and not path.is_dir():  # a FIFO would hang the read
+        raise UserError("not a regular file (a FIFO, socket or device; a corpus is a file)",
+                        path=path)
     try:
         data = path.read_bytes()
     except FileNotFoundError:
@@ -208,6 +211,13 @@ def read_conll(path: str | Path, *, token_column: int = 0, tag_column: int = -1,
                         line=len(lines))
     found = _check_scheme(path, sentences, scheme, ill_formed)
     return Corpus(path=str(path), sentences=tuple(sentences), scheme=found, sha256=sha256)
+
+
+def check_has_chunks(corpus: Corpus) -> None:
+    """A corpus whose tags are all O has no chunk to score: every F1 would be 0 (or 0/0)."""
+    if not any(tag != "O" for sentence in corpus.sentences for tag in sentence.tags):
+        raise UserError("no chunks: every tag is O, so there is nothing to score (is tag_column "
+                        "the column of the chunk tags?)", path=corpus.path)
 
 
 ILL_FORMED = ("error", "repair", "keep")

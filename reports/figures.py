@@ -52,9 +52,29 @@ RC = {
     "svg.hashsalt": "reprocompare",  # SVG ids would otherwise be random (for later SVG output)
     "svg.fonttype": "none",
 }
-#: What each estimator of Figure 2's bottom row is computed from (Table 4's "Splitting strategy")
-STRATEGY_OF = {"ST": "8:1 hold-out", "RS": "{k} x 8:1", "Avg": "3x2 BCV", "Vote": "3x2 BCV",
-               "Mixture": "3x2 BCV"}
+#: What each estimator of Figure 2's bottom row is computed from (Table 4's "Splitting strategy"),
+#: filled in from the run's settings by :func:`strategy_labels`
+STRATEGY_OF = {"ST": "{st_ratio} hold-out", "RS": "{k} x {rs_ratio}", "Avg": "{m}x2 BCV",
+               "Vote": "{m}x2 BCV", "Mixture": "{m}x2 BCV"}
+
+
+def strategy_labels(strategies: dict | None, table4_k) -> dict[str, str]:
+    """Each estimator's splitting strategy as the run ran it: "4:1 hold-out", "6 x 8:1",
+    "5x2 BCV". ``strategies``: the summary's ``strategies`` (splitter name -> ratio, k, m); a
+    setting the summary does not record is written as a letter ("r", "k", "m"), never guessed."""
+    strategies = strategies or {}
+    holdout = strategies.get("holdout", {})
+    rs = strategies.get("repeated-holdout", {})
+    bcv = strategies.get("bcv", {})
+    fields = {"st_ratio": holdout.get("ratio", "r"), "rs_ratio": rs.get("ratio", "r"),
+              "k": table4_k if table4_k is not None else "k", "m": bcv.get("m", "m")}
+    return {name: label.format(**fields) for name, label in STRATEGY_OF.items()}
+
+
+def _rs_axis_label(strategies: dict | None) -> str:
+    ratio = ((strategies or {}).get("repeated-holdout") or {}).get("ratio")
+    return f"number of random splits k ({ratio} hold-outs averaged)" if ratio else \
+        "number of random splits k (hold-outs averaged)"
 COLOR_OF = {"ST": "C7", "RS": "C0", "Avg": "C2", "Vote": "C4", "Mixture": "C3"}
 #: Width of one panel in inches: three panels side by side fit a landscape page, as in the paper.
 PANEL_WIDTH = 4.6
@@ -260,7 +280,7 @@ def _figure1(comparisons: dict[str, dict]) -> Figure:
                                                     "(estimates without spread)")
             ax.axhline(0, color="0.5", lw=0.8)
             ax.set_ylim(low, high)
-            ax.set_xlabel("number of random splits k (8:1 hold-outs averaged)")
+            ax.set_xlabel(_rs_axis_label(summary.get("strategies")))
             ax.set_ylabel("SNR of the RS estimate of A - B\n(mean / sd, unitless)", color="C0")
             ax.tick_params(axis="y", colors="C0")
             ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # k is a count
@@ -304,14 +324,6 @@ def figure1(comparisons: dict[str, dict], path_stem) -> list[Path]:
 # ---------------------------------------------------------------------------------- Figure 2
 
 
-def _rs_k(values: dict) -> int | None:
-    """Which k the "RS" values are (summary.estimator_values picks min(6, k_max))."""
-    for k, ks in _by_k(values.get("RS@k") or {}):
-        if list(ks) == list(values.get("RS", [])):
-            return k
-    return None
-
-
 def _boxes(ax, groups: list[tuple[str, list[float], str]]) -> None:
     """Box plots of F1-point values, each box's mean as a white diamond, a dotted zero line."""
     data = [100 * np.asarray(v, dtype=np.float64) for _, v, _ in groups]
@@ -344,14 +356,16 @@ def _figure2(comparisons: dict[str, dict]) -> Figure:
         values = comparison.get("values") or {}
         rs_by_k = [(k, v) for k, v in _by_k(values.get("RS@k") or {}) if len(v)]
         present = [e for e in ESTIMATORS if len(values.get(e) or [])]
-        columns.append((name, comparison.get("models") or {}, values, rs_by_k, present))
+        columns.append((name, comparison.get("models") or {}, values, rs_by_k, present,
+                        comparison.get("strategies"), comparison.get("table4_k")))
     rows = [row for row, index in (("RS@k", 3), ("estimators", 4))
             if any(column[index] for column in columns)] or ["estimators"]
     with _style():
         fig = Figure(figsize=(PANEL_WIDTH * n + 0.4, 0.9 + 3.5 * len(rows)),
                      layout="constrained")
         axes = fig.subplots(len(rows), n, squeeze=False)
-        for c, (name, models, values, rs_by_k, present) in enumerate(columns):
+        for c, (name, models, values, rs_by_k, present, strategies, table4_k) in \
+                enumerate(columns):
             repetitions = sorted({len(v) for _, v in rs_by_k} | {len(values[e]) for e in present})
             r_text = f"(R = {'/'.join(map(str, repetitions)) or 0})"
             for r, row in enumerate(rows):
@@ -362,14 +376,13 @@ def _figure2(comparisons: dict[str, dict]) -> Figure:
                 if row == "RS@k":
                     if rs_by_k:
                         _boxes(ax, [(str(k), v, "C0") for k, v in rs_by_k])
-                        ax.set_xlabel("number of random splits k (8:1 hold-outs averaged)")
+                        ax.set_xlabel(_rs_axis_label(strategies))
                     else:
                         _empty(ax, "no random-split (RS) runs")
                 else:
                     if present:
-                        rs_k = _rs_k(values)
-                        labels = {e: f"{e}\n" + STRATEGY_OF[e].format(
-                            k=rs_k if rs_k is not None else "k") for e in present}
+                        strategy = strategy_labels(strategies, table4_k)
+                        labels = {e: f"{e}\n{strategy[e]}" for e in present}
                         _boxes(ax, [(labels[e], values[e], COLOR_OF[e]) for e in present])
                         ax.set_xlabel("estimator (splitting strategy)")
                     else:
@@ -394,6 +407,7 @@ def figure2(comparisons: dict[str, dict], path_stem) -> list[Path]:
     """Write Figure 2 (section 4.2) as ``path_stem.png`` and ``path_stem.pdf``.
 
     ``comparisons`` maps a comparison's name to ``{"values": estimator_values(...), "models":
-    {"A": spec, "B": spec}}``; RS@k keys may be ints or strings.
+    {"A": spec, "B": spec}, "strategies": ..., "table4_k": k}`` (the last two from the summary:
+    they label the strategies); RS@k keys may be ints or strings.
     """
     return _render(_figure2(comparisons), path_stem)

@@ -7,7 +7,6 @@ line on stderr naming the file and line (or the option) and exit status 2, never
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -16,6 +15,7 @@ from reprocompare.corpora.conll import read_conll
 from reprocompare.corpora.schemes import is_chunk_tag
 from reprocompare.corpora.scoring import conlleval_report, count_chunks
 from reprocompare.errors import UserError
+from reprocompare.io import dumps_json
 from reprocompare.io import write_text_atomic
 from reprocompare.reports.tables import table4_text
 
@@ -81,7 +81,7 @@ def cmd_score(args: argparse.Namespace) -> int:
                                 line=line + i)
     score = count_chunks(gold.tags, predicted, typed=not args.untyped).score()
     if args.json:
-        sys.stdout.write(json.dumps(score.as_dict(), indent=1) + "\n")
+        sys.stdout.write(dumps_json(score.as_dict()))
     else:
         sys.stdout.write(conlleval_report(score))
     return 0
@@ -152,7 +152,7 @@ def cmd_summarize(args: argparse.Namespace) -> int:
 
     summary = summarize_runs(args.directories, conclusion=args.conclusion, table4_k=args.k)
     if args.json:
-        sys.stdout.write(json.dumps(summary, indent=1) + "\n")
+        sys.stdout.write(dumps_json(summary))
     else:
         sys.stdout.write(table4_text(summary))
     return 0
@@ -171,7 +171,7 @@ def cmd_expected_max(args: argparse.Namespace) -> int:
     rows = [{"n": n, "expected_max": float(e), "std": float(s)}
             for n, (e, s) in enumerate(zip(expected, std), start=1)]
     if args.json:
-        sys.stdout.write(json.dumps(rows, indent=1) + "\n")
+        sys.stdout.write(dumps_json(rows))
     else:
         sys.stdout.write(f"{'n':>6} {'expected_max':>14} {'std':>10}\n")
         for row in rows:
@@ -190,7 +190,7 @@ def cmd_expected_max_bias(args: argparse.Namespace) -> int:
         raise UserError(str(error)) from None
     rows = table.to_dict(orient="records")
     if args.json:
-        sys.stdout.write(json.dumps(rows, indent=1) + "\n")
+        sys.stdout.write(dumps_json(rows))
         return 0
     sys.stdout.write(f"{args.simulations} simulated searches of N = {args.trials} trials from "
                      f"the {args.distribution} distribution; bias = mean estimate - true "
@@ -264,7 +264,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     summarize = sub.add_parser(
         "summarize", help="SNR and reproducibility over many `compare` directories",
-        description="Table 4 (SNR, Eq. 4; reproducibility, Eq. 1; with 95%% intervals) and "
+        description="Table 4 (SNR, Eq. 4; reproducibility, Eq. 1; with 95% intervals) and "
                     "Table 3 (per-model intervals over the hold-out repetitions) from the output "
                     "directories of many `reprocompare compare` runs of one pair.")
     summarize.add_argument("directories", type=Path, nargs="+", metavar="DIR")

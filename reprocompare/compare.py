@@ -130,7 +130,7 @@ def run_comparison(corpus: Corpus, split: dict, models: dict, specs: dict[str, s
         folds.append(FoldResult(train, validation, predictions, counts, seconds))
 
     run = ComparisonRun(split=split, specs=dict(specs or {}), folds=folds, estimates={})
-    run.estimates = _estimates(run, corpus, typed=typed, voting=voting)
+    run.estimates = {**_estimates(run, corpus, typed=typed, voting=voting), "typed": typed}
     return run
 
 

@@ -16,7 +16,7 @@ import jsonschema
 import yaml
 
 from reprocompare import schemas
-from reprocompare.corpora.conll import read_conll
+from reprocompare.corpora.conll import check_has_chunks, read_conll
 from reprocompare.errors import UserError
 from reprocompare.search.config import check_config as check_search_config
 from reprocompare.seeds import derive_seed
@@ -148,6 +148,7 @@ def check_corpora(config: dict) -> None:
         read = read_conll(corpus["path"], token_column=corpus["token_column"],
                           tag_column=corpus["tag_column"], scheme=corpus["scheme"],
                           ill_formed=corpus["ill_formed"])
+        check_has_chunks(read)
         n = corpus["subsample"] or len(read)
         if n > len(read):
             raise UserError(f"subsample of {n} sentences, but the corpus has {len(read)}",
@@ -160,6 +161,42 @@ def check_corpora(config: dict) -> None:
             except ValueError as error:
                 raise UserError(f"too small for {STRATEGY_NAMES[key]}: {error}",
                                 path=corpus["path"]) from None
+
+
+def gpu_models(config: dict) -> list[str]:
+    """The models the run trains that use ``device`` (a capability of their class)."""
+    from reprocompare.models import tagger_class_of  # lazy: scikit-learn; jobs import config
+
+    used = {config["comparisons"][c][side] for c in config["comparisons"] for side in ("a", "b")}
+    if config["learning_curves"]["enabled"]:
+        used.update(config["learning_curves"]["models"])
+    if config["search"]["enabled"]:
+        used.update(config["search"]["models"])
+    return sorted(name for name in used
+                  if getattr(tagger_class_of(config["models"][name]), "uses_gpu", False))
+
+
+def check_device(config: dict, source: str = "config") -> None:
+    """``device: cuda`` on a machine whose torch sees no GPU fails here, not in the tenth job.
+
+    Only for runs on this machine: a cluster's submit host need not have the GPU its jobs get.
+    """
+    if config["device"] != "cuda":
+        return
+    models = gpu_models(config)
+    if not models:
+        return
+    import torch
+
+    if not torch.cuda.is_available():
+        raise UserError(f"cuda, but torch sees no CUDA GPU on this machine (models "
+                        f"{', '.join(models)} would train on it); use device: cpu, or a cluster "
+                        "profile whose jobs get a GPU", path=source, key="device")
+
+
+def section_defaults(section: str) -> dict:
+    """A top-level section of the config with every key at its schema default."""
+    return _fill_defaults({}, _schema()["properties"][section])
 
 
 def corpus_seed(base_seed: int, corpus: str) -> int:

@@ -7,20 +7,43 @@ Every output is written to a temporary name in the same directory and renamed ov
 from __future__ import annotations
 
 import json
+import math
 import os
 import tempfile
 from pathlib import Path
 from typing import Any
 
+from reprocompare.errors import UserError
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)  # the only way to read it is to set it: put it straight back
+    os.umask(mask)
+    return mask
+
 
 def write_bytes_atomic(path: str | Path, data: bytes) -> Path:
+    """Write ``data`` to ``path`` atomically, with the permissions ``open`` would give it.
+
+    A disk that is full, read-only or not ours is a UserError naming the file, and leaves no
+    temporary file behind.
+    """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.",
+                                             suffix=".tmp")
+    except OSError as error:
+        raise UserError(f"cannot write: {error.strerror or error}", path=path) from None
+    try:
+        # mkstemp makes the file 0600; an output is as readable as any file the user creates
+        os.fchmod(handle, 0o666 & ~_umask())
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
         os.replace(temporary, path)
+    except OSError as error:
+        Path(temporary).unlink(missing_ok=True)
+        raise UserError(f"cannot write: {error.strerror or error}", path=path) from None
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
@@ -32,12 +55,34 @@ def write_text_atomic(path: str | Path, text: str) -> Path:
     return write_bytes_atomic(path, text.encode("utf-8"))
 
 
+def nan_key(data: Any, key: str = "") -> str | None:
+    """The dotted key of the first NaN in ``data`` (nested dicts and lists), or None."""
+    if isinstance(data, float) and math.isnan(data):
+        return key or "(the value)"
+    if isinstance(data, dict):
+        items = ((f"{key}.{k}" if key else str(k), v) for k, v in data.items())
+    elif isinstance(data, (list, tuple)):
+        items = ((f"{key}[{i}]", v) for i, v in enumerate(data))
+    else:
+        return None
+    for sub_key, value in items:
+        found = nan_key(value, sub_key)
+        if found is not None:
+            return found
+    return None
+
+
 def dumps_json(data: Any) -> str:
     """Deterministic JSON: fixed key order as given, floats as Python's shortest repr.
 
-    An SNR can be infinite (every repetition agrees, sd = 0; with few repetitions a bootstrap
-    resample often does): it is written as ``Infinity``, which Python's json reads back.
+    An SNR can be infinite (every repetition agrees, sd = 0): it is written as ``Infinity``,
+    which Python's json reads back. NaN is never written: it is not JSON, and a NaN in a result
+    means a statistic was undefined, which the code computing it must say in words. A NaN
+    raises a UserError naming its key (no partial file: nothing is written).
     """
+    found = nan_key(data)
+    if found is not None:
+        raise UserError(f"refusing to write NaN (an undefined statistic) at {found}")
     return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
 
 

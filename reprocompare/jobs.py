@@ -15,12 +15,12 @@ from pathlib import Path
 
 import numpy as np
 
-from reprocompare.corpora.conll import Corpus, read_conll
+from reprocompare.corpora.conll import DOCSTART, Corpus, check_has_chunks, read_conll
 from reprocompare.config import corpus_seed, strategy_settings
 from reprocompare.errors import UserError
 from reprocompare.io import write_json_atomic, write_text_atomic
 from reprocompare.reports import tables as t
-from reprocompare.search.config import resolve_models
+from reprocompare.search.config import load_best
 from reprocompare.seeds import generator
 
 
@@ -44,9 +44,17 @@ def job(log_path: str | None):
 # ---- corpus ------------------------------------------------------------------------------------
 
 def conll_text(corpus: Corpus) -> str:
-    """The corpus as a clean CoNLL file: token, feature columns, tag (the reader's defaults)."""
+    """The corpus as a clean CoNLL file: token, feature columns, tag (the reader's defaults).
+
+    A ``-DOCSTART-`` line opens every document, so that ``keep_documents`` sees the documents in
+    the copy as in the source.
+    """
     lines = []
+    doc = 0
     for sentence in corpus.sentences:
+        if sentence.doc != doc:
+            lines += [DOCSTART, ""]
+            doc = sentence.doc
         for i, token in enumerate(sentence.tokens):
             lines.append(" ".join([token, *(column[i] for column in sentence.features),
                                    sentence.tags[i]]))
@@ -66,6 +74,7 @@ def prepare_corpus(settings: dict, out_conll: str, out_info: str) -> None:
     corpus = read_conll(settings["path"], token_column=settings["token_column"],
                         tag_column=settings["tag_column"], scheme=settings["scheme"],
                         ill_formed=settings["ill_formed"])
+    check_has_chunks(corpus)
     source_sha256, n_source = corpus.sha256, len(corpus)
     if settings.get("subsample") is not None:
         if settings["subsample"] > len(corpus):
@@ -74,93 +83,126 @@ def prepare_corpus(settings: dict, out_conll: str, out_info: str) -> None:
         corpus = subsample(corpus, settings["subsample"], settings["subsample_seed"])
     text = conll_text(corpus)
     write_text_atomic(out_conll, text)
-    prepared = read_conll(out_conll, scheme=corpus.scheme)
+    # validated above; ill_formed: keep must survive the copy too
+    prepared = read_conll(out_conll, scheme=corpus.scheme, ill_formed="keep")
     write_json_atomic(out_info, {
         "source": settings["path"], "source_sha256": source_sha256,
         "source_sentences": n_source, "sentences": len(prepared),
         "tokens": prepared.n_tokens, "scheme": prepared.scheme, "sha256": prepared.sha256,
-        "subsample": settings.get("subsample"), "subsample_seed": settings["subsample_seed"]})
+        "subsample": settings.get("subsample"), "subsample_seed": settings.get("subsample_seed")})
 
 
 def load_prepared(conll_path: str, info_path: str | None = None) -> Corpus:
-    scheme = json.loads(Path(info_path).read_text())["scheme"] if info_path else "auto"
-    return read_conll(conll_path, scheme=scheme)
+    """The corpus job's clean copy (validated when it was written: ill-formed sentences kept)."""
+    scheme = read_json(info_path)["scheme"] if info_path else "auto"
+    return read_conll(conll_path, scheme=scheme, ill_formed="keep")
+
+
+def read_json(path: str | Path) -> dict:
+    """A record an earlier job wrote; a missing or tampered one is one error naming the file."""
+    try:
+        record = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UserError("missing (did the job that writes it finish?)", path=path) from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise UserError(f"not valid JSON ({error}); delete it and rerun", path=path) from None
+    if not isinstance(record, dict):
+        raise UserError("not a JSON object; delete it and rerun", path=path)
+    return record
 
 
 # ---- splits ------------------------------------------------------------------------------------
 
-def make_splits(corpus_conll: str, corpus_info: str, corpus_name: str, strategy: str,
-                config: dict, outputs: list[str]) -> None:
-    """One split document per repetition of one strategy on one corpus."""
+def make_split(corpus_conll: str, corpus_info: str, settings: dict, repetition: int,
+               out: str) -> None:
+    """The split of one repetition of one strategy on one corpus.
+
+    ``settings``: :func:`reprocompare.provenance.split` (strategy, its ratio/k/m, the corpus's
+    seed, keep_documents).
+    """
     from reprocompare.splitters import dumps, split_document  # lazy: scikit-learn
 
     corpus = load_prepared(corpus_conll, corpus_info)
-    keep_documents = config["corpora"][corpus_name]["keep_documents"]
-    seed = corpus_seed(config["seed"], corpus_name)
-    for repetition, out in enumerate(outputs):
-        try:
-            document = split_document(strategy, len(corpus),
-                                      groups=corpus.docs if keep_documents else None,
-                                      corpus_sha256=corpus.sha256, seed=seed,
-                                      repetition=repetition, **strategy_settings(config, strategy))
-        except ValueError as error:
-            raise UserError(str(error), path=config["corpora"][corpus_name]["path"]) from None
-        write_text_atomic(out, dumps(document))
+    options = {key: settings[key] for key in ("k", "m", "ratio") if key in settings}
+    try:
+        document = split_document(settings["strategy"], len(corpus),
+                                  groups=corpus.docs if settings["keep_documents"] else None,
+                                  corpus_sha256=corpus.sha256, seed=settings["seed"],
+                                  repetition=repetition, **options)
+    except ValueError as error:
+        raise UserError(str(error), path=corpus_conll) from None
+    write_text_atomic(out, dumps(document))
 
 
 # ---- comparisons -------------------------------------------------------------------------------
 
-def compare(corpus_conll: str, corpus_info: str, split_path: str, corpus_name: str,
-            comparison: str, config: dict, out_dir: str, threads: int = 1,
-            best_paths: list[str] = ()) -> None:
+def compare(corpus_conll: str, corpus_info: str, split_path: str, settings: dict, out_dir: str,
+            threads: int = 1, best_paths: list[str] = ()) -> None:
     """Train the comparison's A and B on every fold of one split; write estimates and counts.
 
-    ``best_paths``: with ``search.feed_best``, the search's best configurations of the searched
-    models, which then replace their config entries.
+    ``settings``: :func:`reprocompare.provenance.compare` (the specs of A and B, typed, voting,
+    keep_predictions, device). ``best_paths``: with ``search.feed_best``, the search's best
+    configurations of the searched models, which then replace their specs.
     """
     # lazy: scikit-learn, scipy and torch, for the jobs that train
-    from reprocompare.models import build_model, spec_from_mapping
+    from reprocompare.models import build_model, parse_spec, spec_from_mapping
     from reprocompare.compare import run_comparison, write_comparison
     from reprocompare.splitters import load_split
 
-    pair = config["comparisons"][comparison]
-    mappings = resolve_models(config, comparison, best_paths)
-    specs = {side.upper(): spec_from_mapping(pair[side], mappings[pair[side]])
-             for side in ("a", "b")}
+    best = load_best(best_paths)
+    specs = {side: (spec_from_mapping(settings[side]["name"], best[settings[side]["name"]]
+                                      ["mapping"])
+                    if settings[side]["name"] in best else parse_spec(settings[side]["spec"]))
+             for side in ("A", "B")}
     models = {name: build_model(spec) for name, spec in specs.items()}
     for model in models.values():  # the job's threads and device go to models that use them
         if "device" in model.get_params():
-            model.set_params(device=config["device"], num_threads=max(1, threads))
+            model.set_params(device=settings.get("device", "cpu"), num_threads=max(1, threads))
     corpus = load_prepared(corpus_conll, corpus_info)
     split = load_split(split_path)
     started = time.perf_counter()
     run = run_comparison(corpus, split, models, {n: str(s) for n, s in specs.items()},
-                         typed=config["corpora"][corpus_name]["typed"],
-                         voting=config["strategies"].get("bcv", {}).get("voting", "chunk"))
-    write_comparison(run, corpus, out_dir, keep_predictions=config["keep_predictions"])
+                         typed=settings["typed"], voting=settings.get("voting", "chunk"))
+    write_comparison(run, corpus, out_dir, keep_predictions=settings["keep_predictions"])
     print(f"done in {time.perf_counter() - started:.1f} s", file=sys.stderr)
 
 
 # ---- summaries, tables, figures ----------------------------------------------------------------
 
-def summarize(estimate_paths: list[str], comparison: str, corpus_name: str, config: dict,
-              out: str) -> None:
-    """Table 3/4 and Figure 1/2 material of one comparison on one corpus, as JSON."""
+def summarize(estimate_paths: list[str], settings: dict, out: str) -> None:
+    """Table 3/4 and Figure 1/2 material of one comparison on one corpus, as JSON.
+
+    ``settings``: :func:`reprocompare.provenance.summary`. The summary records them (corpus, the
+    specs of A and B, typed, every strategy's ratio, k and m), so that the reports label each
+    number with the run's own settings, and names a model whose F1 is 0 on every fold.
+    """
     # lazy: scipy, for the summary jobs
     from reprocompare.summary import estimator_values, load_estimates, summarize_runs
 
     directories = sorted({str(Path(p).parent) for p in estimate_paths})
-    rs = config["strategies"].get("repeated_holdout")
+    rs = settings["strategies"].get("repeated-holdout")
     table4_k = rs["table4_k"] if rs else 6
-    summary = summarize_runs(directories, conclusion=config["comparisons"][comparison]
-                             ["conclusion"], table4_k=table4_k, random_state=config["seed"])
-    values = estimator_values([load_estimates(d) for d in directories], table4_k)
+    summary = summarize_runs(directories, conclusion=settings["conclusion"], table4_k=table4_k,
+                             random_state=settings["seed"])
+    records = [load_estimates(d) for d in directories]
+    values = estimator_values(records, table4_k)
     if rs:  # report the k the config asks for (each repetition ran max(k) hold-outs)
         summary["random_splits_by_k"] = {k: v for k, v in summary["random_splits_by_k"].items()
                                          if k in rs["k"]}
         values["RS@k"] = {k: v for k, v in values.get("RS@k", {}).items() if k in rs["k"]}
-    write_json_atomic(out, {"comparison": comparison, "corpus": corpus_name,
-                            "summary": summary, "values": values})
+    degenerate = summary["degenerate"]
+    warnings = [f"model {side} ({settings['model_names'][side]}: {summary['models'][side]}) has "
+                f"F1 = 0 on every fold of every repetition on {settings['corpus']}: it learned "
+                "nothing, and a comparison with it says nothing about the other model"
+                for side in degenerate]
+    for warning in warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    # the specs the runs trained (with search.feed_best, the search's best, not the config's)
+    run = {"models": summary["models"], **{key: settings[key] for key in (
+        "corpus", "source", "model_names", "typed", "strategies", "repetitions", "seed")}}
+    summary.update(run, warnings=warnings)
+    write_json_atomic(out, {"comparison": settings["comparison"], "corpus": settings["corpus"],
+                            **run, "summary": summary, "values": values})
 
 
 def _label(record: dict) -> str:
@@ -168,7 +210,7 @@ def _label(record: dict) -> str:
 
 
 def _summaries(paths: list[str]) -> list[dict]:
-    return [json.loads(Path(p).read_text()) for p in paths]
+    return [read_json(p) for p in paths]
 
 
 def tables(summary_paths: list[str], outputs: dict[str, str]) -> None:
@@ -191,5 +233,7 @@ def figures(summary_paths: list[str], figure1_stem: str, figure2_stem: str) -> N
 
     records = _summaries(summary_paths)
     figure1({_label(r): r["summary"] for r in records}, figure1_stem)
-    figure2({_label(r): {"values": r["values"], "models": r["summary"]["models"]}
+    figure2({_label(r): {"values": r["values"], "models": r["summary"]["models"],
+                         "strategies": r["summary"].get("strategies"),
+                         "table4_k": r["summary"].get("table4_k")}
              for r in records}, figure2_stem)

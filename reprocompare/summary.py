@@ -32,10 +32,38 @@ def _read_json(path: Path) -> dict:
 
 
 def load_estimates(directory: str | Path) -> dict:
-    """The estimates of one comparison directory, with its repetition and seed."""
+    """The estimates of one comparison directory, with its repetition, seed and provenance.
+
+    ``settings`` are the split's strategy settings (ratio, k or m), ``corpus_sha256`` the
+    identity of the corpus it split; ``typed`` is None for runs that did not record it.
+    """
     estimates = _read_json(Path(directory) / "estimates.json")
     split = _read_json(Path(directory) / "split.json")
-    return {**estimates, "repetition": split["repetition"], "seed": split["seed"]}
+    try:
+        settings = {key: split[key] for key in ("ratio", "k", "m") if key in split}
+        return {**estimates, "repetition": split["repetition"], "seed": split["seed"],
+                "corpus_sha256": split.get("corpus_sha256"), "settings": settings,
+                "typed": estimates.get("typed"), "directory": str(directory)}
+    except (KeyError, TypeError, AttributeError) as error:
+        raise UserError(f"not a split document of reprocompare (no {error})",
+                        path=Path(directory) / "split.json") from None
+
+
+def check_poolable(records: list[dict]) -> None:
+    """Runs pooled into one summary must share the pair of specs, the corpus, typed, and each
+    strategy's settings: one UserError naming two runs that differ, and in what."""
+    first_of: dict = {}
+    for record in records:
+        keys = {"the specs of A and B": json.dumps(record.get("models", {}), sort_keys=True),
+                "corpus (sha256 of its sentences)": record["corpus_sha256"],
+                "typed/untyped scoring": record["typed"],
+                f"{record['strategy']} settings": json.dumps(record["settings"],
+                                                             sort_keys=True)}
+        for what, value in keys.items():
+            other = first_of.setdefault(what, (value, record["directory"]))
+            if other[0] != value:
+                raise UserError(f"cannot pool {other[1]} and {record['directory']}: they differ "
+                                f"in {what} ({other[0]} vs {value})")
 
 
 def estimator_values(records: list[dict], table4_k: int = TABLE4_K) -> dict:
@@ -79,11 +107,27 @@ def summarize_runs(directories, *, conclusion: str = "A>B", table4_k: int = TABL
     records = [load_estimates(d) for d in directories]
     if not records:
         raise UserError("no comparison directories given")
-    pairs = {json.dumps(r.get("models", {}), sort_keys=True) for r in records}
-    if len(pairs) > 1:
-        raise UserError(f"the directories hold different comparisons: {sorted(pairs)}")
+    check_poolable(records)
+    rs_max = min((len(r["fold_differences"]) for r in records
+                  if r["strategy"] == "repeated-holdout"), default=None)
+    if rs_max is not None and not 1 <= table4_k <= rs_max:
+        raise UserError(f"k = {table4_k} hold-outs for Table 4's RS, but the repeated hold-out "
+                        f"runs have {rs_max}: give a k from 1 to {rs_max}", key="--k")
     values = estimator_values(records, table4_k)
+    # R = 1 has no spread: an error naming the comparison, never a silently empty Table 4
+    short = [name for name in ESTIMATORS if name in values and len(values[name]) < 2]
+    if short:
+        models = records[0].get("models", {})
+        raise UserError(f"comparison A = {models.get('A', '?')} vs B = {models.get('B', '?')}: "
+                        f"{', '.join(short)} has 1 repetition, and SNR, reproducibility and "
+                        "their intervals need at least 2; run more repetitions (`compare "
+                        "--repetition 1, 2, ...`, or `repetitions: 5` in the config; finished "
+                        "ones are kept)")
+    typed = records[0]["typed"]
     summary: dict = {"models": records[0].get("models", {}), "conclusion": conclusion,
+                     "corpus_sha256": records[0]["corpus_sha256"],
+                     "typed": typed, "strategies": {r["strategy"]: r["settings"] for r in records},
+                     "degenerate": degenerate_models([r["directory"] for r in records]),
                      "table4_k": table4_k, "estimators": {}, "random_splits_by_k": {}, "per_model": {}}
     for name in ESTIMATORS:
         if name in values and len(values[name]) >= 2:
@@ -99,3 +143,16 @@ def summarize_runs(directories, *, conclusion: str = "A>B", table4_k: int = TABL
     if values.get("mixture_chose_vote"):
         summary["mixture_chose_vote"] = float(np.mean(values["mixture_chose_vote"]))
     return summary
+
+
+def degenerate_models(directories) -> list[str]:
+    """"A" and/or "B" if that model's chunk F1 is 0 on every fold of every run directory.
+
+    Such a model learned nothing (too few iterations, a broken spec): its difference to the other
+    model is the other model's F1, and the tables must say so rather than print it as a finding.
+    """
+    # scores.json is written with estimates.json; a directory without one says nothing here
+    folds = [fold for d in directories if (Path(d) / "scores.json").exists()
+             for fold in _read_json(Path(d) / "scores.json").get("folds", [])]
+    return [name for name in ("A", "B")
+            if folds and all(fold[name]["f1"] == 0 for fold in folds)]

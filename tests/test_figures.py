@@ -17,7 +17,8 @@ from matplotlib.patches import PathPatch
 
 from reprocompare.estimators.reproducibility import chebyshev_bound
 from reprocompare.reports import figures
-from reprocompare.reports.figures import _figure1, _figure2, figure1, figure2, save
+from reprocompare.reports.figures import (_figure1, _figure2, figure1, figure2, save,
+                                          strategy_labels)
 from reprocompare.summary import estimator_values, load_estimates, summarize_runs
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -33,7 +34,11 @@ def _write_runs(root, name, mean, *, strategies=("holdout", "repeated-holdout", 
         for r in range(R):
             d = root / name / strategy / f"rep{r}"
             d.mkdir(parents=True)
-            (d / "split.json").write_text(json.dumps({"repetition": r, "seed": 100 + r}))
+            settings = {"m": 3} if strategy == "bcv" else {"ratio": "8:1"}
+            if strategy == "repeated-holdout":
+                settings["k"] = K_MAX
+            (d / "split.json").write_text(json.dumps({"repetition": r, "seed": 100 + r,
+                                                      "corpus_sha256": "c" * 64, **settings}))
             if strategy == "holdout":
                 diff = float(rng.normal(mean, 0.01))
                 est = {"strategy": strategy, "holdout": diff,
@@ -70,7 +75,8 @@ def summaries(runs):
 @pytest.fixture(scope="module")
 def values(runs):
     return {name: {"values": estimator_values([load_estimates(d) for d in dirs]),
-                   "models": MODELS} for name, dirs in runs.items()}
+                   "models": MODELS, "strategies": summarize_runs(dirs)["strategies"],
+                   "table4_k": 6} for name, dirs in runs.items()}
 
 
 def _lines(ax, linestyle=None, marker=None):
@@ -285,3 +291,30 @@ def test_long_model_specs_wrap_at_commas_without_losing_characters():
     assert "".join(lines) == f"A ={spec}"  # a break at a space drops that space
     assert max(len(line) for line in lines) == 20
     assert figures._pair_line({"A": "a", "B": "b"}, 40) == "A = a  vs  B = b"
+
+
+def test_strategy_labels_come_from_the_run_settings():
+    strategies = {"holdout": {"ratio": "4:1"}, "repeated-holdout": {"ratio": "3:1", "k": 9},
+                  "bcv": {"m": 5}}
+    assert strategy_labels(strategies, 4) == {
+        "ST": "4:1 hold-out", "RS": "4 x 3:1", "Avg": "5x2 BCV", "Vote": "5x2 BCV",
+        "Mixture": "5x2 BCV"}
+    # nothing recorded: letters, never the paper's values
+    assert strategy_labels(None, None)["Avg"] == "mx2 BCV"
+    assert strategy_labels(None, None)["ST"] == "r hold-out"
+
+
+def test_figure2_rs_label_is_table4_k_even_when_two_k_coincide(values):
+    """Issue 11: with RS@3 == RS@6 the box said "3 x 8:1" (the first k whose values matched)."""
+    name, comparison = next(iter(values.items()))
+    v = dict(comparison["values"])
+    v["RS@k"] = {**v["RS@k"], 3: v["RS@k"][6]}
+    v["RS"] = v["RS@k"][6]
+    strategies = {"holdout": {"ratio": "4:1"}, "repeated-holdout": {"ratio": "8:1"},
+                  "bcv": {"m": 5}}
+    fig = _figure2({name: {**comparison, "values": v, "strategies": strategies,
+                           "table4_k": 6}})
+    labels = [t.get_text() for t in fig.axes[1].get_xticklabels()]
+    assert labels == ["ST\n4:1 hold-out", "RS\n6 x 8:1", "Avg\n5x2 BCV", "Vote\n5x2 BCV",
+                      "Mixture\n5x2 BCV"]
+    assert fig.axes[0].get_xlabel() == "number of random splits k (8:1 hold-outs averaged)"

@@ -188,8 +188,8 @@ def test_paper_config_dry_run():
                             capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 0, result.stderr[-2000:]
     counts = job_counts(result.stdout)
-    # 3 comparisons x 3 strategies x 1000 repetitions; 2 corpora x 3 strategies
-    assert counts["compare"] == 9000 and counts["splits"] == 6
+    # 3 comparisons x 3 strategies x 1000 repetitions; 2 corpora x 3 strategies x 1000
+    assert counts["compare"] == 9000 and counts["splits"] == 6000  # one split job per repetition
 
 
 def test_lint_and_format():

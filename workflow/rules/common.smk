@@ -4,10 +4,16 @@ import sys
 from reprocompare.config import (
     STRATEGY_NAMES,
     check_corpora,
+    check_device,
     validate as validate_config,
 )
 from reprocompare.errors import UserError
-from reprocompare.search_workflow import comparison_best_configs, search_outputs, uses_gpu
+from reprocompare import provenance
+from reprocompare.search_workflow import (
+    comparison_best_configs,
+    search_outputs,
+    uses_gpu,
+)
 
 # The file the config came from, so errors can name it (the profiles set
 # replace-workflow-config: a --configfile replaces config/config.yaml instead of extending it).
@@ -27,14 +33,20 @@ if workflow.is_main_process:
         check_corpora(config)
     except UserError as error:
         sys.exit(f"reprocompare: corpus error: {error}")
+    # device: cuda without a GPU, when the jobs run on this machine
+    if workflow.local_exec and not workflow.dryrun:
+        try:
+            check_device(config, CONFIG_SOURCE)
+        except UserError as error:
+            sys.exit(f"reprocompare: config error: {error}")
 
 REPETITIONS = range(config["repetitions"])
 STRATEGY_RUN = [STRATEGY_NAMES[key] for key in config["strategies"]]
 
 
 wildcard_constraints:
-    corpus=r"[A-Za-z0-9_.-]+",
-    comparison=r"[A-Za-z0-9_.-]+",
+    corpus=r"[A-Za-z0-9_-][A-Za-z0-9_.-]*",
+    comparison=r"[A-Za-z0-9_-][A-Za-z0-9_.-]*",
     strategy=r"holdout|repeated-holdout|bcv",
     repetition=r"\d+",
 
@@ -67,6 +79,33 @@ def compare_runtime(wildcards):
 
 def compare_gpu(wildcards):
     return int(config["device"] == "cuda" and comparison_uses_gpu(wildcards.comparison))
+
+
+# Each rule's one params value (reprocompare.provenance): exactly the config values its outputs
+# depend on, so that changing one reruns the jobs it affects and no other.
+def corpus_params(wildcards):
+    return provenance.corpus(config, wildcards.corpus)
+
+
+def split_params(wildcards):
+    return provenance.split(config, wildcards.corpus, wildcards.strategy)
+
+
+def compare_params(wildcards):
+    return provenance.compare(
+        config, wildcards.corpus, wildcards.comparison, wildcards.strategy
+    )
+
+
+def summary_params(wildcards):
+    return provenance.summary(config, wildcards.corpus, wildcards.comparison)
+
+
+def summary_files():
+    return [
+        f"results/summaries/{corpus}/{comparison}.json"
+        for corpus, comparison in pairs()
+    ]
 
 
 def estimates_of(wildcards):

@@ -25,6 +25,8 @@ rule compare:
         mem_mb=compare_mem_mb,
         runtime=compare_runtime,
         gpu=compare_gpu,
+    params:
+        settings=compare_params,
     script:
         "../scripts/compare.py"
 
@@ -44,5 +46,7 @@ rule summarize:
     resources:
         mem_mb=2000,
         runtime=10,
+    params:
+        settings=summary_params,
     script:
         "../scripts/summarize.py"

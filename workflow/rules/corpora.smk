@@ -18,6 +18,6 @@ rule corpus:
         mem_mb=2000,
         runtime=10,
     params:
-        settings=lambda wildcards: config["corpora"][wildcards.corpus],
+        settings=corpus_params,
     script:
         "../scripts/corpus.py"

@@ -3,10 +3,7 @@
 
 rule tables:
     input:
-        [
-            f"results/summaries/{corpus}/{comparison}.json"
-            for corpus, comparison in pairs()
-        ],
+        summary_files(),
     output:
         table4_csv=report(
             "results/tables/table4.csv",
@@ -32,16 +29,15 @@ rule tables:
     resources:
         mem_mb=2000,
         runtime=10,
+    params:
+        settings=lambda wildcards: provenance.reports(pairs()),
     script:
         "../scripts/tables.py"
 
 
 rule figures:
     input:
-        [
-            f"results/summaries/{corpus}/{comparison}.json"
-            for corpus, comparison in pairs()
-        ],
+        summary_files(),
     output:
         figure1=report(
             "results/figures/figure1.png",
@@ -65,5 +61,7 @@ rule figures:
     resources:
         mem_mb=2000,
         runtime=10,
+    params:
+        settings=lambda wildcards: provenance.reports(pairs()),
     script:
         "../scripts/figures.py"

@@ -33,6 +33,9 @@ rule fixed_split:
     params:
         ratio=config["search"]["ratio"],
         seed=config["search"]["seed"],
+        keep_documents=lambda wildcards: {
+            "keep_documents": config["corpora"][wildcards.corpus]["keep_documents"]
+        },
     script:
         "../scripts/search_split.py"
 
@@ -66,6 +69,9 @@ rule search_trials:
         model=lambda wildcards: config["models"][wildcards.model],
         space=lambda wildcards: config["search"]["models"][wildcards.model]["space"],
         seed=config["search"]["seed"],
+        scoring=lambda wildcards: provenance.scoring(
+            config, wildcards.corpus, [wildcards.model]
+        ),
     script:
         "../scripts/search_trials.py"
 
@@ -133,6 +139,8 @@ rule search_best:
     resources:
         mem_mb=2000,
         runtime=10,
+    params:
+        model=lambda wildcards: provenance.spec(config, wildcards.model),
     script:
         "../scripts/search_best.py"
 
@@ -163,6 +171,11 @@ rule seed_runs:
             side: config["models"][config["comparisons"][wildcards.comparison][side]]
             for side in ("a", "b")
         },
+        scoring=lambda wildcards: provenance.scoring(
+            config,
+            wildcards.corpus,
+            [config["comparisons"][wildcards.comparison][s] for s in ("a", "b")],
+        ),
     script:
         "../scripts/search_seed_runs.py"
 
@@ -215,6 +228,9 @@ rule learning_curve_runs:
         seeds=config["learning_curves"]["seeds"],
         record_every=config["learning_curves"]["record_every"],
         seed=config["search"]["seed"],
+        scoring=lambda wildcards: provenance.scoring(
+            config, wildcards.corpus, [wildcards.model]
+        ),
     script:
         "../scripts/search_curve_runs.py"
 
@@ -264,6 +280,6 @@ rule checklist:
         mem_mb=2000,
         runtime=10,
     params:
-        source=CONFIG_SOURCE,
+        settings=lambda wildcards: provenance.checklist(config, CONFIG_SOURCE),
     script:
         "../scripts/checklist.py"

@@ -1,4 +1,5 @@
-# All repetitions of one strategy on one corpus in one job: splits are cheap, jobs are not.
+# One job per repetition: adding repetitions adds jobs and never rewrites an existing split (a
+# rewritten split would make Snakemake retrain every comparison that reads it).
 
 
 rule splits:
@@ -6,16 +7,18 @@ rule splits:
         conll="results/corpora/{corpus}/corpus.conll",
         info="results/corpora/{corpus}/corpus.json",
     output:
-        [f"results/splits/{{corpus}}/{{strategy}}/rep{r}.json" for r in REPETITIONS],
+        "results/splits/{corpus}/{strategy}/rep{repetition}.json",
     log:
-        "logs/splits/{corpus}/{strategy}.log",
+        "logs/splits/{corpus}/{strategy}/rep{repetition}.log",
     benchmark:
-        "results/benchmarks/splits/{corpus}/{strategy}.tsv"
+        "results/benchmarks/splits/{corpus}/{strategy}/rep{repetition}.tsv"
     conda:
         "../envs/reprocompare.yaml"
     threads: 1
     resources:
         mem_mb=2000,
         runtime=10,
+    params:
+        settings=split_params,
     script:
         "../scripts/splits.py"

@@ -1,5 +1,6 @@
 # Thin adapter: results/checklist.md from the run's records (reprocompare.search_jobs).
 from reprocompare.jobs import job
+from reprocompare.provenance import checklist_config
 from reprocompare.search_jobs import checklist
 
 
@@ -8,6 +9,7 @@ def paths(value):
 
 
 with job(snakemake.log[0]):
-    checklist(snakemake.config,
+    config, source = checklist_config(snakemake.params.settings)
+    checklist(config,
               {key: paths(getattr(snakemake.input, key)) for key in snakemake.input.keys()},
-              snakemake.output[0], config_source=snakemake.params.source)
+              snakemake.output[0], config_source=source)

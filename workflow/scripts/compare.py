@@ -5,6 +5,5 @@ from reprocompare.jobs import compare, job
 
 with job(snakemake.log[0]):
     compare(snakemake.input.conll, snakemake.input.info, snakemake.input.split,
-            snakemake.wildcards.corpus, snakemake.wildcards.comparison, snakemake.config,
-            str(Path(snakemake.output.estimates).parent), threads=snakemake.threads,
-            best_paths=list(snakemake.input.best))
+            snakemake.params.settings, str(Path(snakemake.output.estimates).parent),
+            threads=snakemake.threads, best_paths=list(snakemake.input.best))

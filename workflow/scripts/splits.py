@@ -1,6 +1,6 @@
-# Thin adapter: every repetition's split of one strategy on one corpus (reprocompare.jobs).
-from reprocompare.jobs import job, make_splits
+# Thin adapter: one repetition's split of one strategy on one corpus (reprocompare.jobs).
+from reprocompare.jobs import job, make_split
 
 with job(snakemake.log[0]):
-    make_splits(snakemake.input.conll, snakemake.input.info, snakemake.wildcards.corpus,
-                snakemake.wildcards.strategy, snakemake.config, list(snakemake.output))
+    make_split(snakemake.input.conll, snakemake.input.info, snakemake.params.settings,
+               int(snakemake.wildcards.repetition), snakemake.output[0])

@@ -2,5 +2,4 @@
 from reprocompare.jobs import job, summarize
 
 with job(snakemake.log[0]):
-    summarize(list(snakemake.input), snakemake.wildcards.comparison,
-              snakemake.wildcards.corpus, snakemake.config, snakemake.output[0])
+    summarize(list(snakemake.input), snakemake.params.settings, snakemake.output[0])

@@ -1,0 +1,158 @@
+"""What each job's outputs depend on: the exact config values, as the rule's one ``params:`` value.
+
+Snakemake reruns a job when its recorded params differ from the current ones (rerun-trigger
+``params``), and, through the ``mtime`` and ``input`` triggers, every job downstream of it. So a
+job's outputs are a function of its inputs and of the value :func:`corpus`, :func:`split`,
+:func:`compare`, :func:`summary`, :func:`reports` or :func:`checklist` returns here, and the job's
+script reads its settings from that value, never from ``snakemake.config``: a config value that
+changes an output reruns that output's job, and a value that does not, does not.
+
+Each function returns one dict with a fixed key order and canonical values (model specs as their
+canonical strings, never YAML mappings whose key order a user may change). One dict, not several
+params: Snakemake records the set of the params' values, not their names, so two swapped values
+would go unnoticed.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from functools import lru_cache
+
+from reprocompare.config import STRATEGY_NAMES, corpus_seed, section_defaults
+from reprocompare.search.config import curves_corpus, search_corpus
+
+#: the splitters' strategy name -> its config key
+STRATEGY_KEYS = {name: key for key, name in STRATEGY_NAMES.items()}
+
+
+def corpus(config: dict, name: str) -> dict:
+    """The prepared copy: the source file and how it is read and subsampled (not ``typed``, not
+    ``keep_documents``: documents always survive the copy, and scoring happens later)."""
+    settings = config["corpora"][name]
+    record = {key: settings[key] for key in ("path", "token_column", "tag_column", "scheme",
+                                             "ill_formed", "subsample")}
+    if settings["subsample"] is not None:  # the seed of no subsample changes nothing
+        record["subsample_seed"] = settings["subsample_seed"]
+    return record
+
+
+def strategy_settings(config: dict, strategy: str) -> dict:
+    """The settings a strategy's splits depend on: ratio, k = max(k) hold-outs, or m."""
+    settings = config["strategies"][STRATEGY_KEYS[strategy]]
+    if strategy == "holdout":
+        return {"ratio": settings["ratio"]}
+    if strategy == "repeated-holdout":
+        return {"k": max(settings["k"]), "ratio": settings["ratio"]}
+    return {"m": settings["m"]}
+
+
+def split(config: dict, corpus_name: str, strategy: str) -> dict:
+    """One repetition's split: the strategy's settings, the corpus's seed and its documents."""
+    return {"strategy": strategy, **strategy_settings(config, strategy),
+            "seed": corpus_seed(config["seed"], corpus_name),
+            "keep_documents": config["corpora"][corpus_name]["keep_documents"]}
+
+
+@lru_cache(maxsize=None)
+def _spec(mapping_json: str) -> str:
+    from reprocompare.models import spec_from_mapping  # lazy: scikit-learn
+
+    return str(spec_from_mapping("model", json.loads(mapping_json)))
+
+
+def spec(config: dict, model: str) -> str:
+    """The canonical spec string of a config model (cached: asked once per job of the DAG)."""
+    return _spec(json.dumps(config["models"][model], sort_keys=True))
+
+
+@lru_cache(maxsize=None)
+def _uses_gpu(mapping_json: str) -> bool:
+    from reprocompare.models import tagger_class_of  # lazy: scikit-learn
+
+    return bool(getattr(tagger_class_of(json.loads(mapping_json)), "uses_gpu", False))
+
+
+def uses_device(config: dict, model: str) -> bool:
+    """Whether the model trains on ``device`` (a capability of its class, not its type's name)."""
+    return _uses_gpu(json.dumps(config["models"][model], sort_keys=True))
+
+
+def compare(config: dict, corpus_name: str, comparison: str, strategy: str) -> dict:
+    """One comparison job: the two specs, what is scored, how BCV votes, what is kept.
+
+    ``voting`` only for BCV and ``device`` only for models that use one: a hold-out job does not
+    rerun when the vote changes, nor a CRF job when the BiLSTM device does.
+    """
+    pair = config["comparisons"][comparison]
+    record = {side.upper(): {"name": pair[side], "spec": spec(config, pair[side])}
+              for side in ("a", "b")}
+    record["typed"] = config["corpora"][corpus_name]["typed"]
+    if strategy == "bcv":
+        record["voting"] = config["strategies"]["bcv"]["voting"]
+    record["keep_predictions"] = config["keep_predictions"]
+    if any(uses_device(config, pair[side]) for side in ("a", "b")):
+        record["device"] = config["device"]
+    return record
+
+
+def scoring(config: dict, corpus_name: str, models: list[str]) -> dict:
+    """What the fixed-split jobs (search trials, seed runs, learning curves) score and where
+    their models train: typed, and the device when one of ``models`` uses it."""
+    record = {"typed": config["corpora"][corpus_name]["typed"]}
+    if any(uses_device(config, name) for name in models):
+        record["device"] = config["device"]
+    return record
+
+
+def strategies(config: dict) -> dict:
+    """Every strategy's settings as the reports label them (m x 2 BCV, the ratio, the k)."""
+    out = {}
+    for key, settings in config["strategies"].items():
+        out[STRATEGY_NAMES[key]] = dict(sorted(settings.items()))
+    return out
+
+
+def summary(config: dict, corpus_name: str, comparison: str) -> dict:
+    """One comparison's summary on one corpus: everything it computes with or records."""
+    pair = config["comparisons"][comparison]
+    return {"comparison": comparison, "corpus": corpus_name,
+            "source": config["corpora"][corpus_name]["path"],
+            "models": {"A": spec(config, pair["a"]), "B": spec(config, pair["b"])},
+            "model_names": {"A": pair["a"], "B": pair["b"]},
+            "conclusion": pair["conclusion"], "typed": config["corpora"][corpus_name]["typed"],
+            "strategies": strategies(config), "repetitions": config["repetitions"],
+            "seed": config["seed"]}
+
+
+def reports(pairs: list[tuple[str, str]]) -> dict:
+    """Tables and figures: which summaries, in which order (all else they print is in them)."""
+    return {"summaries": [f"{comparison} on {corpus_name}" for corpus_name, comparison in pairs]}
+
+
+#: the sections of the optional stages, which share the search's fixed split
+OPTIONAL_STAGES = ("search", "seed_variance", "learning_curves")
+
+
+def checklist(config: dict, source: str) -> str:
+    """The config values the checklist prints, as canonical JSON (read back with
+    :func:`checklist_config`): all but the corpora's settings (it prints what the corpus jobs
+    recorded), keep_predictions, and the section of an optional stage that does not run (its
+    values then change nothing: they are replaced by their defaults). The corpus of the search
+    and of the learning curves is the one they use, named or not."""
+    printed = copy.deepcopy(config)
+    # of a corpus, the checklist prints what the corpus jobs recorded, and typed
+    printed["corpora"] = {name: {"typed": c["typed"]} for name, c in config["corpora"].items()}
+    printed.pop("keep_predictions")
+    printed["search"]["corpus"] = search_corpus(config)  # null means the first corpus
+    printed["learning_curves"]["corpus"] = curves_corpus(config)
+    for section in OPTIONAL_STAGES:
+        if not printed[section]["enabled"]:
+            printed[section] = section_defaults(section)
+    return json.dumps({"source": source, "config": printed}, sort_keys=True)
+
+
+def checklist_config(value: str) -> tuple[dict, str]:
+    """The config and its file name back from :func:`checklist`'s value."""
+    record = json.loads(value)
+    return record["config"], record["source"]

@@ -1,0 +1,322 @@
+"""Provenance-exact reruns: changing one config value reruns exactly the jobs it affects.
+
+One tiny study runs once (module fixture); then, for every key of the config schema, the key's
+value is changed and ``snakemake -n`` must plan exactly the jobs listed here, rule by rule. The
+cases are checked to cover every key the schema declares, so a key added to the schema without
+a case here fails :func:`test_every_schema_key_has_a_case`.
+
+The study: two comparisons on one corpus of 8 documents (p1: CRF vs majority, p2: majority vs
+majority), every strategy, R = 2, with the search (2 CRF trials) and seed variance switched on, so
+that their keys change something too. Learning curves need a BiLSTM and stay off: their keys must
+then plan nothing.
+"""
+
+from __future__ import annotations
+
+import copy
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import ROOT, TEST_DATA
+from reprocompare.config import SCHEMA_PATH
+
+pytestmark = pytest.mark.slow
+
+SNAKEMAKE = [sys.executable, "-m", "snakemake", "--snakefile", str(ROOT / "Snakefile")]
+
+
+def documents_corpus(path: Path) -> Path:
+    """tests/data/tiny.conll with a -DOCSTART- line before every 15th sentence (8 documents)."""
+    sentences = [s for s in (TEST_DATA / "tiny.conll").read_text().split("\n\n") if s.strip()]
+    parts = []
+    for i, sentence in enumerate(sentences):
+        if i % 15 == 0:
+            parts.append("-DOCSTART- -X- O")
+        parts.append(sentence.strip("\n"))
+    path.write_text("\n\n".join(parts) + "\n")
+    return path
+
+
+def study(corpus: Path) -> dict:
+    return {
+        "corpora": {"tiny": {"path": str(corpus)}},
+        "models": {"crf": {"type": "crf", "scheme": "IOB2", "max_iterations": 5},
+                   "maj": {"type": "majority"},
+                   "maj2": {"type": "majority", "scheme": "IOBES"}},
+        "comparisons": {"p1": {"a": "crf", "b": "maj", "corpora": ["tiny"]},
+                        "p2": {"a": "maj", "b": "maj2", "corpora": ["tiny"]}},
+        "strategies": {"holdout": {}, "repeated_holdout": {"k": [2, 3], "table4_k": 3},
+                       "bcv": {"m": 2}},
+        "repetitions": 2,
+        "seed": 3,
+        "search": {"enabled": True, "trials_per_job": 2,
+                   "models": {"crf": {"trials": 2, "space": {
+                       "c1": {"distribution": "uniform", "low": 0.0, "high": 0.5}}}}},
+        "seed_variance": {"enabled": True, "seeds": 2},
+    }
+
+
+def dry_run(workdir: Path, config: dict) -> dict[str, int]:
+    """The jobs ``snakemake -n`` plans, as {rule: count} (empty: nothing to be done)."""
+    (workdir / "study.yaml").write_text(yaml.safe_dump(config))
+    result = subprocess.run([*SNAKEMAKE, "--configfile", "study.yaml", "-n", "--quiet", "rules"],
+                            capture_output=True, text=True, cwd=workdir)
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output[-3000:]
+    if "Job stats:" not in output:
+        assert "Nothing to be done" in output, output[-3000:]
+        return {}
+    table = output.split("Job stats:", 1)[1].split("\n\n", 1)[0]
+    counts = {}
+    for line in table.splitlines()[3:]:
+        fields = line.split()
+        if len(fields) == 2 and fields[0] != "total":
+            counts[fields[0]] = int(fields[1])
+    return counts
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory):
+    """A finished run of the study: (its directory, its config)."""
+    workdir = tmp_path_factory.mktemp("provenance")
+    config = study(documents_corpus(workdir / "docs.conll"))
+    (workdir / "study.yaml").write_text(yaml.safe_dump(config))
+    result = subprocess.run([*SNAKEMAKE, "--configfile", "study.yaml", "--cores", "2"],
+                            capture_output=True, text=True, cwd=workdir)
+    assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
+    assert dry_run(workdir, config) == {}
+    return workdir, config
+
+
+# ---- the expected plans ------------------------------------------------------------------------
+
+#: after any change that reaches a summary: the summaries' readers
+REPORTS = {"tables": 1, "figures": 1, "checklist": 1, "all": 1}
+CHECKLIST = {"checklist": 1, "all": 1}
+NOTHING: dict[str, int] = {}
+#: seed variance on the fixed split: p1 and p2 on tiny, then its table
+SEED_VARIANCE = {"seed_runs": 2, "seed_variance": 1}
+#: the search: one trial job (2 trials), the trials table, the budget
+SEARCH = {"search_trials": 1, "search_table": 1, "budget": 1}
+
+
+def plan(**counts: int) -> dict[str, int]:
+    return {rule: n for rule, n in counts.items() if n}
+
+
+def everything_after_the_corpus(**extra: int) -> dict[str, int]:
+    """A new prepared corpus: every split, comparison, summary, the fixed split and its users."""
+    return plan(corpus=1, splits=6, compare=12, summarize=2, fixed_split=1, **SEARCH,
+                **SEED_VARIANCE, **REPORTS, **extra)
+
+
+def comparisons(n_jobs: int, n_summaries: int) -> dict[str, int]:
+    return plan(compare=n_jobs, summarize=n_summaries, **REPORTS)
+
+
+def splits(n_splits: int, n_jobs: int) -> dict[str, int]:
+    return plan(splits=n_splits, compare=n_jobs, summarize=2, **REPORTS)
+
+
+def summaries(n: int) -> dict[str, int]:
+    return plan(summarize=n, **REPORTS)
+
+
+def set_key(config: dict, dotted: str, value) -> None:
+    *parents, last = dotted.split(".")
+    node = config
+    for part in parents:
+        node = node.setdefault(part, {})
+    node[last] = value
+
+
+def change(dotted: str, value):
+    def apply(config: dict, workdir: Path) -> None:
+        set_key(config, dotted, value)
+    return apply
+
+
+def copy_of_corpus(config: dict, workdir: Path) -> None:
+    """Same sentences, another file: the corpus job reruns (its input is another file)."""
+    copy = workdir / "docs-copy.conll"
+    shutil.copy2(config["corpora"]["tiny"]["path"], copy)
+    config["corpora"]["tiny"]["path"] = str(copy)
+
+
+def space(dotted: str, value):
+    return change(f"search.models.crf.space.c1.{dotted}", value)
+
+
+def dimension(value: dict):
+    return change("search.models.crf.space.c1", value)
+
+
+def second_corpus(config: dict, workdir: Path) -> None:
+    # named after tiny: the config is written with sorted keys, and the search's corpus is the
+    # first one
+    tiny = config["corpora"]["tiny"]["path"]
+    copy_of_corpus(config, workdir)
+    config["corpora"] = {"tiny": {"path": tiny},
+                         "wsj": {"path": config["corpora"]["tiny"]["path"]}}
+    config["comparisons"]["p2"]["corpora"] = ["tiny", "wsj"]
+
+
+def learning_curves(config: dict, workdir: Path) -> None:
+    config["models"]["bilstm"] = {"type": "bilstm", "word_dim": 5, "hidden_size": 4,
+                                  "char_dim": 0, "epochs": 1}
+    config["learning_curves"] = {"enabled": True, "models": ["bilstm"], "seeds": 2}
+
+
+#: a new search space: the trials, their table and the budget
+TRIALS = {"search_trials": 1, "search_table": 1, "budget": 1, "checklist": 1, "all": 1}
+
+
+#: schema key (with <name> for any name) -> [(description, change, planned jobs)]
+CASES = {
+    "corpora.<name>.path": [("a copy of the file", copy_of_corpus,
+                             everything_after_the_corpus())],
+    "corpora.<name>.token_column": [("the POS column as tokens", change(
+        "corpora.tiny.token_column", 1), everything_after_the_corpus())],
+    "corpora.<name>.tag_column": [("the same column counted from the start", change(
+        "corpora.tiny.tag_column", 2), everything_after_the_corpus())],
+    "corpora.<name>.scheme": [("IOB2 asserted", change("corpora.tiny.scheme", "IOB2"),
+                               everything_after_the_corpus())],
+    "corpora.<name>.ill_formed": [("repair", change("corpora.tiny.ill_formed", "repair"),
+                                   everything_after_the_corpus())],
+    # scoring only: the comparisons, seed runs and search trials score; the corpus and splits stay
+    "corpora.<name>.typed": [("untyped", change("corpora.tiny.typed", False),
+                              plan(compare=12, summarize=2, seed_runs=2, seed_variance=1,
+                                   **SEARCH, **REPORTS))],
+    "corpora.<name>.subsample": [("100 sentences", change("corpora.tiny.subsample", 100),
+                                  everything_after_the_corpus())],
+    # without a subsample its seed changes nothing
+    "corpora.<name>.subsample_seed": [("no subsample", change("corpora.tiny.subsample_seed", 7),
+                                       NOTHING)],
+    # the fixed split keeps documents whole too
+    "corpora.<name>.keep_documents": [("documents whole", change(
+        "corpora.tiny.keep_documents", True), plan(splits=6, compare=12, summarize=2,
+                                                   fixed_split=1, **SEARCH, **SEED_VARIANCE,
+                                                   **REPORTS))],
+    "models.<name>.type": [("maj2 (B of p2) a CRF", change("models.maj2.type", "crf"),
+                            plan(compare=6, summarize=1, seed_runs=1, seed_variance=1,
+                                 **REPORTS))],
+    "comparisons.<name>.a": [("p1.a crf -> maj2", change("comparisons.p1.a", "maj2"),
+                              plan(compare=6, summarize=1, seed_runs=1, seed_variance=1,
+                                   **REPORTS))],
+    "comparisons.<name>.b": [("p2.b maj2 -> crf", change("comparisons.p2.b", "crf"),
+                              plan(compare=6, summarize=1, seed_runs=1, seed_variance=1,
+                                   **REPORTS))],
+    # growth: only p2's work on the new corpus, and its fixed split for the seed runs
+    "comparisons.<name>.corpora": [("p2 on tiny and a second corpus", second_corpus,
+                                    plan(corpus=1, splits=6, compare=6, summarize=1,
+                                         fixed_split=1, seed_runs=1, seed_variance=1,
+                                         **REPORTS))],
+    "comparisons.<name>.conclusion": [("p1 B>A", change("comparisons.p1.conclusion", "B>A"),
+                                       summaries(1))],
+    "strategies.holdout.ratio": [("4:1", change("strategies.holdout.ratio", "4:1"),
+                                  splits(2, 4))],
+    "strategies.repeated_holdout.k": [
+        ("a larger max(k)", change("strategies.repeated_holdout.k", [2, 3, 4]), splits(2, 4)),
+        ("a k below max(k)", change("strategies.repeated_holdout.k", [1, 2, 3]), summaries(2)),
+    ],
+    "strategies.repeated_holdout.ratio": [("4:1", change("strategies.repeated_holdout.ratio",
+                                                         "4:1"), splits(2, 4))],
+    "strategies.repeated_holdout.table4_k": [("2", change("strategies.repeated_holdout.table4_k",
+                                                          2), summaries(2))],
+    "strategies.bcv.m": [("3", change("strategies.bcv.m", 3), splits(2, 4))],
+    "strategies.bcv.voting": [("token", change("strategies.bcv.voting", "token"),
+                               comparisons(4, 2))],
+    "repetitions": [("3", change("repetitions", 3), plan(splits=3, compare=6, summarize=2,
+                                                         **REPORTS))],
+    "seed": [("4", change("seed", 4), splits(6, 12))],
+    "keep_predictions": [("true", change("keep_predictions", True), comparisons(12, 2))],
+    # no model of the study trains on a device; the checklist prints the setting
+    "device": [("cuda", change("device", "cuda"), CHECKLIST)],
+    "search.enabled": [("off", change("search.enabled", False), CHECKLIST)],
+    # the corpus it searched already (null means the first)
+    "search.corpus": [("tiny named", change("search.corpus", "tiny"), NOTHING)],
+    "search.ratio": [("4:1", change("search.ratio", "4:1"),
+                      plan(fixed_split=1, **SEARCH, **SEED_VARIANCE, **CHECKLIST))],
+    "search.seed": [("1", change("search.seed", 1),
+                     plan(fixed_split=1, **SEARCH, **SEED_VARIANCE, **CHECKLIST))],
+    # two jobs of one trial each instead of one of two
+    "search.trials_per_job": [("1", change("search.trials_per_job", 1),
+                               plan(search_trials=2, search_table=1, budget=1, **CHECKLIST))],
+    "search.target_f1": [("0.5", change("search.target_f1", 0.5), plan(budget=1, **CHECKLIST))],
+    "search.feed_best": [("on", change("search.feed_best", True),
+                          plan(search_best=1, compare=6, summarize=1, seed_runs=1,
+                               seed_variance=1, **REPORTS))],
+    "search.models.<name>.trials": [("3", change("search.models.crf.trials", 3),
+                                     plan(search_trials=1, search_table=1, budget=1,
+                                          **CHECKLIST))],
+    "search.models.<name>.space.<name>.distribution": [
+        ("log_uniform", dimension({"distribution": "log_uniform", "low": 0.01, "high": 0.5}),
+         TRIALS)],
+    "search.models.<name>.space.<name>.low": [("0.1", space("low", 0.1), TRIALS)],
+    "search.models.<name>.space.<name>.high": [("0.4", space("high", 0.4), TRIALS)],
+    "search.models.<name>.space.<name>.values": [
+        ("a choice", dimension({"distribution": "choice", "values": [0.1, 0.2]}), TRIALS)],
+    "seed_variance.enabled": [("off", change("seed_variance.enabled", False), CHECKLIST)],
+    "seed_variance.seeds": [("3", change("seed_variance.seeds", 3),
+                             plan(**SEED_VARIANCE, **CHECKLIST))],
+    "seed_variance.failure_f1": [("0.9", change("seed_variance.failure_f1", 0.9),
+                                  plan(seed_variance=1, **CHECKLIST))],
+    # learning curves are off: their values change nothing
+    "learning_curves.enabled": [("on, with a BiLSTM", learning_curves,
+                                 plan(learning_curve_runs=1, learning_curve=1, **CHECKLIST))],
+    "learning_curves.models": [("[]", change("learning_curves.models", []), NOTHING)],
+    "learning_curves.corpus": [("tiny", change("learning_curves.corpus", "tiny"), NOTHING)],
+    "learning_curves.seeds": [("4", change("learning_curves.seeds", 4), NOTHING)],
+    "learning_curves.record_every": [("2", change("learning_curves.record_every", 2),
+                                      NOTHING)],
+}
+
+
+#: not schema keys (a model's hyperparameters are its type's), checked all the same
+EXTRA_CASES = {
+    "models.<name>.<hyperparameter>": [
+        ("crf (A of p1, searched) max_iterations 6", change("models.crf.max_iterations", 6),
+         plan(compare=6, summarize=1, seed_runs=1, seed_variance=1, **SEARCH, **REPORTS))],
+}
+
+
+def schema_keys() -> list[str]:
+    """Every key the schema declares, with ``<name>`` for the keys a user names."""
+    keys = []
+
+    def walk(schema: dict, prefix: str) -> None:
+        for key, sub in schema.get("properties", {}).items():
+            keys.append(f"{prefix}{key}")
+            walk(sub, f"{prefix}{key}.")
+        extra = schema.get("additionalProperties")
+        if isinstance(extra, dict):
+            walk(extra, f"{prefix}<name>.")
+
+    walk(yaml.safe_load(SCHEMA_PATH.read_text()), "")
+    # a key whose value is a mapping of keys listed here is covered by those keys
+    return [k for k in keys if not any(other.startswith(k + ".") for other in keys)]
+
+
+def test_every_schema_key_has_a_case():
+    assert sorted(set(CASES) - set(EXTRA_CASES)) == sorted(schema_keys())
+
+
+CASES.update(EXTRA_CASES)
+CASE_IDS = [(key, i) for key in CASES for i in range(len(CASES[key]))]
+
+
+@pytest.mark.parametrize("key,i", CASE_IDS, ids=[f"{k}-{i}" for k, i in CASE_IDS])
+def test_changing_a_key_reruns_exactly_its_jobs(finished, key, i):
+    workdir, base = finished
+    description, apply, expected = CASES[key][i]
+    config = copy.deepcopy(base)
+    apply(config, workdir)
+    try:
+        assert dry_run(workdir, config) == expected, description
+    finally:
+        (workdir / "study.yaml").write_text(yaml.safe_dump(base))
