@@ -340,6 +340,18 @@ def test_spec_from_mapping_reads_yaml_values():
     assert spec.params == {"word_dim": 20, "dropout": 0.5, "learning_rate": 0.001}
 
 
+def test_values_with_commas_or_quotes_are_json_strings_in_the_string_form():
+    train = 'fit "{train}", {model_dir}'
+    spec = ModelSpec("command", "IOB2", (("predict", "p {input} {output}"), ("train", train)))
+    text = str(spec)
+    assert text == ('command:scheme=IOB2,predict=p {input} {output},'
+                    'train="fit \\"{train}\\", {model_dir}"')
+    assert parse_spec(text) == spec
+    # spaces around a quoted value and its comma are allowed; unquoted values are stripped
+    assert parse_spec('command: train = "fit {train}" , predict= p {input} {output} ') == \
+        parse_spec("command:train=fit {train},predict=p {input} {output}")
+
+
 def test_build_model_makes_a_fresh_configured_model():
     model = build_model(parse_spec("bilstm:word_dim=10,scheme=IOBES"), random_state=3)
     assert isinstance(model, BiLSTMTagger) and not hasattr(model, "module_")
@@ -351,7 +363,12 @@ def test_build_model_makes_a_fresh_configured_model():
 
 
 @pytest.mark.parametrize("text, key, message", [
-    ("svm:c=1", "type", "unknown model type 'svm'; expected one of bilstm, command, crf, majority, python"),
+    ("svm:c=1", "type",
+     "unknown model type 'svm'; expected one of bilstm, command, crf, majority, python"),
+    ('command:train="fit {train}', "train", "unterminated quoted value"),
+    ('command:train="fit {train}" x,predict=p {input} {output}', "train",
+     "expected a comma after the quoted value"),
+    ("crf:=1", "type", "expected key=value"),
     ("", "type", "empty model spec"),
     ("crf:c3=1", "c3", "allowed: affix_length, all_possible_transitions"),
     ("crf:c1=-0.5", "c1", "must be >= 0"),
