@@ -31,6 +31,7 @@ import shlex
 import shutil
 import string
 import subprocess
+import sys
 import tempfile
 import weakref
 from pathlib import Path
@@ -68,6 +69,14 @@ def _check_command(name: str, allowed: tuple[str, ...]):
             return f"must use {{{missing[0]}}}"
         return None
     return check
+
+
+def _stderr_fd():
+    try:
+        sys.stderr.flush()
+        return sys.stderr.fileno()
+    except (AttributeError, OSError, ValueError):  # a stderr without a file (captured)
+        return subprocess.DEVNULL
 
 
 def _conll(sentences: Sequence[Sentence], tags: Sequence[Sequence[str]] | None) -> str:
@@ -152,9 +161,13 @@ class CommandTagger(SequenceTagger):
     def _run(self, which: str, template: str, **paths: str) -> None:
         fields = {name: shlex.quote(path) for name, path in paths.items()}
         command = template.format(seed=self._seed(), scheme=self.scheme, **fields)
+        # Its output goes to ours (the job's log): stdout as it comes, stderr once it is done
+        # (kept to quote its tail when the command fails).
         completed = subprocess.run(command, shell=True, stdin=subprocess.DEVNULL,
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        if completed.returncode != 0:
+                                   stdout=_stderr_fd(), stderr=subprocess.PIPE)
+        if completed.returncode == 0:
+            sys.stderr.write(completed.stderr.decode("utf-8", "replace"))
+        else:
             tail = completed.stderr.decode("utf-8", "replace").rstrip().splitlines()[-STDERR_TAIL:]
             shown = "\n".join(f"    {line}" for line in tail) or "    (nothing on stderr)"
             raise UserError(f"the {which} command failed with exit status "
