@@ -2,10 +2,14 @@
 
     .venv/bin/python benchmarks/bench_scale.py --repetitions 100 1000 3000 \
         --json benchmarks/runs/scale.json
+    .venv/bin/python benchmarks/bench_scale.py --repetitions 6000 --batches 6   # beyond R = 3000
 
 Each dry run is a fresh `snakemake -n --quiet rules` process on config/paper.yaml with `--config
-repetitions=R` (3 comparisons x 3 strategies x R training jobs); the peak resident memory is the
-child's own (wait4 rusage).
+repetitions=R` (3 comparisons x 3 strategies x R training jobs); the peak resident memory and the
+CPU time (user + system, less sensitive than wall time to other load on a shared machine) are the
+child's own (wait4 rusage). With --batches N it plans only the first of N batches of the
+summaries' inputs (`--batch summarize=1/N`), the way a study beyond R = 3000 is run (README,
+"Running on a cluster").
 """
 
 from __future__ import annotations
@@ -21,9 +25,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def dry_run(repetitions: int) -> dict:
+def dry_run(repetitions: int, batches: int = 1) -> dict:
     command = [sys.executable, "-m", "snakemake", "-n", "--quiet", "rules", "--configfile",
                str(ROOT / "config" / "paper.yaml"), "--config", f"repetitions={repetitions}"]
+    if batches > 1:
+        command += ["--batch", f"summarize=1/{batches}"]
     started = time.perf_counter()
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT)
@@ -34,18 +40,22 @@ def dry_run(repetitions: int) -> dict:
         raise SystemExit(f"dry run failed for R = {repetitions}:\n{output[-2000:]}")
     jobs = next(int(line.split()[1]) for line in output.splitlines()
                 if line.split()[:1] == ["total"])
-    return {"repetitions": repetitions, "jobs": jobs, "seconds": round(seconds, 2),
-            "peak_rss_mb": round(usage.ru_maxrss / 1024, 1)}
+    return {"repetitions": repetitions, "batches": batches, "jobs": jobs,
+            "seconds": round(seconds, 2), "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 2),
+            "peak_rss_mb": round(usage.ru_maxrss / 1024, 1),
+            "load_1min": round(os.getloadavg()[0], 2)}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repetitions", type=int, nargs="+", default=[100, 1000, 3000])
+    parser.add_argument("--batches", type=int, default=1,
+                        help="plan batch 1 of N of the summaries' inputs (--batch summarize=1/N)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     rows = []
     for repetitions in args.repetitions:
-        rows.append(dry_run(repetitions))
+        rows.append(dry_run(repetitions, args.batches))
         print(json.dumps(rows[-1]), flush=True)
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
