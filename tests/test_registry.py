@@ -58,6 +58,13 @@ class ToyTagger(SequenceTagger):
 
 class NotATagger:
     PARAMS = ()
+
+
+from reprocompare.models import CommandTagger
+
+
+class GpuCommand(CommandTagger):
+    uses_gpu = True
 '''
 
 
@@ -168,6 +175,14 @@ def test_type_python_errors_name_the_key(toy_package, mapping, key, message):
         spec_from_mapping("p", mapping)
     assert error.value.key == key
     assert message in str(error.value)
+
+
+def test_a_command_subclass_asks_for_a_gpu(toy_package):
+    mapping = {"type": "python", "class": "toy_tagger:GpuCommand", "train": "t {train}",
+               "predict": "p {input} {output}"}
+    config = {"models": {"gpu": mapping, "cpu": {**mapping, "type": "command"}}}
+    assert uses_gpu(config, "gpu") and not uses_gpu(config, "cpu")
+    assert build_model(spec_from_mapping("gpu", mapping)).get_params()["train"] == "t {train}"
 
 
 def test_learning_curves_need_a_model_that_trains_by_epochs(toy_package):
