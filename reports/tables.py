@@ -494,7 +494,8 @@ def table4_text(summary: dict) -> str:
 # ---- reproducibility of significance claims (issue 13, item 2) ------------------------------
 
 CLAIMS_COLUMNS = (*CONTEXT_COLUMNS, "strategy", "test", "repetitions", "alpha",
-                  "a_better", "share", "share_low", "share_high", "b_better")
+                  "a_better", "share", "share_low", "share_high", "b_better",
+                  "holm_family", "a_better_holm", "share_holm")
 #: the strategy and the test's name as a reader knows them
 TEST_NAMES = {"paired_bootstrap": ("ST", "paired bootstrap over sentences"),
               "approximate_randomization": ("ST", "approximate randomization over sentences"),
@@ -510,13 +511,22 @@ CLAIMS_NOTE = (
     "contradicted by 7 in 10 reruns; 'B significantly better' counts the opposite claim.")
 
 
-def claims_rows(claims: dict[str, dict], summaries: dict[str, dict]) -> list[dict]:
+HOLM_NOTE = (
+    " After Holm: the p-values of each test in each repetition are corrected for the number of "
+    "comparisons in the study (Holm 1979), as a paper reporting all of them should.")
+
+
+def claims_rows(claims: dict[str, dict], summaries: dict[str, dict],
+                holm: dict[str, dict] | None = None) -> list[dict]:
     """One row per (comparison, test) from ``estimators.claims.claim_reproducibility`` dicts.
 
     ``claims[label]`` maps a test name to its ``ClaimReproducibility.as_dict()``;
     ``summaries[label]`` gives the context (models, corpus, typed, ...) as for Table 4.
+    ``holm``, the same structure after Holm's correction across the study's comparisons (None
+    for a study of one comparison, where it changes nothing), fills the ``*_holm`` columns.
     """
     rows = []
+    family = len(claims) if holm else 1
     for label, by_test in claims.items():
         context = _context(label, summaries.get(label, {}))
         labels = _strategy_labels(summaries.get(label, {}))
@@ -530,7 +540,9 @@ def claims_rows(claims: dict[str, dict], summaries: dict[str, dict]) -> list[dic
                          "repetitions": c["repetitions"], "alpha": c["alpha"],
                          "a_better": c["a_better"], "share": c["share"],
                          "share_low": c["share_low"], "share_high": c["share_high"],
-                         "b_better": c["b_better"]})
+                         "b_better": c["b_better"], "holm_family": family,
+                         "a_better_holm": (holm or claims)[label][test]["a_better"],
+                         "share_holm": (holm or claims)[label][test]["share"]})
     return rows
 
 
@@ -543,14 +555,19 @@ def claims_markdown(rows: list[dict]) -> str:
                                          first["repetitions"]}])[:3]
         lines.append(f"- R = {first['repetitions']} repetitions per strategy; alpha = "
                      f"{first['alpha']:g}, two-sided")
+        family = first["holm_family"]
+        holm = f" 'A significantly better' after Holm ({family} comparisons) |" \
+            if family > 1 else ""
         lines += ["", "| Strategy | Test | 'A significantly better' in | share [95% CI] | "
-                      "'B significantly better' in |", "|---|---|---|---|---|"]
+                      "'B significantly better' in |" + holm,
+                  "|---|---|---|---|---|" + ("---|" if holm else "")]
         for r in group:
             lines.append(f"| {r['strategy']} | {TEST_NAMES[r['test']][1]} | "
                          f"{r['a_better']} of {r['repetitions']} | "
                          f"{_interval(r['share'], r['share_low'], r['share_high'])} | "
-                         f"{r['b_better']} of {r['repetitions']} |")
-        lines += ["", CLAIMS_NOTE, ""]
+                         f"{r['b_better']} of {r['repetitions']} |"
+                         + (f" {r['a_better_holm']} of {r['repetitions']} |" if holm else ""))
+        lines += ["", CLAIMS_NOTE + (HOLM_NOTE if holm else ""), ""]
     return "\n".join(lines)
 
 
@@ -558,20 +575,25 @@ def claims_latex(rows: list[dict]) -> str:
     out = ["% Significance claims written by reprocompare; needs \\usepackage{booktabs}"]
     for group in _groups(rows):
         first = group[0]
+        holm = first["holm_family"] > 1
         out += [r"\begin{table}[htbp]", r"\centering", r"\small",
                 r"\caption{" + _latex_caption(
                     first, [{**first, "estimator": ""}],
                     f"How often each test declares A significantly better than B "
                     f"(two-sided, $\\alpha = {first['alpha']:g}$):") + "}",
                 r"\label{" + _latex_label("claims", first["comparison"]) + "}",
-                r"\begin{tabular}{llccc}", r"\toprule",
-                r"Strategy & Test & A better & Share [95\% CI] & B better \\", r"\midrule"]
+                r"\begin{tabular}{llccc" + ("c" if holm else "") + "}", r"\toprule",
+                r"Strategy & Test & A better & Share [95\% CI] & B better"
+                + (r" & A better (Holm)" if holm else "") + r" \\", r"\midrule"]
         for r in group:
             out.append(f"{_latex_escape(r['strategy'])} & {_latex_escape(TEST_NAMES[r['test']][1])}"
                        f" & {r['a_better']}/{r['repetitions']} & {_tex(r['share'])} "
                        f"[{_tex(r['share_low'])}, {_tex(r['share_high'])}] & "
-                       f"{r['b_better']}/{r['repetitions']} " + r"\\")
+                       f"{r['b_better']}/{r['repetitions']} "
+                       + (f"& {r['a_better_holm']}/{r['repetitions']} " if holm else "")
+                       + r"\\")
         out += [r"\bottomrule", r"\end{tabular}", r"\par\smallskip",
-                r"\parbox{\linewidth}{\footnotesize", _latex_text(CLAIMS_NOTE), "}",
+                r"\parbox{\linewidth}{\footnotesize",
+                _latex_text(CLAIMS_NOTE + (HOLM_NOTE if holm else "")), "}",
                 r"\end{table}", ""]
     return "\n".join(out)

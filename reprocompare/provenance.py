@@ -122,7 +122,8 @@ def summary(config: dict, corpus_name: str, comparison: str) -> dict:
             "model_names": {"A": pair["a"], "B": pair["b"]},
             "conclusion": pair["conclusion"], "typed": config["corpora"][corpus_name]["typed"],
             "strategies": strategies(config), "repetitions": config["repetitions"],
-            "seed": config["seed"]}
+            "seed": config["seed"], "alpha": config["significance"]["alpha"],
+            "resamples": config["significance"]["resamples"]}
 
 
 def reports(pairs: list[tuple[str, str]]) -> dict:

@@ -235,6 +235,9 @@ CASES = {
                                                          **REPORTS))],
     "seed": [("4", change("seed", 4), splits(6, 12))],
     "keep_predictions": [("true", change("keep_predictions", True), comparisons(12, 2))],
+    # the tests run in the summarize jobs, from the counts the comparisons wrote
+    "significance.alpha": [("0.1", change("significance.alpha", 0.1), summaries(2))],
+    "significance.resamples": [("200", change("significance.resamples", 200), summaries(2))],
     # no model of the study trains on a device; the checklist prints the setting
     "device": [("cuda", change("device", "cuda"), CHECKLIST)],
     "search.enabled": [("off", change("search.enabled", False), CHECKLIST)],

@@ -33,7 +33,7 @@ if workflow.is_main_process:
         check_corpora(config)
     except UserError as error:
         sys.exit(f"reprocompare: corpus error: {error}")
-    # device: cuda without a GPU, when the jobs run on this machine
+    # device: cuda without a GPU, when the jobs run on this machine (and not in a dry run)
     if workflow.local_exec and not workflow.dryrun:
         try:
             check_device(config, CONFIG_SOURCE)
@@ -108,11 +108,26 @@ def summary_files():
     ]
 
 
-def estimates_of(wildcards):
+def compare_outputs(name):
+    """The file ``name`` of every repetition of every strategy of one comparison on one corpus."""
+
+    def of(wildcards):
+        return [
+            f"results/compare/{wildcards.corpus}/{wildcards.comparison}/{strategy}/rep{r}/{name}"
+            for strategy in STRATEGY_RUN
+            for r in REPETITIONS
+        ]
+
+    return of
+
+
+estimates_of = compare_outputs("estimates.json")
+
+
+def claims_files():
     return [
-        f"results/compare/{wildcards.corpus}/{wildcards.comparison}/{strategy}/rep{r}/estimates.json"
-        for strategy in STRATEGY_RUN
-        for r in REPETITIONS
+        f"results/summaries/{corpus}/{comparison}.claims.json"
+        for corpus, comparison in pairs()
     ]
 
 

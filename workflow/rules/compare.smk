@@ -31,11 +31,15 @@ rule compare:
         "../scripts/compare.py"
 
 
+# Table 3/4 material and, from the per-sentence counts, the significance tests of every
+# repetition (one job per comparison: tests are cheap next to training).
 rule summarize:
     input:
-        estimates_of,
+        estimates=estimates_of,
+        counts=compare_outputs("counts.tsv.gz"),
     output:
-        "results/summaries/{corpus}/{comparison}.json",
+        summary="results/summaries/{corpus}/{comparison}.json",
+        claims="results/summaries/{corpus}/{comparison}.claims.json",
     log:
         "logs/summaries/{corpus}/{comparison}.log",
     benchmark:

@@ -3,7 +3,8 @@
 
 rule tables:
     input:
-        summary_files(),
+        summaries=summary_files(),
+        claims=claims_files(),
     output:
         table4_csv=report(
             "results/tables/table4.csv",
@@ -19,6 +20,13 @@ rule tables:
         ),
         table3_md="results/tables/table3.md",
         table3_tex="results/tables/table3.tex",
+        claims_csv=report(
+            "results/tables/claims.csv",
+            category="Tables",
+            caption="../report/claims.rst",
+        ),
+        claims_md="results/tables/claims.md",
+        claims_tex="results/tables/claims.tex",
     log:
         "logs/report/tables.log",
     benchmark:

@@ -1,5 +1,10 @@
-# Thin adapter: SNR, reproducibility and per-model intervals of one comparison on one corpus.
+# Thin adapter: SNR, reproducibility and per-model intervals of one comparison on one corpus
+# (reprocompare.jobs.summarize), and the significance tests of every repetition
+# (reprocompare.significance_jobs.claims).
 from reprocompare.jobs import job, summarize
+from reprocompare.significance_jobs import claims
 
 with job(snakemake.log[0]):
-    summarize(list(snakemake.input), snakemake.params.settings, snakemake.output[0])
+    settings = snakemake.params.settings
+    summarize(list(snakemake.input.estimates), settings, snakemake.output.summary)
+    claims(list(snakemake.input.counts), settings, snakemake.output.claims)

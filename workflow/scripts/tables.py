@@ -1,5 +1,10 @@
-# Thin adapter: Tables 3 and 4 in CSV, Markdown and LaTeX (reprocompare.jobs.tables).
+# Thin adapter: Tables 3 and 4 (reprocompare.jobs.tables) and the significance claims
+# (reprocompare.significance_jobs.claims_tables) in CSV, Markdown and LaTeX.
 from reprocompare.jobs import job, tables
+from reprocompare.significance_jobs import claims_tables
 
 with job(snakemake.log[0]):
-    tables(list(snakemake.input), dict(snakemake.output.items()))
+    outputs = dict(snakemake.output.items())
+    tables(list(snakemake.input.summaries), outputs)
+    claims_tables(list(snakemake.input.claims), list(snakemake.input.summaries),
+                  {kind: outputs[f"claims_{kind}"] for kind in ("csv", "md", "tex")})
