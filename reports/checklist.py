@@ -302,6 +302,10 @@ def _validation(records: dict) -> list[str]:
                          _f(m["mean"]), f"[{_f(m['low'])}, {_f(m['high'])}]"])
     lines += _table(["corpus", "comparison", "side", "model", "spec", "repetitions",
                      "mean F1", "95% interval"], rows) if rows else ["No summaries.", ""]
+    # a model with F1 = 0 on every fold learned nothing: say so where its numbers are read
+    warnings = [w for summary in records["summaries"]
+                for w in summary["summary"].get("warnings", [])]
+    lines += [f"**Warning:** {w}." for w in warnings] + ([""] if warnings else [])
     if records["budget"]:
         lines += ["Best validation chunk F1 of the random search (fixed split):", ""]
         lines += _table(["model", "trials", "best F1", "best trial", "mean F1 over trials"],

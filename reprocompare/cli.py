@@ -11,12 +11,12 @@ import sys
 from pathlib import Path
 
 from reprocompare import __version__
-from reprocompare.corpora.conll import read_conll
+from reprocompare.corpora.conll import check_has_chunks, read_conll
 from reprocompare.corpora.schemes import is_chunk_tag
 from reprocompare.corpora.scoring import conlleval_report, count_chunks
 from reprocompare.errors import UserError
 from reprocompare.io import dumps_json
-from reprocompare.io import write_text_atomic
+from reprocompare.io import write_directory_atomic, write_text_atomic
 from reprocompare.reports.tables import table4_text
 
 EXIT_USER_ERROR = 2
@@ -35,8 +35,10 @@ def _corpus_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _read_corpus(args: argparse.Namespace):
-    return read_conll(args.corpus, token_column=args.token_column, tag_column=args.tag_column,
-                      scheme=args.scheme, ill_formed=args.ill_formed)
+    corpus = read_conll(args.corpus, token_column=args.token_column, tag_column=args.tag_column,
+                        scheme=args.scheme, ill_formed=args.ill_formed)
+    check_has_chunks(corpus)  # nothing to compare on: every F1 would be 0
+    return corpus
 
 
 def _ratio(text: str) -> str:
@@ -46,9 +48,30 @@ def _ratio(text: str) -> str:
     return text
 
 
+def _check_out_file(out: Path, *inputs: Path) -> None:
+    """--out of a file: not a directory, and never one of the command's own inputs."""
+    if out.is_dir():
+        raise UserError("is a directory; --out names the file to write", path=out, key="--out")
+    for source in inputs:
+        if out.exists() and source.exists() and out.resolve() == source.resolve():
+            raise UserError(f"is the input {source} itself: writing there would overwrite it",
+                            path=out, key="--out")
+
+
+def _check_out_directory(out: Path) -> None:
+    """--out of a directory: a new or empty one, so no earlier run's files mix with this one's."""
+    if out.exists() and not out.is_dir():
+        raise UserError("is a file; --out names the directory to create", path=out, key="--out")
+    if out.is_dir() and any(out.iterdir()):
+        raise UserError("exists and is not empty: choose a new directory, or remove this one",
+                        path=out, key="--out")
+
+
 def cmd_split(args: argparse.Namespace) -> int:
     from reprocompare.splitters import dumps  # lazy: scikit-learn, for commands that split
 
+    if args.out:
+        _check_out_file(args.out, args.corpus)
     text = dumps(_make_split(args, _read_corpus(args)))
     if args.out:
         write_text_atomic(args.out, text)
@@ -67,13 +90,22 @@ def cmd_score(args: argparse.Namespace) -> int:
         pred = read_conll(args.pred, ill_formed="keep")
         predicted = [s.tags for s in pred.sentences]
         pred_source, pred_lines = args.pred, [s.line for s in pred.sentences]
-        if len(pred) != len(gold):
-            raise UserError(f"{len(pred)} sentences, but the gold file {args.gold} has "
-                            f"{len(gold)}", path=args.pred)
+        # sentence by sentence, token by token: scores of misaligned files would mean nothing
         for g, p in zip(gold.sentences, pred.sentences):
             if len(g) != len(p):
                 raise UserError(f"sentence of {len(p)} tokens, but the gold sentence at "
                                 f"{args.gold}:{g.line} has {len(g)}", path=args.pred, line=p.line)
+            for i, (gold_token, pred_token) in enumerate(zip(g.tokens, p.tokens)):
+                if gold_token != pred_token:
+                    raise UserError(f"token {pred_token!r}, but the gold file has "
+                                    f"{gold_token!r} at {args.gold}:{g.line + i}: the files are "
+                                    "not aligned", path=args.pred, line=p.line + i)
+        if len(pred) != len(gold):
+            shorter, longer = (pred, gold) if len(pred) < len(gold) else (gold, pred)
+            extra = longer.sentences[len(shorter)]
+            raise UserError(f"{len(pred)} sentences, but the gold file {args.gold} has "
+                            f"{len(gold)}: the first sentence without a partner is at "
+                            f"{longer.path}:{extra.line}", path=args.pred)
     for tags, line in zip(predicted, pred_lines):
         for i, tag in enumerate(tags):
             if not is_chunk_tag(tag):
@@ -124,12 +156,15 @@ def cmd_compare(args: argparse.Namespace) -> int:
             specs[name] = parse_spec(text)
         except UserError as error:  # say which of the two specs is wrong
             raise UserError(str(error), key=option) from None
+    _check_out_directory(args.out)
     corpus = _read_corpus(args)
     split = _make_split(args, corpus)
     models = {name: build_model(spec) for name, spec in specs.items()}
     run = run_comparison(corpus, split, models, {n: str(s) for n, s in specs.items()},
                          typed=not args.untyped, voting=args.voting)
-    out = write_comparison(run, corpus, args.out, keep_predictions=not args.no_predictions)
+    out = write_directory_atomic(
+        args.out, lambda temporary: write_comparison(run, corpus, temporary,
+                                                     keep_predictions=not args.no_predictions))
     for key in ("holdout", "mean", "avg", "vote", "mixture"):
         if key in run.estimates:
             print(f"{key:>8}: {run.estimates[key]:+.4f}")

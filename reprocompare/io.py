@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -88,3 +89,32 @@ def dumps_json(data: Any) -> str:
 
 def write_json_atomic(path: str | Path, data: Any) -> Path:
     return write_text_atomic(path, dumps_json(data))
+
+
+def write_directory_atomic(path: str | Path, write) -> Path:
+    """Create the directory ``path`` whole or not at all: ``write(temporary)`` fills a temporary
+    sibling directory, which is then renamed to ``path`` (an empty ``path`` is replaced).
+
+    An error (a full or read-only disk included, as a UserError naming the directory) removes
+    the temporary directory: no half-written run is ever left under ``path``.
+    """
+    path = Path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = Path(tempfile.mkdtemp(dir=path.parent, prefix=f".{path.name}.",
+                                          suffix=".tmp"))
+        os.chmod(temporary, 0o777 & ~_umask())
+    except OSError as error:
+        raise UserError(f"cannot write: {error.strerror or error}", path=path) from None
+    try:
+        write(temporary)
+        if path.is_dir():
+            path.rmdir()  # empty (the caller checked): rename cannot replace a directory
+        os.rename(temporary, path)
+    except OSError as error:
+        shutil.rmtree(temporary, ignore_errors=True)
+        raise UserError(f"cannot write: {error.strerror or error}", path=path) from None
+    except BaseException:
+        shutil.rmtree(temporary, ignore_errors=True)
+        raise
+    return path

@@ -22,13 +22,39 @@ TABLE4_K = 6
 
 
 def _read_json(path: Path) -> dict:
+    if path.parent.exists() and not path.parent.is_dir():
+        raise UserError("not a directory: give the output directories of `reprocompare "
+                        "compare` (or results/compare/.../repN)", path=path.parent)
     try:
-        return json.loads(path.read_text())
+        record = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise UserError(f"no {path.name}: not a finished comparison directory",
                         path=path.parent) from None
     except json.JSONDecodeError as error:
         raise UserError(f"not valid JSON: {error.msg}", path=path, line=error.lineno) from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise UserError(f"cannot read: {error}", path=path) from None
+    if not isinstance(record, dict):
+        raise UserError("not a JSON object", path=path)
+    return record
+
+
+#: what estimates.json must hold for each strategy (numbers), so a tampered file is one error
+_REQUIRED = {"holdout": ("holdout",), "repeated-holdout": ("fold_differences",),
+             "bcv": ("avg", "vote", "mixture")}
+
+
+def _check_estimates(estimates: dict, path: Path) -> None:
+    strategy = estimates.get("strategy")
+    if strategy not in _REQUIRED:
+        raise UserError(f"strategy {strategy!r} is not one of {', '.join(_REQUIRED)}", path=path)
+    for key in _REQUIRED[strategy]:
+        value = estimates.get(key)
+        numbers = value if isinstance(value, list) and value else [value]
+        if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and v == v
+                   for v in numbers):
+            raise UserError(f"{key} is {value!r}, not a number (a tampered or foreign file?)",
+                            path=path)
 
 
 def load_estimates(directory: str | Path) -> dict:
@@ -38,6 +64,7 @@ def load_estimates(directory: str | Path) -> dict:
     identity of the corpus it split; ``typed`` is None for runs that did not record it.
     """
     estimates = _read_json(Path(directory) / "estimates.json")
+    _check_estimates(estimates, Path(directory) / "estimates.json")
     split = _read_json(Path(directory) / "split.json")
     try:
         settings = {key: split[key] for key in ("ratio", "k", "m") if key in split}
@@ -113,7 +140,11 @@ def summarize_runs(directories, *, conclusion: str = "A>B", table4_k: int = TABL
     if rs_max is not None and not 1 <= table4_k <= rs_max:
         raise UserError(f"k = {table4_k} hold-outs for Table 4's RS, but the repeated hold-out "
                         f"runs have {rs_max}: give a k from 1 to {rs_max}", key="--k")
-    values = estimator_values(records, table4_k)
+    try:
+        values = estimator_values(records, table4_k)
+    except (KeyError, TypeError, IndexError) as error:
+        raise UserError(f"an estimates.json lacks {error} (a tampered or foreign file?)",
+                        path=", ".join(r["directory"] for r in records[:3])) from None
     # R = 1 has no spread: an error naming the comparison, never a silently empty Table 4
     short = [name for name in ESTIMATORS if name in values and len(values[name]) < 2]
     if short:

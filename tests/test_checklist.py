@@ -204,3 +204,19 @@ def test_infrastructure_is_this_machine():
 def test_cpu_model_reads_cpuinfo(tmp_path):
     path = put(tmp_path / "cpuinfo", "processor\t: 0\nmodel name\t: Imaginary 7 CPU @ 3GHz\n")
     assert cpu_model(path) == "Imaginary 7 CPU @ 3GHz"
+
+
+def test_a_degenerate_model_is_a_warning_under_validation_performance(records, tmp_path):
+    """Issue 11: a model with F1 = 0 on every fold is named where its numbers are read."""
+    summary = json.loads(Path(records["summaries"][0]).read_text())
+    warning = ("model B (crf_b: crf:scheme=IOBES,max_iterations=10) has F1 = 0 on every fold of "
+               "every repetition on tiny")
+    summary["summary"].update(degenerate=["B"], warnings=[warning])
+    path = tmp_path / "degenerate.json"
+    path.write_text(json.dumps(summary))
+    inputs = {**{k: records[k] for k in ("infos", "scores", "runtimes")}, "summaries": [path]}
+    text = render(collect(study(search=False), inputs, machine=MACHINE))
+    assert f"**Warning:** {warning}." in section(text, "## Validation performance")
+    clean = render(collect(study(search=False), {k: records[k] for k in (
+        "infos", "summaries", "scores", "runtimes")}, machine=MACHINE))
+    assert "**Warning:**" not in clean

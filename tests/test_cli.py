@@ -103,3 +103,57 @@ def test_score_errors(tmp_path):
     binary = write(tmp_path / "bin.txt", b"\x00\x01\x02")
     assert_user_error(run("split", binary, "--strategy", "holdout", ok=False), "bin.txt:1",
                       "not a text file")
+
+
+# ---- issue 11: aligned scoring, safe --out, summaries that pool only what belongs together ----
+
+def test_score_compares_tokens_and_names_the_first_mismatch(tmp_path):
+    gold = write(tmp_path / "gold.txt", "a B-NP\nb I-NP\n\nc B-VP\nd O\n\ne B-NP\nf O\n")
+    xxx = write(tmp_path / "xxx.txt", "XXX B-NP\nXXX I-NP\n\nXXX B-VP\nXXX O\n\nXXX B-NP\nXXX O\n")
+    assert_user_error(run("score", gold, xxx, ok=False), "xxx.txt:1", "'XXX'", "gold.txt:1",
+                      "not aligned")
+    # two sentences of equal length swapped: their tokens differ at the first token
+    swapped = write(tmp_path / "swapped.txt", "a B-NP\nb I-NP\n\ne B-NP\nf O\n\nc B-VP\nd O\n")
+    assert_user_error(run("score", gold, swapped, ok=False), "swapped.txt:4", "'e'",
+                      "gold.txt:4")
+    fewer = write(tmp_path / "fewer.txt", "a B-NP\nb I-NP\n\nc B-VP\nd O\n")
+    assert_user_error(run("score", gold, fewer, ok=False), "2 sentences", "has 3",
+                      "gold.txt:7")
+    same = write(tmp_path / "same.txt", gold.read_text())
+    assert json.loads(run("score", gold, same, "--json").stdout)["f1"] == 1.0
+
+
+def test_split_out_is_never_the_corpus_nor_a_directory(tmp_path):
+    corpus = write(tmp_path / "c.txt", (DATA / "test.txt.gz").read_bytes())
+    before = corpus.read_bytes()
+    assert_user_error(run("split", corpus, "--strategy", "holdout", "--out", corpus, ok=False),
+                      "--out", "overwrite")
+    assert corpus.read_bytes() == before
+    assert_user_error(run("split", corpus, "--strategy", "holdout", "--out", tmp_path,
+                          ok=False), "--out", "is a directory")
+
+
+def test_compare_out_must_be_new_or_empty_and_is_complete_or_absent(tmp_path):
+    corpus = DATA.parent.parent / "tests" / "data" / "tiny.conll"
+    args = ["compare", corpus, "--a", "majority", "--b", "majority:scheme=IOBES",
+            "--strategy", "holdout"]
+    file = write(tmp_path / "file", "x")
+    assert_user_error(run(*args, "--out", file, ok=False), "--out", "is a file")
+    full = tmp_path / "full"
+    full.mkdir()
+    write(full / "old.json", "{}")
+    assert_user_error(run(*args, "--out", full, ok=False), "--out", "not empty")
+    assert sorted(p.name for p in full.iterdir()) == ["old.json"]
+    run(*args, "--out", tmp_path / "new")
+    assert (tmp_path / "new" / "estimates.json").exists()
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temporary left
+
+
+def test_a_fifo_is_not_a_corpus(tmp_path):
+    import os
+
+    fifo = tmp_path / "fifo.conll"
+    os.mkfifo(fifo)
+    result = subprocess.run([*CLI, "split", str(fifo), "--strategy", "holdout"],
+                            capture_output=True, text=True, timeout=60)
+    assert_user_error(result, "fifo.conll", "not a regular file")

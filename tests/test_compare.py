@@ -165,3 +165,122 @@ def test_expected_max_bias_command_reproduces_tang_et_al():
     assert abs(unbiased["bias"]) < 3 * unbiased["mc_se"]
     assert_user_error(run("expected-max-bias", "--trials", "5", "--budgets", "9", ok=False),
                       "budgets")
+
+
+# ---- issue 11: summarize pools only runs that belong together; records typed ---------------------
+
+@pytest.fixture(scope="module")
+def majority_runs(tmp_path_factory):
+    """R = 3 hold-out and repeated hold-out (k = 4) runs of majority vs majority:IOBES, typed."""
+    root = tmp_path_factory.mktemp("majority")
+    runs = {}
+    for strategy, extra in (("holdout", []), ("repeated-holdout", ["--k", "4"])):
+        for r in range(3):
+            out = root / strategy / f"rep{r}"
+            run("compare", TINY, "--a", "majority", "--b", "majority:scheme=IOBES",
+                "--strategy", strategy, *extra, "--repetition", r, "--out", out,
+                "--no-predictions")
+            runs[strategy, r] = out
+    return root, runs
+
+
+def _untyped_and_other_corpus(root, tmp_path):
+    untyped = tmp_path / "untyped"
+    run("compare", TINY, "--a", "majority", "--b", "majority:scheme=IOBES", "--strategy",
+        "holdout", "--repetition", "3", "--untyped", "--out", untyped, "--no-predictions")
+    other_corpus = write(tmp_path / "other.conll", "\n\n".join(
+        TINY.read_text().split("\n\n")[:100]) + "\n")
+    other = tmp_path / "other"
+    run("compare", other_corpus, "--a", "majority", "--b", "majority:scheme=IOBES",
+        "--strategy", "holdout", "--repetition", "3", "--out", other, "--no-predictions")
+    return untyped, other
+
+
+def test_summarize_refuses_to_pool_runs_that_differ(majority_runs, tmp_path):
+    root, runs = majority_runs
+    holdouts = [runs["holdout", r] for r in range(3)]
+    summary = json.loads(run("summarize", *holdouts, "--json").stdout)
+    assert summary["typed"] is True and summary["strategies"] == {"holdout": {"ratio": "8:1"}}
+    assert summary["degenerate"] == []
+    untyped, other = _untyped_and_other_corpus(root, tmp_path)
+    assert json.loads((untyped / "estimates.json").read_text())["typed"] is False
+    assert_user_error(run("summarize", *holdouts, untyped, ok=False), "cannot pool",
+                      str(holdouts[0]), str(untyped), "typed")
+    assert_user_error(run("summarize", *holdouts, other, ok=False), "cannot pool",
+                      str(other), "corpus")
+    different_specs = tmp_path / "specs"
+    run("compare", TINY, "--a", "majority", "--b", "majority:scheme=IOB1", "--strategy",
+        "holdout", "--repetition", "3", "--out", different_specs, "--no-predictions")
+    assert_user_error(run("summarize", *holdouts, different_specs, ok=False), "cannot pool",
+                      "specs")
+    ratio = tmp_path / "ratio"
+    run("compare", TINY, "--a", "majority", "--b", "majority:scheme=IOBES", "--strategy",
+        "holdout", "--ratio", "4:1", "--repetition", "3", "--out", ratio, "--no-predictions")
+    assert_user_error(run("summarize", *holdouts, ratio, ok=False), "cannot pool",
+                      "holdout settings")
+
+
+def test_summarize_k_and_bad_inputs_are_one_line_errors(majority_runs, tmp_path):
+    root, runs = majority_runs
+    every = list(runs.values())
+    assert_user_error(run("summarize", *every, "--k", "0", ok=False), "--k", "from 1 to 4")
+    assert_user_error(run("summarize", *every, "--k", "9", ok=False), "--k", "have 4")
+    assert json.loads(run("summarize", *every, "--k", "4", "--json").stdout)["table4_k"] == 4
+    file = write(tmp_path / "file.json", "{}")
+    assert_user_error(run("summarize", file, ok=False), "file.json", "not a directory")
+    tampered = tmp_path / "tampered"
+    tampered.mkdir()
+    for name in ("split.json", "scores.json"):
+        (tampered / name).write_bytes((runs["holdout", 0] / name).read_bytes())
+    write(tampered / "estimates.json", json.dumps({"strategy": "holdout", "holdout": "high"}))
+    assert_user_error(run("summarize", runs["holdout", 1], tampered, ok=False),
+                      "tampered/estimates.json", "'high'")
+    write(tampered / "estimates.json", "[1, 2]")
+    assert_user_error(run("summarize", runs["holdout", 1], tampered, ok=False),
+                      "not a JSON object")
+
+
+def test_degenerate_model_is_named(majority_runs, tmp_path):
+    from reprocompare.summary import degenerate_models
+
+    root, runs = majority_runs
+    copy = tmp_path / "zero"
+    copy.mkdir()
+    for name in ("split.json", "estimates.json"):
+        (copy / name).write_bytes((runs["holdout", 0] / name).read_bytes())
+    scores = json.loads((runs["holdout", 0] / "scores.json").read_text())
+    for fold in scores["folds"]:
+        fold["B"]["f1"] = 0.0
+    write(copy / "scores.json", json.dumps(scores))
+    assert degenerate_models([copy]) == ["B"]
+    assert degenerate_models([copy, runs["holdout", 1]]) == []  # not 0 on every fold
+
+
+def test_summary_job_records_the_run_and_warns_of_a_degenerate_model(majority_runs, tmp_path,
+                                                                      capsys):
+    from reprocompare.jobs import summarize
+
+    root, runs = majority_runs
+    directories = []
+    for r in range(3):  # B scores F1 = 0 on every fold
+        d = tmp_path / f"rep{r}"
+        d.mkdir()
+        for name in ("split.json", "estimates.json"):
+            (d / name).write_bytes((runs["holdout", r] / name).read_bytes())
+        scores = json.loads((runs["holdout", r] / "scores.json").read_text())
+        for fold in scores["folds"]:
+            fold["B"]["f1"] = 0.0
+        write(d / "scores.json", json.dumps(scores))
+        directories.append(d / "estimates.json")
+    settings = {"comparison": "m", "corpus": "tiny", "source": str(TINY),
+                "models": {"A": "majority:scheme=IOB2", "B": "majority:scheme=IOBES"},
+                "model_names": {"A": "maj", "B": "maj2"}, "conclusion": "A>B", "typed": True,
+                "strategies": {"holdout": {"ratio": "8:1"}}, "repetitions": 3, "seed": 0}
+    summarize([str(p) for p in directories], settings, str(tmp_path / "summary.json"))
+    record = json.loads((tmp_path / "summary.json").read_text())
+    for key in ("corpus", "source", "typed", "strategies", "repetitions", "model_names"):
+        assert record[key] == settings[key] == record["summary"][key]
+    assert record["summary"]["degenerate"] == ["B"]
+    assert "model B (maj2: majority:scheme=IOBES) has F1 = 0 on every fold" in \
+        record["summary"]["warnings"][0]
+    assert "warning: model B (maj2" in capsys.readouterr().err

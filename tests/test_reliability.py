@@ -8,6 +8,7 @@ from the workflow. Windows line endings and a byte-order mark simply work.
 from __future__ import annotations
 
 import gzip
+import json
 import os
 import re
 import signal
@@ -19,6 +20,7 @@ import pytest
 import yaml
 
 from conftest import ROOT, TEST_DATA
+from reprocompare.errors import UserError
 from reprocompare.io import write_text_atomic
 from test_cli import assert_user_error, run
 from test_workflow import SNAKEMAKE, TINY, snakemake, tables
@@ -82,6 +84,8 @@ BAD_CORPORA = {
                                                  5001, "longer than 5000 tokens"),
     "one column": ("a\nb\n\nc\n", 1, "one column only"),
     "a directory": (None, None, "is a directory"),
+    "no chunks (every tag O)": ("\n".join(re.sub(r"\S+$", "O", line) if line else ""
+                                          for line in GOOD.split("\n")), None, "no chunks"),
 }
 
 
@@ -106,7 +110,7 @@ def test_bad_corpus_from_the_command_line(tmp_path, name):
     result = run("split", path, "--strategy", "bcv", "--out", tmp_path / "out.json", ok=False)
     assert_user_error(result, expected_location(path, name), BAD_CORPORA[name][2])
     if BAD_CORPORA[name][1] is None and name not in ("a directory", "fewer sentences than bcv "
-                                                     "needs"):
+                                                     "needs", "no chunks (every tag O)"):
         assert re.search(rf"{re.escape(str(path))}:\d+: ", result.stderr), result.stderr
     assert not (tmp_path / "out.json").exists()
 
@@ -149,6 +153,18 @@ def test_windows_line_endings_and_bom_simply_work(tmp_path):
      "models.crf_iob2.type"),
     ({"models": {"crf_iob2": {"type": "crf", "scheme": "BIO"}, "crf_iobes": {"type": "crf"}}},
      "models.crf_iob2.scheme"),
+    # issue 11: sane maxima (a dry run at R = 10^9 ate all memory) and names that stay inside
+    # results/
+    ({"repetitions": 1_000_000_000}, "repetitions"),
+    ({"strategies": {"repeated_holdout": {"k": [3], "table4_k": 101}}},
+     "strategies.repeated_holdout.table4_k"),
+    ({"search": {"models": {"crf_iob2": {"trials": 10**6, "space": {
+        "c1": {"distribution": "uniform", "low": 0, "high": 1}}}}}},
+     "search.models.crf_iob2.trials"),
+    ({"seed_variance": {"seeds": 10**6}}, "seed_variance.seeds"),
+    ({"corpora": {"..": {"path": str(TEST_DATA / "tiny.conll")}}}, "corpora"),
+    ({"comparisons": {".": {"a": "crf_iob2", "b": "crf_iobes", "corpora": ["tiny"]}}},
+     "comparisons"),
 ])
 def test_more_config_errors_name_the_key(tmp_path, change, key):
     result = snakemake(tmp_path, {**TINY, **change}, "-n", check=False)
@@ -202,7 +218,7 @@ def test_atomic_write_leaves_old_file_or_new_file(tmp_path, monkeypatch):
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "replace", fail)
-    with pytest.raises(OSError):
+    with pytest.raises(UserError, match="table.csv: cannot write: disk full"):
         write_text_atomic(target, "new\n")
     assert target.read_text() == "old\n"
     assert [p.name for p in tmp_path.iterdir()] == ["table.csv"]  # no temporary left behind
@@ -237,7 +253,7 @@ def test_rules_run_scripts_not_shell_commands():
     """No config or corpus value can reach a shell: every rule runs a Python script."""
     for rules in (ROOT / "workflow" / "rules").glob("*.smk"):
         text = rules.read_text()
-        assert "shell:" not in text and "run:" not in text, rules.name
+        assert not re.search(r"^\s+(shell|run):", text, re.MULTILINE), rules.name
 
 
 def test_no_unpickling_of_saved_files():
@@ -249,3 +265,97 @@ def test_no_unpickling_of_saved_files():
         assert not re.search(r"pickle\.loads?\(|joblib\.load\(", text), source
         for call in re.findall(r"torch\.load\([^)]*\)", text):
             assert "weights_only=True" in call, (source, call)
+
+
+# ---- issue 11: no NaN in JSON, the umask respected, a full disk one clear error -------------------
+
+def test_json_writer_refuses_nan_naming_the_key(tmp_path):
+    from reprocompare.errors import UserError
+    from reprocompare.io import dumps_json, write_json_atomic
+
+    assert dumps_json({"snr": float("inf")}) == '{\n "snr": Infinity\n}\n'
+    with pytest.raises(UserError, match=r"NaN .* at summary\.estimators\.ST\.snr_low"):
+        write_json_atomic(tmp_path / "s.json",
+                          {"summary": {"estimators": {"ST": {"snr_low": float("nan")}}}})
+    with pytest.raises(UserError, match=r"at values\[1\]"):
+        dumps_json({"values": [0.1, float("nan")]})
+    assert not list(tmp_path.iterdir())
+
+
+def test_outputs_respect_the_umask(tmp_path):
+    import os
+
+    from reprocompare.io import write_directory_atomic, write_text_atomic
+
+    previous = os.umask(0o027)
+    try:
+        write_text_atomic(tmp_path / "a.txt", "x")
+        write_directory_atomic(tmp_path / "run", lambda d: (d / "f").write_text("y"))
+    finally:
+        os.umask(previous)
+    assert (tmp_path / "a.txt").stat().st_mode & 0o777 == 0o640
+    assert (tmp_path / "run").stat().st_mode & 0o777 == 0o750
+
+
+def test_full_disk_is_one_error_and_leaves_nothing(tmp_path, monkeypatch):
+    import errno
+    import os
+
+    from reprocompare.errors import UserError
+    from reprocompare.io import write_directory_atomic, write_text_atomic
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "replace", full)
+    with pytest.raises(UserError, match="a.txt: cannot write: No space left on device"):
+        write_text_atomic(tmp_path / "a.txt", "x")
+    monkeypatch.setattr(os, "rename", full)
+    with pytest.raises(UserError, match="run: cannot write: No space left"):
+        write_directory_atomic(tmp_path / "run", lambda d: (d / "f").write_text("y"))
+    assert not list(tmp_path.iterdir())
+
+
+def test_device_cuda_without_a_gpu_stops_before_any_job(tmp_path):
+    import torch
+
+    if torch.cuda.is_available():
+        pytest.skip("this machine has a GPU: device: cuda is valid here")
+    config = {**TINY, "models": {**TINY["models"], "bilstm": {"type": "bilstm", "epochs": 1}},
+              "comparisons": {"b": {"a": "bilstm", "b": "crf_iob2", "corpora": ["tiny"]}},
+              "device": "cuda"}
+    result = snakemake(tmp_path, config, check=False)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0 and "Traceback" not in output
+    assert "study.yaml: device: cuda, but torch sees no CUDA GPU" in output, output[-2000:]
+    assert not (tmp_path / "results").exists()
+
+
+def test_keep_documents_and_ill_formed_keep_work_end_to_end(tmp_path):
+    """Issue 11: the prepared copy dropped -DOCSTART- (one document), and ill_formed: keep failed
+    inside the corpus job."""
+    from reprocompare.corpora.conll import read_conll
+
+    parts = []
+    for i, sentence in enumerate(mixed_schemes().strip().split("\n\n")):
+        if i % 15 == 0:
+            parts.append("-DOCSTART- -X- O")
+        parts.append(sentence)
+    corpus = tmp_path / "documents.conll"
+    corpus.write_text("\n\n".join(parts) + "\n")
+    config = {**TINY, "corpora": {"tiny": {"path": str(corpus), "keep_documents": True,
+                                           "ill_formed": "keep"}},
+              "models": {"a": {"type": "majority"}, "b": {"type": "majority", "scheme": "IOBES"}},
+              "comparisons": {"m": {"a": "a", "b": "b", "corpora": ["tiny"]}}, "repetitions": 2}
+    snakemake(tmp_path / "run", config)
+    results = tmp_path / "run" / "results"
+    prepared = read_conll(results / "corpora" / "tiny" / "corpus.conll", ill_formed="keep")
+    docs = prepared.docs
+    assert len(set(docs.tolist())) == 8
+    splits = sorted((results / "splits" / "tiny").glob("*/rep*.json"))
+    assert len(splits) == 6
+    for path in splits:
+        for fold in json.loads(path.read_text())["folds"]:
+            train, validation = set(docs[fold["train"]]), set(docs[fold["validation"]])
+            assert train and validation and not train & validation, path
+    assert (results / "tables" / "table4.csv").exists()

@@ -1,0 +1,86 @@
+"""Growth without retraining: more repetitions, comparisons and corpora plan only the new work.
+
+A finished tiny study (one comparison on one corpus, every strategy, R = 2) grows to R = 3, a
+second comparison and a second corpus. The dry run must plan exactly the new jobs (and the
+summaries and reports that read them), and the real run must leave every existing corpus copy,
+split and comparison output as it was: same bytes, same modification time to the nanosecond.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import ROOT, TEST_DATA
+
+pytestmark = pytest.mark.slow
+
+SNAKEMAKE = [sys.executable, "-m", "snakemake", "--snakefile", str(ROOT / "Snakefile")]
+
+STUDY = {
+    "corpora": {"tiny": {"path": str(TEST_DATA / "tiny.conll")}},
+    "models": {"crf": {"type": "crf", "scheme": "IOB2", "max_iterations": 5},
+               "maj": {"type": "majority"},
+               "maj2": {"type": "majority", "scheme": "IOBES"}},
+    "comparisons": {"p1": {"a": "crf", "b": "maj", "corpora": ["tiny"]}},
+    "strategies": {"holdout": {}, "repeated_holdout": {"k": [2, 3], "table4_k": 3},
+                   "bcv": {"m": 2}},
+    "repetitions": 2,
+    "seed": 5,
+}
+
+
+def snakemake(workdir: Path, config: dict, *extra: str) -> str:
+    (workdir / "study.yaml").write_text(yaml.safe_dump(config))
+    result = subprocess.run([*SNAKEMAKE, "--configfile", "study.yaml", "--cores", "2", *extra],
+                            capture_output=True, text=True, cwd=workdir)
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output[-3000:]
+    return output
+
+
+def planned(output: str) -> dict[str, int]:
+    if "Job stats:" not in output:
+        assert "Nothing to be done" in output, output[-3000:]
+        return {}
+    table = output.split("Job stats:", 1)[1].split("\n\n", 1)[0]
+    rows = (line.split() for line in table.splitlines()[3:])
+    return {row[0]: int(row[1]) for row in rows if len(row) == 2 and row[0] != "total"}
+
+
+def snapshot(workdir: Path) -> dict[str, tuple[int, bytes]]:
+    """Every file the corpus, splits and compare jobs wrote: (mtime in ns, bytes)."""
+    results = workdir / "results"
+    files = [p for stage in ("corpora", "splits", "compare")
+             for p in (results / stage).rglob("*") if p.is_file()]
+    return {str(p.relative_to(results)): (p.stat().st_mtime_ns, p.read_bytes())
+            for p in sorted(files)}
+
+
+def test_more_repetitions_comparisons_and_corpora_add_jobs_and_touch_nothing(tmp_path):
+    snakemake(tmp_path, STUDY)
+    before = snapshot(tmp_path)
+    assert len([p for p in before if p.endswith("estimates.json")]) == 6  # 3 strategies x R = 2
+
+    grown = yaml.safe_load(yaml.safe_dump(STUDY))
+    grown["repetitions"] = 3
+    grown["comparisons"]["p2"] = {"a": "maj", "b": "maj2", "corpora": ["tiny"]}
+    grown["corpora"]["wsj"] = {"path": str(TEST_DATA / "tiny.conll")}
+    grown["comparisons"]["p1"]["corpora"] = ["tiny", "wsj"]
+    grown["strategies"]["repeated_holdout"]["k"] = [1, 2, 3]  # a k below max(k): no training
+
+    # new: tiny's rep2 splits (3), wsj's corpus and splits (1 + 9); p1 on tiny rep2 (3), p2 on
+    # tiny (9), p1 on wsj (9); the three summaries; the reports
+    assert planned(snakemake(tmp_path, grown, "-n", "--quiet", "rules")) == {
+        "corpus": 1, "splits": 12, "compare": 21, "summarize": 3, "tables": 1, "figures": 1,
+        "checklist": 1, "all": 1}
+    snakemake(tmp_path, grown)
+    after = snapshot(tmp_path)
+    changed = [path for path, record in before.items() if after.get(path) != record]
+    assert changed == [], "rewritten: " + ", ".join(changed)
+    assert len([p for p in after if p.endswith("estimates.json")]) == 6 + 21
+    assert planned(snakemake(tmp_path, grown, "-n", "--quiet", "rules")) == {}
