@@ -8,6 +8,9 @@ min_version("9.0")
 configfile: "config/config.yaml"
 
 
+report: "workflow/report/workflow.rst"
+
+
 include: "workflow/rules/common.smk"
 include: "workflow/rules/corpora.smk"
 include: "workflow/rules/splits.smk"

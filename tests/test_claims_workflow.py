@@ -107,3 +107,20 @@ def test_claims_latex_compiles_structure(study):
     tex = (study / "tables" / "claims.tex").read_text()
     assert tex.count(r"\begin{table}") == 2 and tex.count(r"\end{table}") == 2
     assert r"A better (Holm)" in tex and r"\label{" in tex
+
+
+def test_report_describes_the_study_and_includes_the_claims(study):
+    """``snakemake --report``: the workflow description and every caption render (no reST
+    warning) from this study's config, and the claims table is in it."""
+    workdir = study.parent
+    result = subprocess.run([sys.executable, "-m", "snakemake", "--snakefile",
+                             str(ROOT / "Snakefile"), "--configfile", "study.yaml", "--profile",
+                             str(ROOT / "profiles" / "local"), "--report", "report.html"],
+                            capture_output=True, text=True, cwd=workdir)
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output[-3000:]
+    assert "WARNING" not in output and "ERROR" not in output, output[-3000:]
+    html = (workdir / "report.html").read_text()
+    for text in ("What was compared", "crf_vs_maj", "2x2 blocked cross-validation",
+                 "alpha = 0.2", "claims.csv", "k in 2, 4"):
+        assert text in html, text
