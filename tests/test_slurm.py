@@ -85,10 +85,15 @@ def cluster():
     if start.returncode == 77:
         _skip_or_fail(start.stderr.strip().splitlines()[-1])
     assert start.returncode == 0, start.stdout[-2000:] + start.stderr[-3000:]
-    os.environ["SLURM_CONF"] = str(STATE / "slurm.conf")
+    saved = os.environ.get("SLURM_CONF")
+    os.environ["SLURM_CONF"] = str(STATE / "slurm.conf")  # for squeue and scancel below
     try:
         yield STATE
     finally:
+        if saved is None:
+            del os.environ["SLURM_CONF"]
+        else:
+            os.environ["SLURM_CONF"] = saved
         if not already_up:
             subprocess.run([str(CLUSTER / "stop.sh"), str(STATE)], check=False)
             assert not _cluster_answers()
