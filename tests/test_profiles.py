@@ -69,7 +69,7 @@ def test_slurm_profile_measured_sizes():
     # only the 1-3 s split jobs are bundled, never a rule that can ask for a GPU
     assert args.groups == {"splits": "splits"} and args.group_components == {"splits": 100}
     assert not set(args.groups) & GPU_RULES
-    assert not getattr(args, "slurm_array_jobs", None)  # arrays: see benchmarks/RESULTS.md
+    assert "slurm-array-jobs" not in profile("slurm")  # arrays: see benchmarks/RESULTS.md
 
 
 def test_no_placeholder_account_or_partition_is_ever_submitted():
