@@ -52,7 +52,9 @@ INTENDED = {"compare": (1, 1000, 45), "compare_retry": (1, 2000, 45),
             "group_splits_splits": (1, 2000, 4 * 1), "other": (1, 2000, 10)}
 
 # Only for the test cluster: it has no slurmdbd, so job states come from squeue (the profile
-# leaves the plugin's default, sacct, for real clusters), and short polling intervals.
+# leaves the plugin's default, sacct, for real clusters), and short polling intervals. The
+# partition is named as a user would; an account cannot be: the plugin checks a given account
+# with sacctmgr, which needs slurmdbd, so the run takes the cluster's default (none).
 LOCAL_CLUSTER = ["--default-resources", "slurm_partition=debug",
                  "--slurm-status-command", "squeue",
                  "--slurm-init-seconds-before-status-checks", "1",
