@@ -200,7 +200,9 @@ def summarize(estimate_paths: list[str], settings: dict, out: str) -> None:
     # the specs the runs trained (with search.feed_best, the search's best, not the config's)
     run = {"models": summary["models"], **{key: settings[key] for key in (
         "corpus", "source", "model_names", "typed", "strategies", "repetitions", "seed")}}
-    summary.update(run, warnings=warnings)
+    # every repetition split the same prepared corpus: its size labels the tables
+    sentences = read_json(Path(directories[0]) / "split.json")["n_sentences"]
+    summary.update(run, warnings=warnings, sentences=sentences)
     write_json_atomic(out, {"comparison": settings["comparison"], "corpus": settings["corpus"],
                             **run, "summary": summary, "values": values})
 

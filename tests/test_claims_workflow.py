@@ -101,6 +101,9 @@ def test_claims_table_counts_plain_and_after_holm(study):
         assert int(row["a_better_holm"]) == holm_wins
     text = (study / "tables" / "claims.md").read_text()
     assert "after Holm (2 comparisons)" in text and "alpha = 0.2" in text
+    # the corpus size comes from the splits the comparisons trained on
+    assert text.count("Corpus: tiny, 120 sentences") == 2
+    assert "Corpus: tiny, 120 sentences" in (study / "tables" / "table4.md").read_text()
 
 
 def test_claims_latex_compiles_structure(study):
