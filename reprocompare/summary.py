@@ -70,6 +70,7 @@ def load_estimates(directory: str | Path) -> dict:
         settings = {key: split[key] for key in ("ratio", "k", "m") if key in split}
         return {**estimates, "repetition": split["repetition"], "seed": split["seed"],
                 "corpus_sha256": split.get("corpus_sha256"), "settings": settings,
+                "n_sentences": split.get("n_sentences"),
                 "typed": estimates.get("typed"), "directory": str(directory)}
     except (KeyError, TypeError, AttributeError) as error:
         raise UserError(f"not a split document of reprocompare (no {error})",
@@ -157,6 +158,7 @@ def summarize_runs(directories, *, conclusion: str = "A>B", table4_k: int = TABL
     typed = records[0]["typed"]
     summary: dict = {"models": records[0].get("models", {}), "conclusion": conclusion,
                      "corpus_sha256": records[0]["corpus_sha256"],
+                     "sentences": records[0]["n_sentences"],
                      "typed": typed, "strategies": {r["strategy"]: r["settings"] for r in records},
                      "degenerate": degenerate_models([r["directory"] for r in records]),
                      "table4_k": table4_k, "estimators": {}, "random_splits_by_k": {}, "per_model": {}}
