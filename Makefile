@@ -31,7 +31,9 @@ demo: $(STAMP)
 	@echo "Checklist (Dodge et al.): results/checklist.md"
 	@echo "Report:  results/report.html"
 
+# tests/system-packages.sh installs what the tests need from the system (pdflatex) when it can.
 test: $(STAMP)
+	bash tests/system-packages.sh
 	$(BIN)/python -m pytest
 
 clean:
