@@ -2,7 +2,7 @@
 
 Xue et al., section 4.1 (Figure 1): SNR (Eq. 4) and reproducibility (Eq. 1) of the random-split
 (RS) estimator against the number k of 8:1 hold-outs averaged, one plot per comparison; here each
-point also carries its 95% interval (bootstrap for the SNR, Clopper-Pearson for the
+point also carries its 95% interval (the summary's method for the SNR, Clopper-Pearson for the
 reproducibility) and the one-sided Chebyshev lower bound SNR^2 / (1 + SNR^2) (Eq. 3) is drawn, so
 a reader sees how loosely the bound ties the two.
 
@@ -223,11 +223,18 @@ def _clip_infinite(values: np.ndarray, low: float, high: float) -> tuple[np.ndar
     return clipped, bool(np.isinf(values).any())
 
 
+def _snr_interval_name(by_k) -> str:
+    """How the summaries computed the SNR interval (their ``snr_method``), never assumed."""
+    methods = sorted({str(s.get("snr_method", "bootstrap")) for _, s in by_k})
+    names = {"exact": "exact noncentral-t", "bootstrap": "bootstrap"}
+    return "/".join(names.get(m, m) for m in methods)
+
+
 def _figure1(comparisons: dict[str, dict]) -> Figure:
     """Figure 1 (section 4.1): SNR and reproducibility of RS against the repetition count k.
 
-    One panel per comparison. Left axis: the SNR (Eq. 4) of the RS estimator with its 95%
-    percentile-bootstrap band; right (twin) axis: its reproducibility (Eq. 1) with the 95%
+    One panel per comparison. Left axis: the SNR (Eq. 4) of the RS estimator with its 95% band
+    (exact noncentral t or percentile bootstrap, as the summary's ``snr_method`` says); right (twin) axis: its reproducibility (Eq. 1) with the 95%
     Clopper-Pearson band, and the Chebyshev lower bound of Eq. 3 dotted. The paper plots k = 3..10
     over R = 1000 repetitions; here k runs over what was run and R is printed in the title.
     """
@@ -266,7 +273,7 @@ def _figure1(comparisons: dict[str, dict]) -> Figure:
             band_high, clipped_high = _clip_infinite(snr_high, low, high)
             handles["SNR band"] = ax.fill_between(
                 ks, band_low, band_high, color="C0", alpha=0.18, linewidth=0,
-                label="SNR 95% bootstrap CI" + (" (unbounded: off the plot)"
+                label=f"SNR 95% {_snr_interval_name(by_k)} CI" + (" (unbounded: off the plot)"
                                                 if clipped_low or clipped_high else ""))
             # an infinite SNR is no point on the line: a gap there, and a triangle on the edge
             (handles["SNR"],) = ax.plot(ks, np.where(np.isfinite(snr), snr, np.nan), "o-",
