@@ -91,6 +91,8 @@ rule search_table:
     resources:
         mem_mb=2000,
         runtime=10,
+    params:
+        models=list(config["search"]["models"]),  # the table's order
     script:
         "../scripts/search_table.py"
 
@@ -119,6 +121,7 @@ rule budget:
         runtime=10,
     params:
         target_f1=config["search"]["target_f1"],
+        models=list(config["search"]["models"]),  # the order of curves and pairs
     script:
         "../scripts/search_budget.py"
 
