@@ -82,6 +82,10 @@ def validate(config: Any, source: str = "config") -> dict:
             unexpected = sorted(set(error.instance) - set(known))
             path.append(unexpected[0])
             message = f"unknown key (allowed: {', '.join(known)})"
+        if error.validator == "pattern" and "propertyNames" in error.schema_path:
+            # a name becomes a directory under results/: '.', '..' or '/' would leave it
+            message = (f"name {error.instance!r} is not allowed: a name is letters, digits, _, "
+                       "- and dots, not starting with a dot (it names a directory of results/)")
         raise UserError(message, path=source, key=_key(path))
     config = _fill_defaults(config, schema)
     _check_references(config, source)
