@@ -111,7 +111,7 @@ def plan(**counts: int) -> dict[str, int]:
 
 def everything_after_the_corpus(**extra: int) -> dict[str, int]:
     """A new prepared corpus: every split, comparison, summary, the fixed split and its users."""
-    return plan(corpus=1, splits=6, compare=12, summarize=2, fixed_split=1, **SEARCH,
+    return plan(corpus=1, compare=12, summarize=2, fixed_split=1, **SEARCH,
                 **SEED_VARIANCE, **REPORTS, **extra)
 
 
@@ -119,8 +119,9 @@ def comparisons(n_jobs: int, n_summaries: int) -> dict[str, int]:
     return plan(compare=n_jobs, summarize=n_summaries, **REPORTS)
 
 
-def splits(n_splits: int, n_jobs: int) -> dict[str, int]:
-    return plan(splits=n_splits, compare=n_jobs, summarize=2, **REPORTS)
+def resplit(n_jobs: int) -> dict[str, int]:
+    """New splits: the comparisons that train on them (each derives its split) and what follows."""
+    return plan(compare=n_jobs, summarize=2, **REPORTS)
 
 
 def summaries(n: int) -> dict[str, int]:
@@ -199,7 +200,7 @@ CASES = {
                                        NOTHING)],
     # the fixed split keeps documents whole too
     "corpora.<name>.keep_documents": [("documents whole", change(
-        "corpora.tiny.keep_documents", True), plan(splits=6, compare=12, summarize=2,
+        "corpora.tiny.keep_documents", True), plan(compare=12, summarize=2,
                                                    fixed_split=1, **SEARCH, **SEED_VARIANCE,
                                                    **REPORTS))],
     "models.<name>.type": [("maj2 (B of p2) a CRF", change("models.maj2.type", "crf"),
@@ -213,27 +214,27 @@ CASES = {
                                    **REPORTS))],
     # growth: only p2's work on the new corpus, and its fixed split for the seed runs
     "comparisons.<name>.corpora": [("p2 on tiny and a second corpus", second_corpus,
-                                    plan(corpus=1, splits=6, compare=6, summarize=1,
+                                    plan(corpus=1, compare=6, summarize=1,
                                          fixed_split=1, seed_runs=1, seed_variance=1,
                                          **REPORTS))],
     "comparisons.<name>.conclusion": [("p1 B>A", change("comparisons.p1.conclusion", "B>A"),
                                        summaries(1))],
     "strategies.holdout.ratio": [("4:1", change("strategies.holdout.ratio", "4:1"),
-                                  splits(2, 4))],
+                                  resplit(4))],
     "strategies.repeated_holdout.k": [
-        ("a larger max(k)", change("strategies.repeated_holdout.k", [2, 3, 4]), splits(2, 4)),
+        ("a larger max(k)", change("strategies.repeated_holdout.k", [2, 3, 4]), resplit(4)),
         ("a k below max(k)", change("strategies.repeated_holdout.k", [1, 2, 3]), summaries(2)),
     ],
     "strategies.repeated_holdout.ratio": [("4:1", change("strategies.repeated_holdout.ratio",
-                                                         "4:1"), splits(2, 4))],
+                                                         "4:1"), resplit(4))],
     "strategies.repeated_holdout.table4_k": [("2", change("strategies.repeated_holdout.table4_k",
                                                           2), summaries(2))],
-    "strategies.bcv.m": [("3", change("strategies.bcv.m", 3), splits(2, 4))],
+    "strategies.bcv.m": [("3", change("strategies.bcv.m", 3), resplit(4))],
     "strategies.bcv.voting": [("token", change("strategies.bcv.voting", "token"),
                                comparisons(4, 2))],
-    "repetitions": [("3", change("repetitions", 3), plan(splits=3, compare=6, summarize=2,
+    "repetitions": [("3", change("repetitions", 3), plan(compare=6, summarize=2,
                                                          **REPORTS))],
-    "seed": [("4", change("seed", 4), splits(6, 12))],
+    "seed": [("4", change("seed", 4), resplit(12))],
     "keep_predictions": [("true", change("keep_predictions", True), comparisons(12, 2))],
     # the tests run in the summarize jobs, from the counts the comparisons wrote
     "significance.alpha": [("0.1", change("significance.alpha", 0.1), summaries(2))],
@@ -285,6 +286,13 @@ EXTRA_CASES = {
     "models.<name>.<hyperparameter>": [
         ("crf (A of p1, searched) max_iterations 6", change("models.crf.max_iterations", 6),
          plan(compare=6, summarize=1, seed_runs=1, seed_variance=1, **SEARCH, **REPORTS))],
+    # growth: a model no comparison uses trains nothing; the checklist lists every model
+    "models.<new name>": [("an unused CRF", change("models.crf2", {"type": "crf", "c1": 0.5}),
+                           CHECKLIST)],
+    # growth: a comparison of models already compared elsewhere: its own jobs only
+    "comparisons.<new name>": [("p3: crf vs maj2", change("comparisons.p3", {
+        "a": "crf", "b": "maj2", "corpora": ["tiny"]}), plan(
+            compare=6, summarize=1, seed_runs=1, seed_variance=1, **REPORTS))],
 }
 
 
