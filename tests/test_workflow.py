@@ -62,7 +62,7 @@ def tables(workdir: Path) -> dict[str, bytes]:
 def run_outputs(workdir: Path) -> dict[str, bytes]:
     """Every split, estimate, count file and table (not logs, runtimes or benchmarks)."""
     results = workdir / "results"
-    files = [*results.glob("splits/**/*.json"), *results.glob("compare/**/estimates.json"),
+    files = [*results.glob("compare/**/split.json"), *results.glob("compare/**/estimates.json"),
              *results.glob("compare/**/counts.tsv.gz"), *results.glob("compare/**/scores.json"),
              *results.glob("tables/*")]
     return {str(p.relative_to(results)): p.read_bytes() for p in sorted(files)}
@@ -189,7 +189,8 @@ def test_paper_config_dry_run():
     assert result.returncode == 0, result.stderr[-2000:]
     counts = job_counts(result.stdout)
     # 3 comparisons x 3 strategies x 1000 repetitions; 2 corpora x 3 strategies x 1000
-    assert counts["compare"] == 9000 and counts["splits"] == 6000  # one split job per repetition
+    # each training job makes its own split: no split jobs (they would add 6,000)
+    assert counts["compare"] == 9000 and "splits" not in counts
 
 
 def test_lint_and_format():
@@ -225,3 +226,27 @@ def test_shipped_configs_are_valid():
     for name in ("config.yaml", "paper.yaml"):
         config = validate(load_yaml(ROOT / "config" / name), name)
         assert config["comparisons"] and config["repetitions"] >= 2
+
+
+def test_killed_snakemake_needs_unlock_then_finishes_identically(reference, tmp_path):
+    """README, after an interruption: a killed snakemake leaves its lock; --unlock, then rerun."""
+    workdir = tmp_path / "killed"
+    workdir.mkdir()
+    (workdir / "study.yaml").write_text(yaml.safe_dump(TINY))
+    # its own session: SIGKILL to the group is a lost terminal or node (jobs die with it)
+    process = subprocess.Popen([*SNAKEMAKE, "--directory", str(workdir), "--configfile",
+                                str(workdir / "study.yaml"), "--cores", "2"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               start_new_session=True)
+    done = workdir / "results" / "compare"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and len(list(done.glob("**/estimates.json"))) < 2:
+        time.sleep(0.2)
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait(timeout=60)
+    assert not (workdir / "results" / "tables" / "table4.csv").exists()
+    locked = snakemake(workdir, TINY, check=False)
+    assert locked.returncode != 0 and "--unlock" in locked.stdout + locked.stderr
+    snakemake(workdir, TINY, "--unlock")
+    snakemake(workdir, TINY)
+    assert tables(workdir) == tables(reference)
