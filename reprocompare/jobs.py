@@ -16,7 +16,6 @@ from pathlib import Path
 import numpy as np
 
 from reprocompare.corpora.conll import DOCSTART, Corpus, check_has_chunks, read_conll
-from reprocompare.config import corpus_seed, strategy_settings
 from reprocompare.errors import UserError
 from reprocompare.io import write_json_atomic, write_text_atomic
 from reprocompare.reports import tables as t
@@ -113,41 +112,38 @@ def read_json(path: str | Path) -> dict:
 
 # ---- splits ------------------------------------------------------------------------------------
 
-def make_split(corpus_conll: str, corpus_info: str, settings: dict, repetition: int,
-               out: str) -> None:
-    """The split of one repetition of one strategy on one corpus.
+def make_split(corpus: Corpus, corpus_conll: str, settings: dict, repetition: int) -> dict:
+    """The split document of one repetition of one strategy on one corpus.
 
     ``settings``: :func:`reprocompare.provenance.split` (strategy, its ratio/k/m, the corpus's
     seed, keep_documents).
     """
-    from reprocompare.splitters import dumps, split_document  # lazy: scikit-learn
+    from reprocompare.splitters import split_document  # lazy: scikit-learn
 
-    corpus = load_prepared(corpus_conll, corpus_info)
     options = {key: settings[key] for key in ("k", "m", "ratio") if key in settings}
     try:
-        document = split_document(settings["strategy"], len(corpus),
-                                  groups=corpus.docs if settings["keep_documents"] else None,
-                                  corpus_sha256=corpus.sha256, seed=settings["seed"],
-                                  repetition=repetition, **options)
+        return split_document(settings["strategy"], len(corpus),
+                              groups=corpus.docs if settings["keep_documents"] else None,
+                              corpus_sha256=corpus.sha256, seed=settings["seed"],
+                              repetition=repetition, **options)
     except ValueError as error:
         raise UserError(str(error), path=corpus_conll) from None
-    write_text_atomic(out, dumps(document))
 
 
 # ---- comparisons -------------------------------------------------------------------------------
 
-def compare(corpus_conll: str, corpus_info: str, split_path: str, settings: dict, out_dir: str,
+def compare(corpus_conll: str, corpus_info: str, settings: dict, repetition: int, out_dir: str,
             threads: int = 1, best_paths: list[str] = ()) -> None:
-    """Train the comparison's A and B on every fold of one split; write estimates and counts.
+    """Split the corpus for one repetition, train the comparison's A and B on every fold, and
+    write the split, the estimates and the counts.
 
-    ``settings``: :func:`reprocompare.provenance.compare` (the specs of A and B, typed, voting,
-    keep_predictions, device). ``best_paths``: with ``search.feed_best``, the search's best
+    ``settings``: :func:`reprocompare.provenance.compare` (the split's settings, the specs of A
+    and B, typed, voting, keep_predictions, device). ``best_paths``: with ``search.feed_best``, the search's best
     configurations of the searched models, which then replace their specs.
     """
     # lazy: scikit-learn, scipy and torch, for the jobs that train
     from reprocompare.models import build_model, parse_spec, spec_from_mapping
     from reprocompare.compare import run_comparison, write_comparison
-    from reprocompare.splitters import load_split
 
     best = load_best(best_paths)
     specs = {side: (spec_from_mapping(settings[side]["name"], best[settings[side]["name"]]
@@ -159,7 +155,7 @@ def compare(corpus_conll: str, corpus_info: str, split_path: str, settings: dict
         if "device" in model.get_params():
             model.set_params(device=settings.get("device", "cpu"), num_threads=max(1, threads))
     corpus = load_prepared(corpus_conll, corpus_info)
-    split = load_split(split_path)
+    split = make_split(corpus, corpus_conll, settings["split"], repetition)
     started = time.perf_counter()
     run = run_comparison(corpus, split, models, {n: str(s) for n, s in specs.items()},
                          typed=settings["typed"], voting=settings.get("voting", "chunk"))
