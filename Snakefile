@@ -1,5 +1,5 @@
 # reprocompare: will "model A beats model B" on this corpus reproduce?
-# corpus -> splits -> comparisons (train A and B on every fold) -> summaries -> tables, figures
+# corpus -> comparisons (split, train A and B on every fold) -> summaries -> tables, figures
 from snakemake.utils import min_version
 
 min_version("9.0")
@@ -13,7 +13,6 @@ report: "workflow/report/workflow.rst"
 
 include: "workflow/rules/common.smk"
 include: "workflow/rules/corpora.smk"
-include: "workflow/rules/splits.smk"
 include: "workflow/rules/compare.smk"
 include: "workflow/rules/report.smk"
 include: "workflow/rules/search.smk"

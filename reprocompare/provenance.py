@@ -79,14 +79,16 @@ def uses_device(config: dict, model: str) -> bool:
 
 
 def compare(config: dict, corpus_name: str, comparison: str, strategy: str) -> dict:
-    """One comparison job: the two specs, what is scored, how BCV votes, what is kept.
+    """One comparison job: its split (:func:`split`), the two specs, what is scored, how BCV
+    votes, what is kept.
 
     ``voting`` only for BCV and ``device`` only for models that use one: a hold-out job does not
     rerun when the vote changes, nor a CRF job when the BiLSTM device does.
     """
     pair = config["comparisons"][comparison]
-    record = {side.upper(): {"name": pair[side], "spec": spec(config, pair[side])}
-              for side in ("a", "b")}
+    record = {"split": split(config, corpus_name, strategy)}
+    record.update({side.upper(): {"name": pair[side], "spec": spec(config, pair[side])}
+                   for side in ("a", "b")})
     record["typed"] = config["corpora"][corpus_name]["typed"]
     if strategy == "bcv":
         record["voting"] = config["strategies"]["bcv"]["voting"]

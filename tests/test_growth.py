@@ -53,9 +53,9 @@ def planned(output: str) -> dict[str, int]:
 
 
 def snapshot(workdir: Path) -> dict[str, tuple[int, bytes]]:
-    """Every file the corpus, splits and compare jobs wrote: (mtime in ns, bytes)."""
+    """Every file the corpus and compare jobs wrote (splits included): (mtime in ns, bytes)."""
     results = workdir / "results"
-    files = [p for stage in ("corpora", "splits", "compare")
+    files = [p for stage in ("corpora", "compare")
              for p in (results / stage).rglob("*") if p.is_file()]
     return {str(p.relative_to(results)): (p.stat().st_mtime_ns, p.read_bytes())
             for p in sorted(files)}
@@ -73,10 +73,10 @@ def test_more_repetitions_comparisons_and_corpora_add_jobs_and_touch_nothing(tmp
     grown["comparisons"]["p1"]["corpora"] = ["tiny", "wsj"]
     grown["strategies"]["repeated_holdout"]["k"] = [1, 2, 3]  # a k below max(k): no training
 
-    # new: tiny's rep2 splits (3), wsj's corpus and splits (1 + 9); p1 on tiny rep2 (3), p2 on
-    # tiny (9), p1 on wsj (9); the three summaries; the reports
+    # new: wsj's corpus (1); p1 on tiny rep2 (3), p2 on tiny (9), p1 on wsj (9), each with its
+    # split; the three summaries; the reports
     assert planned(snakemake(tmp_path, grown, "-n", "--quiet", "rules")) == {
-        "corpus": 1, "splits": 12, "compare": 21, "summarize": 3, "tables": 1, "figures": 1,
+        "corpus": 1, "compare": 21, "summarize": 3, "tables": 1, "figures": 1,
         "checklist": 1, "all": 1}
     snakemake(tmp_path, grown)
     after = snapshot(tmp_path)

@@ -352,7 +352,7 @@ def test_keep_documents_and_ill_formed_keep_work_end_to_end(tmp_path):
     prepared = read_conll(results / "corpora" / "tiny" / "corpus.conll", ill_formed="keep")
     docs = prepared.docs
     assert len(set(docs.tolist())) == 8
-    splits = sorted((results / "splits" / "tiny").glob("*/rep*.json"))
+    splits = sorted((results / "compare" / "tiny" / "m").glob("*/rep*/split.json"))
     assert len(splits) == 6
     for path in splits:
         for fold in json.loads(path.read_text())["folds"]:

@@ -45,11 +45,9 @@ STUDY = {
     "seed": 5,
 }
 # What each sbatch should ask for (cores, MB, minutes), from the rules (workflow/rules/*.smk) and
-# profiles/slurm: a training job 1 core, 1000 MB (2000 on its second attempt), 45 minutes; the
-# splits of all repetitions together as one group of 1 core, 2000 MB and 1 minute per member;
-# every other job 1 core, 2000 MB, 10 minutes.
-INTENDED = {"compare": (1, 1000, 45), "compare_retry": (1, 2000, 45),
-            "group_splits_splits": (1, 2000, 4 * 1), "other": (1, 2000, 10)}
+# profiles/slurm: a training job (which also makes its split) 1 core, 1000 MB (2000 on its
+# second attempt), 45 minutes; every other job 1 core, 2000 MB, 10 minutes.
+INTENDED = {"compare": (1, 1000, 45), "compare_retry": (1, 2000, 45), "other": (1, 2000, 10)}
 
 # Only for the test cluster: it has no slurmdbd, so job states come from squeue (the profile
 # leaves the plugin's default, sacct, for real clusters), and short polling intervals. The
@@ -170,7 +168,7 @@ def test_study_on_slurm_matches_the_local_run(cluster, tmp_path):
     rules = _submitted_rules(workdir)
     assert sorted(r["JobId"] for r in records) == sorted(rules), (records, rules)
     submitted = sorted(rules.values())
-    assert submitted == sorted(["corpus", "group_splits_splits", *["compare"] * 5, "summarize",
+    assert submitted == sorted(["corpus", *["compare"] * 5, "summarize",
                                 "tables", "figures", "checklist"]), submitted
     states = {r["JobId"]: r["JobState"] for r in records}
     assert states.pop(cancelled[0]) == "CANCELLED"

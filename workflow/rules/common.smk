@@ -87,10 +87,6 @@ def corpus_params(wildcards):
     return provenance.corpus(config, wildcards.corpus)
 
 
-def split_params(wildcards):
-    return provenance.split(config, wildcards.corpus, wildcards.strategy)
-
-
 def compare_params(wildcards):
     return provenance.compare(
         config, wildcards.corpus, wildcards.comparison, wildcards.strategy

@@ -4,6 +4,6 @@ from pathlib import Path
 from reprocompare.jobs import compare, job
 
 with job(snakemake.log[0]):
-    compare(snakemake.input.conll, snakemake.input.info, snakemake.input.split,
-            snakemake.params.settings, str(Path(snakemake.output.estimates).parent),
+    compare(snakemake.input.conll, snakemake.input.info, snakemake.params.settings,
+            int(snakemake.wildcards.repetition), str(Path(snakemake.output.estimates).parent),
             threads=snakemake.threads, best_paths=list(snakemake.input.best))
