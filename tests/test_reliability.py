@@ -189,6 +189,7 @@ def _job_processes(workdir: Path, script: str) -> list[int]:
     return found
 
 
+@pytest.mark.slow
 def test_killed_training_job_then_rerun_gives_identical_tables(tmp_path):
     reference = tmp_path / "reference"
     snakemake(reference, TINY)
@@ -331,6 +332,7 @@ def test_device_cuda_without_a_gpu_stops_before_any_job(tmp_path):
     assert not (tmp_path / "results").exists()
 
 
+@pytest.mark.slow
 def test_keep_documents_and_ill_formed_keep_work_end_to_end(tmp_path):
     """Issue 11: the prepared copy dropped -DOCSTART- (one document), and ill_formed: keep failed
     inside the corpus job."""

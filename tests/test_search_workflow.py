@@ -18,6 +18,8 @@ import pytest
 from conftest import TEST_DATA
 from test_workflow import job_counts, snakemake
 
+pytestmark = pytest.mark.slow  # every test here runs the workflow
+
 SPACE = {"c1": {"distribution": "uniform", "low": 0.0, "high": 1.0},
          "c2": {"distribution": "log_uniform", "low": 0.01, "high": 10.0}}
 STUDY = {

@@ -75,6 +75,7 @@ def reference(tmp_path_factory) -> Path:
     return workdir
 
 
+@pytest.mark.slow
 def test_tables_match_the_library(reference):
     runs = sorted(str(p.parent) for p in
                   (reference / "results" / "compare" / "tiny" / "crf").glob("*/rep*/estimates.json"))
@@ -124,12 +125,14 @@ def test_estimates_equal_a_direct_comparison(reference):
         assert estimates[key] == pytest.approx(run.estimates[key], abs=1e-12)
 
 
+@pytest.mark.slow
 def test_one_core_and_second_run_are_byte_identical(reference, tmp_path):
     again = tmp_path / "again"
     snakemake(again, TINY, "--cores", "1")
     assert run_outputs(again) == run_outputs(reference)
 
 
+@pytest.mark.slow
 def test_interrupted_run_resumes_to_identical_tables(reference, tmp_path):
     workdir = tmp_path / "interrupted"
     workdir.mkdir()
@@ -153,6 +156,7 @@ def test_interrupted_run_resumes_to_identical_tables(reference, tmp_path):
     assert 9 - finished <= rerun <= 9 - finished + 2
 
 
+@pytest.mark.slow
 def test_new_repetitions_leave_existing_results_alone(reference, tmp_path):
     more = dict(TINY, repetitions=4)
     workdir = tmp_path / "more"
@@ -182,6 +186,7 @@ def test_config_errors_stop_before_any_job(tmp_path, change, key):
     assert not (tmp_path / "results").exists()
 
 
+@pytest.mark.slow
 def test_paper_config_dry_run():
     result = subprocess.run([*SNAKEMAKE, "-n", "--quiet", "rules", "--configfile",
                              str(ROOT / "config" / "paper.yaml")],
@@ -204,13 +209,17 @@ def test_lint_and_format():
     assert check.returncode == 0, check.stdout + check.stderr
 
 
+@pytest.mark.slow
 def test_slurm_profile_dry_run():
     """The cluster profile loads with the SLURM executor plugin and plans the paper's study."""
+    # R = 20 instead of 1000: the profile is what is tested here (test_paper_config_dry_run
+    # plans the full R), and 20 repetitions plan in a second
     result = subprocess.run([*SNAKEMAKE, "--profile", str(ROOT / "profiles" / "slurm"),
-                             "--configfile", str(ROOT / "config" / "paper.yaml"), "-n",
-                             "--quiet", "rules"], capture_output=True, text=True, cwd=ROOT)
+                             "--configfile", str(ROOT / "config" / "paper.yaml"), "--config",
+                             "repetitions=20", "-n", "--quiet", "rules"],
+                            capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 0, result.stderr[-2000:]
-    assert job_counts(result.stdout)["compare"] == 9000
+    assert job_counts(result.stdout)["compare"] == 3 * 3 * 20
 
 
 def test_config_readme_is_generated_from_the_schema():
@@ -228,6 +237,7 @@ def test_shipped_configs_are_valid():
         assert config["comparisons"] and config["repetitions"] >= 2
 
 
+@pytest.mark.slow
 def test_killed_snakemake_needs_unlock_then_finishes_identically(reference, tmp_path):
     """README, after an interruption: a killed snakemake leaves its lock; --unlock, then rerun."""
     workdir = tmp_path / "killed"
