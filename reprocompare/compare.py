@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import json
 import sys
 import time
 from dataclasses import dataclass, field
@@ -69,7 +70,8 @@ def _stderr(message: str) -> None:
 
 def run_comparison(corpus: Corpus, split: dict, models: dict, specs: dict[str, str] | None = None,
                    *, typed: bool = True, voting: str = "chunk",
-                   progress: Callable[[str], None] | None = _stderr) -> ComparisonRun:
+                   progress: Callable[[str], None] | None = _stderr,
+                   kept: dict[int, FoldResult] | None = None) -> ComparisonRun:
     """Train models "A" and "B" on every fold of ``split`` and compute the strategy's estimates.
 
     Parameters
@@ -87,6 +89,9 @@ def run_comparison(corpus: Corpus, split: dict, models: dict, specs: dict[str, s
         Score typed chunks (False: boundaries only, the paper's NER setting).
     voting : {"chunk", "token"}
         How the vote estimator combines the m basis predictions of a sentence (bcv only).
+    kept : dict, optional
+        Folds already trained (fold index -> its result, read back by :func:`read_kept_folds`):
+        they are taken as they are, and only the other folds train.
     """
     if split["n_sentences"] != len(corpus):
         raise ValueError(f"the split is for {split['n_sentences']} sentences, the corpus has "
@@ -94,10 +99,12 @@ def run_comparison(corpus: Corpus, split: dict, models: dict, specs: dict[str, s
     if split.get("corpus_sha256") and split["corpus_sha256"] != corpus.sha256:
         raise ValueError("the split was made for another corpus (sha256 differs)")
     say = progress or (lambda message: None)
+    kept = kept or {}
     gold = corpus.tags
     featurized: dict = {}
     features = {}
-    for name in PAIR:  # once per distinct feature template, shared by both models if equal
+    n_folds = len(split["folds"])
+    for name in PAIR if len(kept) < n_folds else ():  # once per distinct feature template, shared by both models if equal
         key = models[name].feature_key()
         if key not in featurized:
             started = time.perf_counter()
@@ -107,8 +114,12 @@ def run_comparison(corpus: Corpus, split: dict, models: dict, specs: dict[str, s
         features[name] = featurized[key]
 
     folds = []
-    n_folds = len(split["folds"])
     for f, fold in enumerate(split["folds"]):
+        if f in kept:
+            folds.append(kept[f])
+            say(f"fold {f + 1}/{n_folds}: kept from the previous run (F1 A "
+                f"{kept[f].counts['A'].f1():.4f}, B {kept[f].counts['B'].f1():.4f})")
+            continue
         train = np.asarray(fold["train"], dtype=np.int64)
         validation = np.asarray(fold["validation"], dtype=np.int64)
         y_train = [gold[i] for i in train]
@@ -216,3 +227,58 @@ def write_comparison(run: ComparisonRun, corpus: Corpus, out_dir: str | Path, *,
         {name: round(fold.seconds[name], 3) for name in PAIR} for fold in run.folds]})
     write_json_atomic(out / "estimates.json", {"models": run.specs, **run.estimates})
     return out
+
+
+def read_kept_folds(out_dir: str | Path, split: dict, corpus: Corpus, *,
+                    typed: bool = True) -> tuple[dict[int, FoldResult], str]:
+    """The folds of ``split`` that a complete earlier run in ``out_dir`` already trained.
+
+    A fold is kept when the earlier run split the same corpus (sha256) and drew exactly the same
+    train and validation sentences for it: how a random-splits repetition grows from k to k' > k
+    hold-outs without training its first k again (hold-out i does not depend on k). Only what
+    :func:`write_comparison` wrote is read: the per-sentence counts, the fold's training time and,
+    where they were kept, the predictions (which then give the full counts back). The caller
+    checks that the models and settings are the same (:mod:`reprocompare.jobs`).
+
+    Returns the kept folds and, when none could be kept from a run that exists, why.
+    """
+    out = Path(out_dir)
+    if not (out / "estimates.json").is_file():  # written last: no estimates, no complete run
+        return {}, ""
+    try:
+        previous = json.loads((out / "split.json").read_text(encoding="utf-8"))
+        seconds = json.loads((out / "runtime.json").read_text(encoding="utf-8"))["folds"]
+        rows = gzip.decompress((out / "counts.tsv.gz").read_bytes()).decode().splitlines()[1:]
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        return {}, f"the earlier outputs cannot be read ({error})"
+    if previous.get("corpus_sha256") != corpus.sha256:
+        return {}, "the earlier run split another corpus"
+    totals: dict[tuple[str, str], list] = {}
+    for row in rows:
+        fold, model, sentence, *values = row.split("\t")
+        totals.setdefault((fold, model), []).append([int(sentence), *map(int, values)])
+    kept = {}
+    for f, (old, new) in enumerate(zip(previous.get("folds", []), split["folds"])):
+        if old != new:
+            break
+        validation = np.asarray(new["validation"], dtype=np.int64)
+        counts, predictions = {}, {}
+        for name in PAIR:
+            table = np.asarray(totals.get((str(f), name), []), dtype=np.int64).reshape(-1, 4)
+            if not np.array_equal(table[:, 0], validation):
+                return {}, f"the earlier counts of fold {f} do not match its split"
+            path = out / f"fold{f}" / f"{name}.conll"
+            if path.is_file():  # predictions kept: recount them in full
+                predictions[name] = [[line.split()[-1] for line in block.splitlines()]
+                                     for block in path.read_text(encoding="utf-8").split("\n\n")
+                                     if block.strip()]
+                counts[name] = count_chunks([corpus.sentences[i].tags for i in validation],
+                                            predictions[name], typed=typed)
+                if not np.array_equal(counts[name].totals, table[:, 1:]):
+                    return {}, f"the earlier predictions of fold {f} do not match its counts"
+            else:  # only the totals were kept: all that the estimates and scores.json use
+                counts[name] = ChunkCounts(("",), table[:, None, 1:],
+                                           np.zeros((len(table), 2), dtype=np.int64))
+        kept[f] = FoldResult(np.asarray(new["train"], dtype=np.int64), validation, predictions,
+                             counts, {name: float(seconds[f][name]) for name in PAIR})
+    return kept, ""

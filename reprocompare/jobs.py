@@ -156,11 +156,51 @@ def compare(corpus_conll: str, corpus_info: str, settings: dict, repetition: int
             model.set_params(device=settings.get("device", "cpu"), num_threads=max(1, threads))
     corpus = load_prepared(corpus_conll, corpus_info)
     split = make_split(corpus, corpus_conll, settings["split"], repetition)
+    kept = _kept_folds(out_dir, settings, split, corpus)
+    # the earlier run is read: from here on the directory is incomplete until estimates.json
+    Path(out_dir, "estimates.json").unlink(missing_ok=True)
+    # what the outputs depend on, beside them: a study committed without Snakemake's metadata
+    # is checked against its config from this (reprocompare.study)
+    write_json_atomic(Path(out_dir) / "settings.json", settings)
     started = time.perf_counter()
     run = run_comparison(corpus, split, models, {n: str(s) for n, s in specs.items()},
-                         typed=settings["typed"], voting=settings.get("voting", "chunk"))
+                         typed=settings["typed"], voting=settings.get("voting", "chunk"),
+                         kept=kept)
     write_comparison(run, corpus, out_dir, keep_predictions=settings["keep_predictions"])
     print(f"done in {time.perf_counter() - started:.1f} s", file=sys.stderr)
+
+
+def _kept_folds(out_dir: str, settings: dict, split: dict, corpus: Corpus) -> dict:
+    """The hold-outs an earlier random-splits job in ``out_dir`` trained with the same settings.
+
+    The rule's outputs are flagged ``update`` (Snakemake keeps them, and restores them if the job
+    fails), so a job rerun because max(k) changed finds its earlier hold-outs here: it trains only
+    the new ones (raising max(k)) or none (lowering it). Any other change of settings trains
+    every fold again.
+    """
+    if settings["split"]["strategy"] != "repeated-holdout":
+        return {}
+    try:
+        earlier = json.loads(Path(out_dir, "settings.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+    def without_k(record):
+        return {**record, "split": {k: v for k, v in record.get("split", {}).items() if k != "k"}}
+
+    if not isinstance(earlier, dict) or without_k(earlier) != without_k(settings):
+        return {}
+    from reprocompare.compare import read_kept_folds  # lazy: scikit-learn
+
+    kept, why = read_kept_folds(out_dir, split, corpus, typed=settings["typed"])
+    if settings["keep_predictions"] and any(len(f.predictions) < 2 for f in kept.values()):
+        kept, why = {}, "the earlier predictions are missing"
+    if why:
+        print(f"training every hold-out: {why}", file=sys.stderr)
+    elif kept:
+        print(f"{len(kept)} of {len(split['folds'])} hold-outs kept from the earlier run",
+              file=sys.stderr)
+    return kept
 
 
 # ---- summaries, tables, figures ----------------------------------------------------------------

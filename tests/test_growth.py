@@ -8,6 +8,7 @@ split and comparison output as it was: same bytes, same modification time to the
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -84,3 +85,53 @@ def test_more_repetitions_comparisons_and_corpora_add_jobs_and_touch_nothing(tmp
     assert changed == [], "rewritten: " + ", ".join(changed)
     assert len([p for p in after if p.endswith("estimates.json")]) == 6 + 21
     assert planned(snakemake(tmp_path, grown, "-n", "--quiet", "rules")) == {}
+
+
+RS_ONLY = {**STUDY, "strategies": {"repeated_holdout": {"k": [2, 3], "table4_k": 3}},
+           "significance": {"resamples": 100}}
+RS_FILES = ("estimates.json", "scores.json", "counts.tsv.gz", "split.json", "settings.json")
+
+
+def rs_outputs(workdir: Path, repetition: int) -> dict[str, bytes]:
+    run = workdir / "results/compare/tiny/p1/repeated-holdout" / f"rep{repetition}"
+    return {name: (run / name).read_bytes() for name in (*RS_FILES, "runtime.json")}
+
+
+def test_raising_max_k_trains_only_the_new_hold_outs(tmp_path):
+    """max(k) 3 -> 5 reruns each random-splits job, which keeps its three trained hold-outs and
+    trains two; 5 -> 4 trains none. Either way the outputs are those of a run made from scratch
+    with the new k (every byte but the training times). Any other change keeps nothing."""
+    first, fresh = tmp_path / "grown", tmp_path / "fresh"
+    first.mkdir(), fresh.mkdir()
+    snakemake(first, RS_ONLY)
+    before = [rs_outputs(first, r) for r in range(2)]
+
+    for ks, kept, trained in (([2, 3, 5], 3, 2), ([2, 4], 4, 0)):
+        config = yaml.safe_load(yaml.safe_dump(RS_ONLY))
+        config["strategies"]["repeated_holdout"]["k"] = ks
+        assert planned(snakemake(first, config, "-n", "--quiet", "rules")) == {
+            "compare": 2, "summarize": 1, "tables": 1, "figures": 1, "checklist": 1, "all": 1}
+        snakemake(first, config)
+        snakemake(fresh, config, "--forceall")
+        for r in range(2):
+            log = (first / f"logs/compare/tiny/p1/repeated-holdout/rep{r}.log").read_text()
+            assert f"{kept} of {max(ks)} hold-outs kept from the earlier run" in log, log
+            assert log.count("kept from the previous run") == kept
+            assert log.count("trained on") == 2 * trained  # A and B of each new hold-out
+            grown, scratch = rs_outputs(first, r), rs_outputs(fresh, r)
+            for name in RS_FILES:
+                assert grown[name] == scratch[name], name
+            # the kept hold-outs' training times are the first run's: they did not train again
+            seconds = [json.loads(b["runtime.json"])["folds"] for b in (before[r], grown)]
+            assert seconds[1][:3] == seconds[0][:3]
+    for name in ("table4.csv", "table3.csv"):
+        assert (first / "results/tables" / name).read_bytes() == \
+            (fresh / "results/tables" / name).read_bytes()
+
+    # a changed model: the earlier hold-outs were trained with the old one
+    config["models"]["crf"]["max_iterations"] = 6
+    config["strategies"]["repeated_holdout"]["k"] = [2, 5]
+    snakemake(first, config, "--until", "compare")
+    log = (first / "logs/compare/tiny/p1/repeated-holdout/rep0.log").read_text()
+    assert "kept" not in log and log.count("trained on") == 2 * 5, log
+

@@ -1,7 +1,7 @@
 # The unit of work: one comparison, corpus, strategy and repetition. Derives the repetition's
 # split (split.json, the same bytes as `reprocompare split`; cheap, so no job of its own: a job
 # costs seconds of start-up and the DAG 2.4 ms per job), featurizes once, trains A and B on every
-# fold, writes sentence-level counts and the estimates.
+# fold, writes sentence-level counts and the estimates, and records its params (settings.json).
 
 
 rule compare:
@@ -9,12 +9,16 @@ rule compare:
         conll="results/corpora/{corpus}/corpus.conll",
         info="results/corpora/{corpus}/corpus.json",
         best=best_configs,  # search.feed_best: the searched models' best configurations
+    # update: Snakemake keeps a job's earlier outputs while it reruns (and restores them if it
+    # fails), so that a random-splits job rerun for a larger max(k) trains only the new
+    # hold-outs (reprocompare.jobs); every other job rewrites all of them.
     output:
-        estimates="results/compare/{corpus}/{comparison}/{strategy}/rep{repetition}/estimates.json",
-        scores="results/compare/{corpus}/{comparison}/{strategy}/rep{repetition}/scores.json",
-        counts="results/compare/{corpus}/{comparison}/{strategy}/rep{repetition}/counts.tsv.gz",
-        runtime="results/compare/{corpus}/{comparison}/{strategy}/rep{repetition}/runtime.json",
-        split="results/compare/{corpus}/{comparison}/{strategy}/rep{repetition}/split.json",
+        estimates=update("results/compare/{corpus}/{comparison}/{strategy}/rep{repetition}/estimates.json"),
+        scores=update("results/compare/{corpus}/{comparison}/{strategy}/rep{repetition}/scores.json"),
+        counts=update("results/compare/{corpus}/{comparison}/{strategy}/rep{repetition}/counts.tsv.gz"),
+        runtime=update("results/compare/{corpus}/{comparison}/{strategy}/rep{repetition}/runtime.json"),
+        split=update("results/compare/{corpus}/{comparison}/{strategy}/rep{repetition}/split.json"),
+        settings=update("results/compare/{corpus}/{comparison}/{strategy}/rep{repetition}/settings.json"),
     log:
         "logs/compare/{corpus}/{comparison}/{strategy}/rep{repetition}.log",
     benchmark:
