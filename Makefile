@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 CORES  ?= 2
 
-.PHONY: demo test lint env clean
+.PHONY: demo test lint env clean study-chunking study-ner
 
 env: $(STAMP)
 
@@ -30,6 +30,17 @@ demo: $(STAMP)
 	@echo "Budget:  results/figures/budget.png, results/tables/budget.md (random search)"
 	@echo "Checklist (Dodge et al.): results/checklist.md"
 	@echo "Report:  results/report.html"
+
+# The paper's study at this machine's scale (README, "Results"): resumes from the repetitions
+# committed under studies/NAME/ (reprocompare resume checks them against the config), trains
+# the missing ones, rebuilds the tables, figures, checklist and report.
+study-chunking study-ner: study-%: $(STAMP)
+	$(BIN)/reprocompare resume --configfile config/study-$*.yaml --directory studies/$*
+	$(BIN)/snakemake --profile profiles/local --cores $(CORES) \
+		--configfile config/study-$*.yaml --directory studies/$*
+	$(BIN)/snakemake --configfile config/study-$*.yaml --directory studies/$* \
+		--report results/report.html
+	@echo "Tables: studies/$*/results/tables/table4.md, table3.md, claims.md"
 
 # tests/system-packages.sh installs what the tests need from the system (pdflatex) when it can.
 test: $(STAMP)

@@ -193,6 +193,13 @@ def cmd_summarize(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_resume(args: argparse.Namespace) -> int:
+    from reprocompare.study import resume
+
+    resume(args.configfile, args.directory)
+    return 0
+
+
 def cmd_expected_max(args: argparse.Namespace) -> int:
     from reprocompare.estimators.expected_max import expected_max, read_scores  # lazy: scipy
 
@@ -309,6 +316,19 @@ def build_parser() -> argparse.ArgumentParser:
                            help="hold-outs in the RS column of Table 4 (6, as the paper)")
     summarize.add_argument("--json", action="store_true", help="print JSON")
     summarize.set_defaults(run=cmd_summarize)
+
+    resume = sub.add_parser(
+        "resume", help="make a study's committed results current before a run (README, Results)",
+        description="Check every complete repetition in a study's directory against the config "
+                    "(the settings it recorded, the corpus it split), prepare the corpora, and "
+                    "mark the repetitions current for Snakemake, so that the next `snakemake "
+                    "--configfile CONFIG --directory DIR` trains only what is missing. A "
+                    "repetition made with other settings stops it with one line naming it.")
+    resume.add_argument("--configfile", type=Path, required=True, metavar="CONFIG",
+                        help="the study's config, e.g. config/study-chunking.yaml")
+    resume.add_argument("--directory", type=Path, required=True, metavar="DIR",
+                        help="the study's working directory, e.g. studies/chunking")
+    resume.set_defaults(run=cmd_resume)
 
     expected = sub.add_parser(
         "expected-max", help="expected validation performance against budget (seeds 001/002)",

@@ -1,0 +1,175 @@
+"""A study resumes from its committed results: `reprocompare resume`, then snakemake.
+
+A tiny study runs in one directory; what git would commit of it (never .snakemake/, logs, the
+prepared corpus or the timing files: .gitignore) is copied to another, as a fresh clone has it,
+with every file newer than the last. There, after `reprocompare resume`, snakemake trains nothing,
+rebuilds byte-identical tables, and trains only what a grown config adds; results of another config
+stop `resume` with one line naming them, before anything is changed. The last test does the same
+with the first repetitions of the studies committed under studies/ (README, "Results").
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import ROOT, TEST_DATA
+
+pytestmark = pytest.mark.slow
+
+SNAKEMAKE = [sys.executable, "-m", "snakemake", "--snakefile", str(ROOT / "Snakefile"),
+             "--cores", "2"]
+RESUME = [sys.executable, "-m", "reprocompare", "resume"]
+
+STUDY = {
+    "corpora": {"tiny": {"path": str(TEST_DATA / "tiny.conll")}},
+    "models": {"crf": {"type": "crf", "scheme": "IOB2", "max_iterations": 5},
+               "maj": {"type": "majority"}},
+    "comparisons": {"p1": {"a": "crf", "b": "maj", "corpora": ["tiny"]}},
+    "strategies": {"holdout": {}, "repeated_holdout": {"k": [2, 3], "table4_k": 3},
+                   "bcv": {"m": 2}},
+    "repetitions": 2,
+    "seed": 3,
+    "significance": {"resamples": 100},
+}
+
+#: the outputs a study commits (README, "Results"); .gitignore keeps the rest out
+REPORTS = ("results/tables/table4.csv", "results/tables/table3.md", "results/tables/claims.csv",
+           "results/summaries/tiny/p1.json", "results/checklist.md")
+
+
+def run(command: list[str], cwd: Path, check: bool = True) -> subprocess.CompletedProcess:
+    result = subprocess.run(command, capture_output=True, text=True, cwd=cwd)
+    if check:
+        assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
+    return result
+
+
+def planned(output: str) -> dict[str, int]:
+    if "Job stats:" not in output:
+        assert "Nothing to be done" in output, output[-3000:]
+        return {}
+    table = output.split("Job stats:", 1)[1].split("\n\n", 1)[0]
+    rows = (line.split() for line in table.splitlines()[3:])
+    return {row[0]: int(row[1]) for row in rows if len(row) == 2 and row[0] != "total"}
+
+
+def committed(path: Path) -> bool:
+    """What git commits of a study directory (the study's lines of .gitignore)."""
+    parts = path.parts
+    return not (".snakemake" in parts or "logs" in parts or "benchmarks" in parts
+                or path.name == "corpus.conll")
+
+
+def clone(source: Path, target: Path) -> None:
+    """Copy what git commits, each file newer than the one before, outputs first (the worst
+    order for Snakemake: every input newer than every output)."""
+    files = sorted((p for p in source.rglob("*") if p.is_file()
+                    and committed(p.relative_to(source))),
+                   key=lambda p: ("corpora" in p.parts, str(p)))
+    now = time.time()
+    for i, path in enumerate(files):
+        copy = target / path.relative_to(source)
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, copy)
+        os.utime(copy, (now + i * 0.01, now + i * 0.01))
+
+
+def test_git_keeps_a_studys_corpora_metadata_and_logs_out():
+    paths = ["studies/x/.snakemake/metadata/a", "studies/x/logs/compare/a.log",
+             "studies/x/results/corpora/c/corpus.conll", "studies/x/results/benchmarks/a.tsv"]
+    result = run(["git", "check-ignore", *paths], ROOT, check=False)
+    assert result.stdout.split() == paths
+    kept = ["studies/x/results/corpora/c/corpus.json",
+            "studies/x/results/compare/c/p/bcv/rep0/settings.json"]
+    assert run(["git", "check-ignore", *kept], ROOT, check=False).stdout == ""
+
+
+def test_a_cloned_study_resumes_without_training(tmp_path):
+    first, clone_dir = tmp_path / "first", tmp_path / "clone"
+    first.mkdir(), clone_dir.mkdir()
+    config = tmp_path / "study.yaml"
+    config.write_text(yaml.safe_dump(STUDY))
+    study = ["--configfile", str(config), "--directory"]
+    run([*SNAKEMAKE, *study, str(first)], tmp_path)
+    clone(first, clone_dir)
+
+    # without resume, the checkout's times would retrain everything
+    assert planned(run([*SNAKEMAKE, *study, str(clone_dir), "-n", "--quiet", "rules"],
+                       tmp_path).stdout)["compare"] == 6
+    out = run([*RESUME, *study, str(clone_dir)], tmp_path).stdout
+    assert "6 of 6 repetitions are complete" in out, out
+    assert planned(run([*SNAKEMAKE, *study, str(clone_dir), "-n", "--quiet", "rules"],
+                       tmp_path).stdout) == {"summarize": 1, "tables": 1, "figures": 1,
+                                             "checklist": 1, "all": 1}
+    run([*SNAKEMAKE, *study, str(clone_dir)], tmp_path)
+    for name in REPORTS:
+        assert (clone_dir / name).read_bytes() == (first / name).read_bytes(), name
+
+    # a config change reruns what it affects, as in any run (resume recorded the jobs' params)
+    changed = yaml.safe_load(yaml.safe_dump(STUDY))
+    changed["strategies"]["bcv"]["voting"] = "token"
+    config.write_text(yaml.safe_dump(changed))
+    assert planned(run([*SNAKEMAKE, *study, str(clone_dir), "-n", "--quiet", "rules"],
+                       tmp_path).stdout)["compare"] == 2  # the BCV repetitions
+    # growing: only the new repetitions
+    grown = {**STUDY, "repetitions": 3}
+    config.write_text(yaml.safe_dump(grown))
+    assert planned(run([*SNAKEMAKE, *study, str(clone_dir), "-n", "--quiet", "rules"],
+                       tmp_path).stdout)["compare"] == 3
+
+
+def test_results_of_another_config_stop_resume_before_anything_changes(tmp_path):
+    first, clone_dir = tmp_path / "first", tmp_path / "clone"
+    first.mkdir(), clone_dir.mkdir()
+    config = tmp_path / "study.yaml"
+    config.write_text(yaml.safe_dump({**STUDY, "strategies": {"holdout": {}}}))
+    run([*SNAKEMAKE, "--configfile", str(config), "--directory", str(first)], tmp_path)
+    clone(first, clone_dir)
+    before = {p: p.stat().st_mtime_ns for p in clone_dir.rglob("*")}
+
+    other = yaml.safe_load(config.read_text())
+    other["models"]["crf"]["max_iterations"] = 6
+    config.write_text(yaml.safe_dump(other))
+    result = run([*RESUME, "--configfile", str(config), "--directory", str(clone_dir)], tmp_path,
+                 check=False)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "holdout/rep0: these results belong to another config: A.spec is " \
+           '"crf:scheme=IOB2,max_iterations=5" in the results, ' \
+           '"crf:scheme=IOB2,max_iterations=6" in the config' in lines[0], lines[0]
+    assert {p: p.stat().st_mtime_ns for p in clone_dir.rglob("*")} == before
+
+
+@pytest.mark.parametrize("name", ["chunking", "ner"])
+def test_the_committed_studies_rebuild_their_tables_without_training(tmp_path, name):
+    """The first two repetitions of a committed study, cloned: no training, and the summary's
+    numbers are those of the same repetitions in the committed study's summary."""
+    source = ROOT / "studies" / name
+    config = yaml.safe_load((ROOT / "config" / f"study-{name}.yaml").read_text())
+    config["repetitions"] = 2
+    path = tmp_path / "study.yaml"
+    path.write_text(yaml.safe_dump(config))
+    target = tmp_path / name
+    for run_dir in source.glob("results/compare/*/*/*/rep*"):
+        if run_dir.name in ("rep0", "rep1"):
+            shutil.copytree(run_dir, target / run_dir.relative_to(source))
+    shutil.copytree(source / "results/corpora", target / "results/corpora",
+                    ignore=shutil.ignore_patterns("corpus.conll"))
+    assert len(list(target.glob("results/compare/*/*/*/rep*"))) == 6
+
+    study = ["--configfile", str(path), "--directory", str(target)]
+    assert "6 of 6 repetitions" in run([*RESUME, *study], tmp_path).stdout
+    output = run([*SNAKEMAKE, *study], tmp_path).stdout + "\n"
+    assert "rule compare" not in output and (target / "results/tables/table4.md").is_file()
+    for run_dir in target.glob("results/compare/*/*/*/rep*"):
+        for file in run_dir.iterdir():
+            assert file.read_bytes() == (source / file.relative_to(target)).read_bytes()
