@@ -18,6 +18,7 @@ from reprocompare.errors import UserError
 from reprocompare.io import dumps_json
 from reprocompare.io import write_directory_atomic, write_text_atomic
 from reprocompare.reports.tables import table4_text
+from reprocompare.study import resume
 
 EXIT_USER_ERROR = 2
 
@@ -194,8 +195,6 @@ def cmd_summarize(args: argparse.Namespace) -> int:
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
-    from reprocompare.study import resume
-
     resume(args.configfile, args.directory)
     return 0
 
