@@ -3,6 +3,8 @@
 # costs seconds of start-up and the DAG 2.4 ms per job), featurizes once, trains A and B on every
 # fold, writes sentence-level counts and the estimates, and records its params (settings.json).
 
+RUN = "results/compare/{corpus}/{comparison}/{strategy}/rep{repetition}"
+
 
 rule compare:
     input:
@@ -13,12 +15,12 @@ rule compare:
     # fails), so that a random-splits job rerun for a larger max(k) trains only the new
     # hold-outs (reprocompare.jobs); every other job rewrites all of them.
     output:
-        estimates=update("results/compare/{corpus}/{comparison}/{strategy}/rep{repetition}/estimates.json"),
-        scores=update("results/compare/{corpus}/{comparison}/{strategy}/rep{repetition}/scores.json"),
-        counts=update("results/compare/{corpus}/{comparison}/{strategy}/rep{repetition}/counts.tsv.gz"),
-        runtime=update("results/compare/{corpus}/{comparison}/{strategy}/rep{repetition}/runtime.json"),
-        split=update("results/compare/{corpus}/{comparison}/{strategy}/rep{repetition}/split.json"),
-        settings=update("results/compare/{corpus}/{comparison}/{strategy}/rep{repetition}/settings.json"),
+        estimates=update(f"{RUN}/estimates.json"),
+        scores=update(f"{RUN}/scores.json"),
+        counts=update(f"{RUN}/counts.tsv.gz"),
+        runtime=update(f"{RUN}/runtime.json"),
+        split=update(f"{RUN}/split.json"),
+        settings=update(f"{RUN}/settings.json"),
     log:
         "logs/compare/{corpus}/{comparison}/{strategy}/rep{repetition}.log",
     benchmark:
