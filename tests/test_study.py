@@ -173,3 +173,18 @@ def test_the_committed_studies_rebuild_their_tables_without_training(tmp_path, n
     for run_dir in target.glob("results/compare/*/*/*/rep*"):
         for file in run_dir.iterdir():
             assert file.read_bytes() == (source / file.relative_to(target)).read_bytes()
+
+
+def test_repetitions_run_in_order(tmp_path):
+    """An interrupted study, or one committed as it grows, holds whole repetitions: on one core
+    the compare jobs run repetition after repetition."""
+    config = tmp_path / "study.yaml"
+    config.write_text(yaml.safe_dump({**STUDY, "strategies": {"holdout": {}, "bcv": {"m": 2}},
+                                      "models": {"crf": {"type": "majority"},
+                                                 "maj": STUDY["models"]["maj"]},
+                                      "repetitions": 5}))
+    run([*SNAKEMAKE[:-2], "--cores", "1", "--configfile", str(config), "--until", "compare"],
+        tmp_path)
+    finished = sorted(tmp_path.glob("results/compare/tiny/p1/*/rep*/estimates.json"),
+                      key=lambda p: p.stat().st_mtime_ns)
+    assert [int(p.parent.name[3:]) for p in finished] == [0, 0, 1, 1, 2, 2, 3, 3, 4, 4]

@@ -77,6 +77,11 @@ def compare_runtime(wildcards):
     return 60
 
 
+def compare_priority(wildcards):
+    """Earlier repetitions first (Snakemake runs higher priorities first)."""
+    return len(REPETITIONS) - int(wildcards.repetition)
+
+
 def compare_gpu(wildcards):
     return int(config["device"] == "cuda" and comparison_uses_gpu(wildcards.comparison))
 

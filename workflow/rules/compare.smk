@@ -28,6 +28,8 @@ rule compare:
     conda:
         "../envs/reprocompare.yaml"
     threads: 1
+    # repetitions in order, so an interrupted (or partly committed) study has whole repetitions
+    priority: compare_priority
     resources:
         mem_mb=compare_mem_mb,
         runtime=compare_runtime,

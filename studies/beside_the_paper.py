@@ -1,0 +1,72 @@
+"""Our Table 4 beside the paper's: the Markdown table of README.md's "Results" section.
+
+    .venv/bin/python studies/beside_the_paper.py > /tmp/results.md
+
+Reads the summaries the studies' workflow wrote (studies/*/results/summaries/*/*.json) and puts
+each estimator's SNR and reproducibility, with their 95% intervals, beside the values printed in
+Table 4 of Xue et al. (quoted below; their chunking corpus is Chinese base-phrase chunking and
+their NER corpus CoNLL-2003 English, ours CoNLL-2000 and CoNLL-2002 Spanish samples).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ESTIMATORS = ("ST", "RS", "Avg", "Vote", "Mixture")
+
+#: Xue et al., Table 4 (SNR, reproducibility), for the same conclusions: chunking "IOB2 > IOBES",
+#: NER "IOBES > IOB2"
+PAPER = {
+    "chunking": {"SNR": (0.195, 0.483, 3.200, 1.818, 3.063),
+                 "Reproducibility": (0.590, 0.665, 1.000, 0.960, 1.000)},
+    "ner": {"SNR": (0.510, 1.258, 0.889, 1.179, 1.421),
+            "Reproducibility": (0.678, 0.893, 0.830, 0.900, 0.940)},
+}
+
+
+def summaries() -> dict[str, dict]:
+    out = {}
+    for study in sorted(PAPER):
+        for path in sorted((HERE / study / "results" / "summaries").glob("*/*.json")):
+            if not path.name.endswith(".claims.json"):
+                out[study] = json.loads(path.read_text())
+    return out
+
+
+def cell(value: float, low: float, high: float) -> str:
+    return f"{value:.3f} [{low:.3f}, {high:.3f}]"
+
+
+def table(study: str, record: dict) -> str:
+    summary = record["summary"]
+    estimators = summary["estimators"]
+    repetitions = sorted({estimators[name]["repetitions"] for name in ESTIMATORS})
+    models = summary["model_names"]
+    lines = [f"**{study}**: {record['corpus']}, {summary['sentences']} sentences, "
+             f"A = {models['A']} (`{summary['models']['A']}`), "
+             f"B = {models['B']} (`{summary['models']['B']}`), conclusion {summary['conclusion']}, "
+             f"R = {', '.join(map(str, repetitions))}, RS with k = {summary['table4_k']}",
+             "",
+             "| | " + " | ".join(ESTIMATORS) + " |",
+             "|---|" + "---|" * len(ESTIMATORS)]
+    for measure, key in (("SNR", "snr"), ("Reproducibility", "reproducibility")):
+        ours = [cell(estimators[name][key], estimators[name][f"{key}_low"],
+                     estimators[name][f"{key}_high"]) for name in ESTIMATORS]
+        lines.append(f"| {measure}, ours [95% CI] | " + " | ".join(ours) + " |")
+        lines.append(f"| {measure}, paper | "
+                     + " | ".join(f"{v:.3f}" for v in PAPER[study][measure]) + " |")
+    means = [f"{100 * estimators[name]['mean']:+.2f}" for name in ESTIMATORS]
+    sds = [f"{100 * estimators[name]['sd']:.2f}" for name in ESTIMATORS]
+    lines.append("| Mean of A - B (F1 points), ours | " + " | ".join(means) + " |")
+    lines.append("| SD of A - B (F1 points), ours | " + " | ".join(sds) + " |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    print("\n\n".join(table(study, record) for study, record in summaries().items()))
+
+
+if __name__ == "__main__":
+    main()
