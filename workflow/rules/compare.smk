@@ -25,11 +25,11 @@ rule compare:
         "logs/compare/{corpus}/{comparison}/{strategy}/rep{repetition}.log",
     benchmark:
         "results/benchmarks/compare/{corpus}/{comparison}/{strategy}/rep{repetition}.tsv"
+    # repetitions in order, so an interrupted (or partly committed) study has whole repetitions
+    priority: compare_priority
     conda:
         "../envs/reprocompare.yaml"
     threads: 1
-    # repetitions in order, so an interrupted (or partly committed) study has whole repetitions
-    priority: compare_priority
     resources:
         mem_mb=compare_mem_mb,
         runtime=compare_runtime,
