@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 import os
 import re
+import textwrap
 from pathlib import Path
 
 import matplotlib
@@ -175,12 +176,14 @@ def _panel_title(ax, name: str, models: dict | None, extra: str = "") -> None:
 
     ``models=None`` gives the name alone (a panel below one that already shows the specs).
     """
+    # wrapped to the panel: a long comparison name would otherwise run past the figure's edge
+    title = textwrap.fill(f"{name}{extra}", int(PANEL_WIDTH * 8.5))  # 12 pt bold: ~8.5 per inch
     if models is None:
-        ax.set_title(f"{name}{extra}", fontweight="bold")
+        ax.set_title(title, fontweight="bold")
         return
     subtitle = _pair_line(models, int(PANEL_WIDTH * 15))  # ~15 characters of 8 pt per inch
     # the title is lifted by the subtitle's height: 8 pt text is ~11.5 pt a line
-    ax.set_title(f"{name}{extra}", fontweight="bold", pad=5 + 11.5 * (subtitle.count("\n") + 1))
+    ax.set_title(title, fontweight="bold", pad=5 + 11.5 * (subtitle.count("\n") + 1))
     ax.text(0.5, 1.0 + 0.01, subtitle, transform=ax.transAxes, ha="center", va="bottom",
             fontsize=8, color="0.25")
 
