@@ -188,3 +188,13 @@ def test_repetitions_run_in_order(tmp_path):
     finished = sorted(tmp_path.glob("results/compare/tiny/p1/*/rep*/estimates.json"),
                       key=lambda p: p.stat().st_mtime_ns)
     assert [int(p.parent.name[3:]) for p in finished] == [0, 0, 1, 1, 2, 2, 3, 3, 4, 4]
+
+
+def test_the_readme_results_are_the_committed_summaries():
+    """README's Table 4 beside the paper's is what studies/beside_the_paper.py makes of the
+    committed summaries (regenerate it when a study grows)."""
+    readme = (ROOT / "README.md").read_text()
+    tables = readme.split("<!-- results:begin -->\n", 1)[1].split("\n<!-- results:end -->", 1)[0]
+    made = run([sys.executable, str(ROOT / "studies" / "beside_the_paper.py")], ROOT).stdout
+    assert tables == made.strip()
+    assert tables.count("R = 200") == 2  # both studies, at the issue's R
