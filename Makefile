@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 CORES  ?= 2
 
-.PHONY: demo test lint env clean study-chunking study-ner
+.PHONY: demo test lint env clean study-chunking study-ner study-chunking-n600 study-ner-n600
 
 env: $(STAMP)
 
@@ -34,7 +34,7 @@ demo: $(STAMP)
 # The paper's study at this machine's scale (README, "Results"): resumes from the repetitions
 # committed under studies/NAME/ (reprocompare resume checks them against the config), trains
 # the missing ones, rebuilds the tables, figures, checklist and report.
-study-chunking study-ner: study-%: $(STAMP)
+study-chunking study-ner study-chunking-n600 study-ner-n600: study-%: $(STAMP)
 	$(BIN)/reprocompare resume --configfile config/study-$*.yaml --directory studies/$*
 	$(BIN)/snakemake --profile profiles/local --cores $(CORES) \
 		--configfile config/study-$*.yaml --directory studies/$*

@@ -137,14 +137,16 @@ def test_interrupted_run_resumes_to_identical_tables(reference, tmp_path):
     workdir = tmp_path / "interrupted"
     workdir.mkdir()
     (workdir / "study.yaml").write_text(yaml.safe_dump(TINY))
+    # its own process group, interrupted as Ctrl-C does: SIGINT to snakemake and its jobs
     process = subprocess.Popen([*SNAKEMAKE, "--directory", str(workdir), "--configfile",
                                 str(workdir / "study.yaml"), "--cores", "2"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               start_new_session=True)
     done = workdir / "results" / "compare"
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and len(list(done.glob("**/estimates.json"))) < 2:
-        time.sleep(0.2)
-    process.send_signal(signal.SIGINT)
+        time.sleep(0.1)
+    os.killpg(process.pid, signal.SIGINT)
     process.wait(timeout=60)
     finished = len(list(done.glob("**/estimates.json")))
     assert finished < 9, "the run finished before it could be interrupted"
