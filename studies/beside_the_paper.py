@@ -5,7 +5,8 @@
 Reads the summaries the studies' workflow wrote (studies/*/results/summaries/*/*.json) and puts
 each estimator's SNR and reproducibility, with their 95% intervals, beside the values printed in
 Table 4 of Xue et al. (quoted below; their chunking corpus is Chinese base-phrase chunking and
-their NER corpus CoNLL-2003 English, ours CoNLL-2000 and CoNLL-2002 Spanish samples).
+their NER corpus CoNLL-2003 English, ours CoNLL-2000 and CoNLL-2002 Spanish samples). Then each
+task at every sample size it was run at (studies/TASK-nN: the same study on a larger sample).
 """
 
 from __future__ import annotations
@@ -64,8 +65,32 @@ def table(study: str, record: dict) -> str:
     return "\n".join(lines)
 
 
+def by_size() -> str:
+    """Each task at every sample size it was run at (studies/TASK and studies/TASK-nN):
+    mean of A - B in F1 points and SNR [95% CI] per estimator."""
+    rows = ["| task | sentences | R | " + " | ".join(ESTIMATORS) + " |",
+            "|---|---|---|" + "---|" * len(ESTIMATORS)]
+    for study in sorted(PAPER):
+        directories = [HERE / study, *sorted(HERE.glob(f"{study}-n*"))]
+        records = []
+        for directory in directories:
+            for path in sorted((directory / "results" / "summaries").glob("*/*.json")):
+                if not path.name.endswith(".claims.json"):
+                    records.append(json.loads(path.read_text())["summary"])
+        for summary in sorted(records, key=lambda r: r["sentences"]):
+            estimators = summary["estimators"]
+            r_values = sorted({estimators[name]["repetitions"] for name in ESTIMATORS})
+            cells = [f"{100 * e['mean']:+.2f} / {e['snr']:.2f} [{e['snr_low']:.2f}, "
+                     f"{e['snr_high']:.2f}]" for e in (estimators[n] for n in ESTIMATORS)]
+            rows.append(f"| {study} | {summary['sentences']} | "
+                        f"{', '.join(map(str, r_values))} | " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
 def main() -> None:
     print("\n\n".join(table(study, record) for study, record in summaries().items()))
+    print("\nBy sample size (mean of A - B in F1 points / SNR [95% CI]):\n")
+    print(by_size())
 
 
 if __name__ == "__main__":

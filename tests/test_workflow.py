@@ -137,11 +137,14 @@ def test_interrupted_run_resumes_to_identical_tables(reference, tmp_path):
     workdir = tmp_path / "interrupted"
     workdir.mkdir()
     (workdir / "study.yaml").write_text(yaml.safe_dump(TINY))
-    # its own process group, interrupted as Ctrl-C does: SIGINT to snakemake and its jobs
+    # its own process group, interrupted as Ctrl-C does: SIGINT to snakemake and its jobs.
+    # SIGINT's default action restored: pytest-xdist's workers ignore SIGINT, and an ignored
+    # signal stays ignored in every process they start, so snakemake would run to the end
     process = subprocess.Popen([*SNAKEMAKE, "--directory", str(workdir), "--configfile",
                                 str(workdir / "study.yaml"), "--cores", "2"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                               start_new_session=True)
+                               start_new_session=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     done = workdir / "results" / "compare"
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and len(list(done.glob("**/estimates.json"))) < 2:
