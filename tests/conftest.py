@@ -23,3 +23,13 @@ def write(path: Path, text: str | bytes) -> Path:
         text = text.encode("utf-8")
     path.write_bytes(text)
     return path
+
+
+def planned(output: str) -> dict[str, int]:
+    """Jobs per rule from snakemake's "Job stats:" table ({} when nothing is to be done)."""
+    if "Job stats:" not in output:
+        assert "Nothing to be done" in output, output[-3000:]
+        return {}
+    table = output.split("Job stats:", 1)[1].split("\n\n", 1)[0]
+    rows = (line.split() for line in table.splitlines()[3:])
+    return {row[0]: int(row[1]) for row in rows if len(row) == 2 and row[0] != "total"}

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import ROOT, TEST_DATA
+from conftest import ROOT, TEST_DATA, planned
 
 pytestmark = pytest.mark.slow
 
@@ -42,15 +42,6 @@ def snakemake(workdir: Path, config: dict, *extra: str) -> str:
     output = result.stdout + result.stderr
     assert result.returncode == 0, output[-3000:]
     return output
-
-
-def planned(output: str) -> dict[str, int]:
-    if "Job stats:" not in output:
-        assert "Nothing to be done" in output, output[-3000:]
-        return {}
-    table = output.split("Job stats:", 1)[1].split("\n\n", 1)[0]
-    rows = (line.split() for line in table.splitlines()[3:])
-    return {row[0]: int(row[1]) for row in rows if len(row) == 2 and row[0] != "total"}
 
 
 def snapshot(workdir: Path) -> dict[str, tuple[int, bytes]]:

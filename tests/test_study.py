@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import ROOT, TEST_DATA
+from conftest import ROOT, TEST_DATA, planned
 
 pytestmark = pytest.mark.slow
 
@@ -50,15 +50,6 @@ def run(command: list[str], cwd: Path, check: bool = True) -> subprocess.Complet
     if check:
         assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
     return result
-
-
-def planned(output: str) -> dict[str, int]:
-    if "Job stats:" not in output:
-        assert "Nothing to be done" in output, output[-3000:]
-        return {}
-    table = output.split("Job stats:", 1)[1].split("\n\n", 1)[0]
-    rows = (line.split() for line in table.splitlines()[3:])
-    return {row[0]: int(row[1]) for row in rows if len(row) == 2 and row[0] != "total"}
 
 
 def committed(path: Path) -> bool:
