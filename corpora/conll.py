@@ -19,7 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
-from reprocompare.corpora.schemes import SCHEMES, convert, detect_scheme, first_violation, is_chunk_tag
+from reprocompare.corpora.schemes import (SCHEMES, convert, detect_scheme, first_violation,
+                                          is_chunk_tag, strip_types)
 from reprocompare.errors import UserError
 
 DOCSTART = "-DOCSTART-"
@@ -66,6 +67,23 @@ class Corpus:
     @property
     def n_tokens(self) -> int:
         return sum(len(s) for s in self.sentences)
+
+    def untyped(self) -> "Corpus":
+        """The corpus with every chunk's type dropped (boundaries kept), for untyped tasks.
+
+        The paper's NER task finds chunk boundaries "without recognizing their type labels": a
+        tagger of that task learns boundary tags only. ``sha256`` stays the source's: the
+        sentences, and so every split of them, are the same.
+        """
+        return replace(self, sentences=tuple(
+            replace(s, tags=tuple(strip_types(s.tags, self.scheme))) for s in self.sentences))
+
+
+def task_corpus(corpus: Corpus, *, typed: bool = True, train_typed: bool = False) -> Corpus:
+    """The corpus as the task sees it: with ``typed=False`` its chunks lose their types (the
+    taggers train on boundaries, the vote compares boundaries), unless ``train_typed`` keeps
+    them for training while the scores still count boundaries only."""
+    return corpus if typed or train_typed else corpus.untyped()
 
 
 def _decompress(path: Path, data: bytes) -> bytes:

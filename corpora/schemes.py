@@ -122,6 +122,18 @@ def convert(tags: Sequence[str], scheme: str) -> list[str]:
     return chunks_to_tags(chunks(tags), len(tags), scheme)
 
 
+def strip_types(tags: Sequence[str], scheme: str) -> list[str]:
+    """The same chunks without their types, written in ``scheme`` (untyped training, issue 20).
+
+    The chunks are read with their types first, so two adjacent chunks of different types stay
+    two chunks (``I-PER I-LOC`` in IOB1 becomes ``I B``): only the labels go, never a boundary.
+
+    >>> strip_types(["B-PER", "I-PER", "B-LOC", "O"], "IOBES")
+    ['B', 'E', 'S', 'O']
+    """
+    return chunks_to_tags([(start, end, "") for start, end, _ in chunks(tags)], len(tags), scheme)
+
+
 def check_scheme_name(scheme: str) -> str:
     if scheme not in SCHEMES:
         raise ValueError(f"unknown tag scheme {scheme!r}; expected one of {', '.join(SCHEMES)}")

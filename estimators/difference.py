@@ -8,7 +8,8 @@ Xue et al., "We Need to Talk About Reproducibility in NLP Model Comparison", sec
 - ``vote``: every sentence is validated by m basis models of A (Table 2); their predictions are
   majority-voted into one prediction per sentence, the vote predictions of all n sentences are
   scored against gold (vote F1 of A), likewise for B, and the estimate is the difference (Case I).
-- ``mixture``: vote when vote > avg, else avg (Eq. 8).
+- ``mixture``: vote when vote > avg, else avg (Eq. 8, for the conclusion "A > B"; for "B > A"
+  the larger of the two in that direction).
 
 F1 values are fractions in [0, 1].
 """
@@ -49,13 +50,25 @@ def avg(f1_a: Sequence[float], f1_b: Sequence[float]) -> float:
     return float(fold_differences(f1_a, f1_b).mean())
 
 
-def mixture(vote: float, avg: float) -> tuple[float, str]:
-    """Eq. 8: Delta * vote + (1 - Delta) * avg with Delta = 1 iff vote > avg.
+def mixture(vote: float, avg: float, conclusion: str = "A>B") -> tuple[float, str]:
+    """Eq. 8: Delta * vote + (1 - Delta) * avg, Delta = 1 iff vote is the larger in the
+    direction of the conclusion under test.
 
-    Returns the estimate and which case was chosen ("vote": Case I, the difference grows with the
-    training size; "avg": Case II).
+    The paper writes Eq. 8 for the published conclusion "A > B" (Delta = 1 iff vote > avg): the
+    mixture keeps the estimate that says more for that conclusion. For "B > A" the same rule
+    reads on B - A, so it keeps the smaller A - B (Delta = 1 iff vote < avg). Both estimates stay
+    A - B; only the choice depends on the direction.
+
+    Returns the estimate of A - B and which case was chosen ("vote": Case I, the difference
+    grows with the training size; "avg": Case II).
+
+    >>> mixture(0.02, 0.01), mixture(0.02, 0.01, "B>A")
+    ((0.02, 'vote'), (0.01, 'avg'))
     """
-    return (float(vote), "vote") if vote > avg else (float(avg), "avg")
+    if conclusion not in ("A>B", "B>A"):
+        raise ValueError(f"unknown conclusion {conclusion!r}; expected A>B or B>A")
+    larger = vote > avg if conclusion == "A>B" else vote < avg
+    return (float(vote), "vote") if larger else (float(avg), "avg")
 
 
 def vote_chunks(basis: Sequence[Sequence[str]], scheme: str) -> list[str]:

@@ -32,7 +32,9 @@ CONTEXT_COLUMNS = ("comparison", "corpus", "sentences", "scoring", "name_a", "mo
 TABLE4_COLUMNS = (*CONTEXT_COLUMNS, "estimator", "strategy", "repetitions", "mean_f1_points",
                   "sd_f1_points", "snr", "snr_low", "snr_high", "snr_interval", "reproducibility",
                   "reproducibility_low", "reproducibility_high", "chebyshev_bound",
-                  "mixture_chose_vote", "repetitions_for_reproducibility_0.05",
+                  "mixture_chose_vote", "null_reproducibility", "null_snr",
+                  "null_reproducibility_normal", "null_snr_normal",
+                  "repetitions_for_reproducibility_0.05",
                   "repetitions_for_snr_0.25", "warning")
 TABLE3_COLUMNS = (*CONTEXT_COLUMNS, "model", "spec", "strategy", "repetitions", "mean_f1_points",
                   "standard_error_f1_points", "low_f1_points", "high_f1_points", "warning")
@@ -55,8 +57,9 @@ TABLE4_NOTE = (
     "standard deviation (unitless; larger is more reproducible); the Chebyshev bound (Eq. 3) is "
     "the reproducibility that SNR guarantees for any distribution. Brackets are 95% intervals "
     "(SNR: {snr_interval}; reproducibility: Clopper-Pearson): when a reproducibility interval "
-    "holds 0.5, or an SNR interval holds 0, R repetitions cannot tell whether the conclusion "
-    "reproduces more often than not. At small R the point SNR overstates the magnitude of the "
+    "holds the estimator's null offset (the 'If A = B' row: about 0.5 / 0 for a single "
+    "difference, more for the mixture), R repetitions cannot tell whether the conclusion "
+    "reproduces more often than a model no better than the other would. At small R the point SNR overstates the magnitude of the "
     "SNR (by 25% at R = 5, 4% at R = 20); the exact interval accounts for it.")
 TABLE3_NOTE = (
     "How to read: each model's chunk F1 (F1 points) over the R standard-split (ST) repetitions "
@@ -104,7 +107,11 @@ def _corpus(summary: dict) -> tuple[str, int | None]:
 
 def _scoring(summary: dict) -> str:
     typed = summary.get("typed")
-    return "" if typed is None else "typed" if typed else "untyped"
+    if typed is None:
+        return ""
+    # typed training with untyped scoring says so (corpora.<name>.train_typed)
+    return "typed" if typed else "untyped (trained typed)" if summary.get("train_typed") \
+        else "untyped"
 
 
 def _strategy_labels(summary: dict) -> dict[str, str]:
@@ -159,6 +166,32 @@ def _side(row: dict, side: str, code, text=str) -> str:
 
 # ---- rows ----------------------------------------------------------------------------------------
 
+def _null_offset(summary: dict, estimator: str) -> dict:
+    offset = (summary.get("null_offsets") or {}).get(estimator) or {}
+    return {f"null_{key}": offset.get(key) for key in (
+        "reproducibility", "snr", "reproducibility_normal", "snr_normal")}
+
+
+def null_offset_cell(row: dict) -> str:
+    """'reproducibility / SNR' with no true difference (centred repetitions), '--' if unknown."""
+    return f"{_shown(row['null_reproducibility'])} / {_shown(row['null_snr'])}"
+
+
+def null_offset_note(group: list[dict]) -> str:
+    """Why the mixture's null offset is not 1/2 and 0, with its closed form."""
+    mixture = [r for r in group if r["estimator"] == "Mixture"
+               and r["null_reproducibility_normal"] is not None]
+    if not mixture:
+        return ""
+    r = mixture[0]
+    return (f"If A = B: the reproducibility and SNR each estimator shows with no true "
+            f"difference (its repetitions centred). The mixture leans towards the conclusion "
+            f"even then, since it keeps the larger of two correlated estimates: "
+            f"{_shown(r['null_reproducibility'])} / {_shown(r['null_snr'])} here, "
+            f"{_shown(r['null_reproducibility_normal'])} / {_shown(r['null_snr_normal'])} in "
+            f"closed form for normal Vote and Avg; read its values against these, not 0.5 / 0.")
+
+
 def table4_rows(summaries: dict[str, dict]) -> list[dict]:
     """One row per (comparison, estimator) in the paper's column order, with its context."""
     rows = []
@@ -182,6 +215,8 @@ def table4_rows(summaries: dict[str, dict]) -> list[dict]:
                 # how often Eq. 8 took Vote (Case I) rather than Avg (Case II)
                 "mixture_chose_vote": summary.get("mixture_chose_vote")
                 if name == "Mixture" else None,
+                # what this estimator shows when A and B do not differ (estimators.null)
+                **_null_offset(summary, name),
                 "repetitions_for_reproducibility_0.05": s.get("repetitions_for_reproducibility"),
                 "repetitions_for_snr_0.25": s.get("repetitions_for_snr"),
                 "warning": warning})
@@ -250,7 +285,9 @@ def _context_lines(first: dict, group: list[dict]) -> list[str]:
     size = f", {first['sentences']} sentences" if first["sentences"] is not None else \
         " (number of sentences not recorded)"
     scoring = {"typed": "typed chunks (a chunk counts only with its type)",
-               "untyped": "untyped chunks (chunk boundaries only)"}.get(
+               "untyped": "untyped chunks (chunk boundaries only, trained on boundaries)",
+               "untyped (trained typed)": "untyped chunks (chunk boundaries only; the taggers "
+                                          "trained on typed tags)"}.get(
         first["scoring"], "typed or untyped not recorded")
     strategies = "; ".join(f"{r['estimator']} = {r['strategy']}" for r in group)
     md = lambda spec: f"`{spec}`"
@@ -297,6 +334,9 @@ def table4_markdown(rows: list[dict]) -> str:
                       r["reproducibility_high"]) for r in group) + " |")
         lines.append("| Chebyshev bound (Eq. 3, share of R) | " + " | ".join(
             _shown(r["chebyshev_bound"]) for r in group) + " |")
+        if any(r["null_reproducibility"] is not None for r in group):
+            lines.append("| If A = B: reproducibility / SNR (null offset) | " + " | ".join(
+                null_offset_cell(r) for r in group) + " |")
         lines.append("| Mean of A - B (F1 points) | " + " | ".join(
             _shown(r["mean_f1_points"]) for r in group) + " |")
         lines.append("| SD of A - B (F1 points) | " + " | ".join(
@@ -307,6 +347,9 @@ def table4_markdown(rows: list[dict]) -> str:
         if chose:
             lines.append(f"\nMixture (Eq. 8) took Vote (Case I) in {100 * chose[0]:.0f}% of the "
                          f"repetitions and Avg (Case II) in {100 * (1 - chose[0]):.0f}%.")
+        offset = null_offset_note(group)
+        if offset:
+            lines.append(f"\n{offset}")
         caveat = _bootstrap_caveat(group)
         if caveat:
             lines.append(f"\n{caveat}")
@@ -383,6 +426,11 @@ def table4_latex(rows: list[dict]) -> str:
                               f"{_tex(r['reproducibility_high'])}]") + r" \\",
                 "Chebyshev bound (Eq.~3) & " + cell(lambda r: _tex(r["chebyshev_bound"]))
                 + r" \\",
+                *(["If $A=B$: reproducibility & " + cell(
+                    lambda r: _tex(r["null_reproducibility"])) + r" \\",
+                   r"\quad and SNR (null offset) & " + cell(lambda r: _tex(r["null_snr"]))
+                   + r" \\"] if any(r["null_reproducibility"] is not None for r in group)
+                  else []),
                 "Mean of $A-B$ (F1 points) & " + cell(lambda r: _tex(r["mean_f1_points"]))
                 + r" \\",
                 "SD of $A-B$ (F1 points) & " + cell(lambda r: _tex(r["sd_f1_points"])) + r" \\",
@@ -395,6 +443,8 @@ def table4_latex(rows: list[dict]) -> str:
         if chose:
             notes.append(f"Mixture (Eq. 8) took Vote in {100 * chose[0]:.0f}% of the "
                          "repetitions.")
+        if null_offset_note(group):
+            notes.append(null_offset_note(group))
         caveat = _bootstrap_caveat(group)
         if caveat:
             notes.append(caveat)
@@ -469,16 +519,18 @@ def table4_text(summary: dict) -> str:
         if rows[0]["warning"]:
             lines.append(f"warning: {rows[0]['warning']}")
     lines += ["", f"{'estimator':<9} {'R':>5} {'mean A-B':>9} {'sd':>8} {'SNR [95% CI]':>26} "
-                  f"{'reproducibility [95% CI]':>26} {'bound':>6}",
+                  f"{'reproducibility [95% CI]':>26} {'bound':>6}  if A = B",
               f"{'':<9} {'':>5} {'(F1 pts)':>9} {'(F1 pts)':>8}"]
     for r in rows:
         lines.append(f"{r['estimator']:<9} {r['repetitions']:>5} {r['mean_f1_points']:>+9.3f} "
                      f"{r['sd_f1_points']:>8.3f} "
                      f"{_interval(r['snr'], r['snr_low'], r['snr_high']):>26} "
                      f"{_interval(r['reproducibility'], r['reproducibility_low'], r['reproducibility_high']):>26} "
-                     f"{r['chebyshev_bound']:>6.3f}")
+                     f"{r['chebyshev_bound']:>6.3f}  {null_offset_cell(r)}")
     if rows:
         lines += ["", repetitions_needed_line(rows)]
+        if null_offset_note(rows):
+            lines.append(null_offset_note(rows))
         caveat = _bootstrap_caveat(rows)
         if caveat:
             lines.append(caveat)

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from reprocompare import __version__
-from reprocompare.corpora.conll import check_has_chunks, read_conll
+from reprocompare.corpora.conll import check_has_chunks, read_conll, task_corpus
 from reprocompare.corpora.schemes import is_chunk_tag
 from reprocompare.corpora.scoring import conlleval_report, count_chunks
 from reprocompare.errors import UserError
@@ -158,11 +158,16 @@ def cmd_compare(args: argparse.Namespace) -> int:
         except UserError as error:  # say which of the two specs is wrong
             raise UserError(str(error), key=option) from None
     _check_out_directory(args.out)
-    corpus = _read_corpus(args)
+    if args.train_typed and not args.untyped:
+        raise UserError("--train-typed trains typed and scores untyped: give it with --untyped",
+                        key="--train-typed")
+    corpus = task_corpus(_read_corpus(args), typed=not args.untyped,
+                         train_typed=args.train_typed)
     split = _make_split(args, corpus)
     models = {name: build_model(spec) for name, spec in specs.items()}
     run = run_comparison(corpus, split, models, {n: str(s) for n, s in specs.items()},
-                         typed=not args.untyped, voting=args.voting)
+                         typed=not args.untyped, voting=args.voting,
+                         train_typed=args.train_typed if args.untyped else None)
     out = write_directory_atomic(
         args.out, lambda temporary: write_comparison(run, corpus, temporary,
                                                      keep_predictions=not args.no_predictions))
@@ -285,7 +290,10 @@ def build_parser() -> argparse.ArgumentParser:
     _split_options(compare)
     compare.add_argument("--out", type=Path, required=True, metavar="DIR")
     compare.add_argument("--untyped", action="store_true",
-                         help="score chunk boundaries only (the paper's NER setting)")
+                         help="chunk boundaries only (the paper's NER setting): the taggers "
+                              "train on boundary tags and the scores count boundaries")
+    compare.add_argument("--train-typed", action="store_true",
+                         help="with --untyped: train on the typed tags, score boundaries only")
     compare.add_argument("--voting", choices=["chunk", "token"], default="chunk",
                          help="how the vote estimator combines basis predictions (chunk)")
     compare.add_argument("--no-predictions", action="store_true",

@@ -71,7 +71,8 @@ def _stderr(message: str) -> None:
 def run_comparison(corpus: Corpus, split: dict, models: dict, specs: dict[str, str] | None = None,
                    *, typed: bool = True, voting: str = "chunk",
                    progress: Callable[[str], None] | None = _stderr,
-                   kept: dict[int, FoldResult] | None = None) -> ComparisonRun:
+                   kept: dict[int, FoldResult] | None = None,
+                   train_typed: bool | None = None) -> ComparisonRun:
     """Train models "A" and "B" on every fold of ``split`` and compute the strategy's estimates.
 
     Parameters
@@ -89,6 +90,10 @@ def run_comparison(corpus: Corpus, split: dict, models: dict, specs: dict[str, s
         Score typed chunks (False: boundaries only, the paper's NER setting).
     voting : {"chunk", "token"}
         How the vote estimator combines the m basis predictions of a sentence (bcv only).
+    train_typed : bool, optional
+        Recorded with an untyped task: whether the taggers trained on typed tags (True) or on
+        boundaries (False, :func:`reprocompare.corpora.conll.task_corpus`); the caller passes
+        the corpus accordingly.
     kept : dict, optional
         Folds already trained (fold index -> its result, read back by :func:`read_kept_folds`):
         they are taken as they are, and only the other folds train.
@@ -142,6 +147,8 @@ def run_comparison(corpus: Corpus, split: dict, models: dict, specs: dict[str, s
 
     run = ComparisonRun(split=split, specs=dict(specs or {}), folds=folds, estimates={})
     run.estimates = {**_estimates(run, corpus, typed=typed, voting=voting), "typed": typed}
+    if not typed and train_typed is not None:  # typed runs keep the record they always had
+        run.estimates["train_typed"] = bool(train_typed)
     return run
 
 

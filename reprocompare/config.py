@@ -97,6 +97,10 @@ def _check_references(config: dict, source: str) -> None:
     from reprocompare.models import spec_from_mapping  # lazy: scikit-learn; jobs import config
 
     for name, corpus in config["corpora"].items():
+        if corpus["typed"] and corpus["train_typed"]:
+            raise UserError("train_typed: true trains typed and scores untyped, so it needs "
+                            "typed: false (typed: true already trains and scores typed)",
+                            path=source, key=f"corpora.{name}.train_typed")
         # relative to the working directory, else to the repository (snakemake --directory)
         if not Path(corpus["path"]).exists() and (ROOT / corpus["path"]).exists():
             corpus["path"] = str(ROOT / corpus["path"])

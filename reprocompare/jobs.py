@@ -15,7 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
-from reprocompare.corpora.conll import DOCSTART, Corpus, check_has_chunks, read_conll
+from reprocompare.corpora.conll import (DOCSTART, Corpus, check_has_chunks, read_conll,
+                                        task_corpus)
 from reprocompare.errors import UserError
 from reprocompare.io import write_json_atomic, write_text_atomic
 from reprocompare.reports import tables as t
@@ -154,7 +155,8 @@ def compare(corpus_conll: str, corpus_info: str, settings: dict, repetition: int
     for model in models.values():  # the job's threads and device go to models that use them
         if "device" in model.get_params():
             model.set_params(device=settings.get("device", "cpu"), num_threads=max(1, threads))
-    corpus = load_prepared(corpus_conll, corpus_info)
+    corpus = task_corpus(load_prepared(corpus_conll, corpus_info), typed=settings["typed"],
+                         train_typed=settings.get("train_typed", False))
     split = make_split(corpus, corpus_conll, settings["split"], repetition)
     kept = _kept_folds(out_dir, settings, split, corpus)
     # the earlier run is read: from here on the directory is incomplete until estimates.json
@@ -165,7 +167,7 @@ def compare(corpus_conll: str, corpus_info: str, settings: dict, repetition: int
     started = time.perf_counter()
     run = run_comparison(corpus, split, models, {n: str(s) for n, s in specs.items()},
                          typed=settings["typed"], voting=settings.get("voting", "chunk"),
-                         kept=kept)
+                         kept=kept, train_typed=settings.get("train_typed"))
     write_comparison(run, corpus, out_dir, keep_predictions=settings["keep_predictions"])
     print(f"done in {time.perf_counter() - started:.1f} s", file=sys.stderr)
 
@@ -221,7 +223,7 @@ def summarize(estimate_paths: list[str], settings: dict, out: str) -> None:
     summary = summarize_runs(directories, conclusion=settings["conclusion"], table4_k=table4_k,
                              random_state=settings["seed"])
     records = [load_estimates(d) for d in directories]
-    values = estimator_values(records, table4_k)
+    values = estimator_values(records, table4_k, settings["conclusion"])
     if rs:  # report the k the config asks for (each repetition ran max(k) hold-outs)
         summary["random_splits_by_k"] = {k: v for k, v in summary["random_splits_by_k"].items()
                                          if k in rs["k"]}
@@ -235,7 +237,8 @@ def summarize(estimate_paths: list[str], settings: dict, out: str) -> None:
         print(f"warning: {warning}", file=sys.stderr)
     # the specs the runs trained (with search.feed_best, the search's best, not the config's)
     run = {"models": summary["models"], **{key: settings[key] for key in (
-        "corpus", "source", "model_names", "typed", "strategies", "repetitions", "seed")}}
+        "corpus", "source", "model_names", "typed", "strategies", "repetitions", "seed")},
+           **({"train_typed": settings["train_typed"]} if "train_typed" in settings else {})}
     # every repetition split the same prepared corpus: its size labels the tables
     sentences = read_json(Path(directories[0]) / "split.json")["n_sentences"]
     summary.update(run, warnings=warnings, sentences=sentences)

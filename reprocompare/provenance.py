@@ -78,6 +78,16 @@ def uses_device(config: dict, model: str) -> bool:
     return _uses_gpu(json.dumps(config["models"][model], sort_keys=True))
 
 
+def typing(config: dict, corpus_name: str) -> dict:
+    """What a job trains and scores: ``typed``, and with ``typed: false`` whether the taggers
+    still train on typed tags (``train_typed``). A typed corpus's record is ``typed`` alone, as
+    before untyped training existed, so its jobs do not rerun."""
+    settings = config["corpora"][corpus_name]
+    if settings["typed"]:
+        return {"typed": True}
+    return {"typed": False, "train_typed": settings["train_typed"]}
+
+
 def compare(config: dict, corpus_name: str, comparison: str, strategy: str) -> dict:
     """One comparison job: its split (:func:`split`), the two specs, what is scored, how BCV
     votes, what is kept.
@@ -89,7 +99,7 @@ def compare(config: dict, corpus_name: str, comparison: str, strategy: str) -> d
     record = {"split": split(config, corpus_name, strategy)}
     record.update({side.upper(): {"name": pair[side], "spec": spec(config, pair[side])}
                    for side in ("a", "b")})
-    record["typed"] = config["corpora"][corpus_name]["typed"]
+    record.update(typing(config, corpus_name))
     if strategy == "bcv":
         record["voting"] = config["strategies"]["bcv"]["voting"]
     record["keep_predictions"] = config["keep_predictions"]
@@ -101,7 +111,7 @@ def compare(config: dict, corpus_name: str, comparison: str, strategy: str) -> d
 def scoring(config: dict, corpus_name: str, models: list[str]) -> dict:
     """What the fixed-split jobs (search trials, seed runs, learning curves) score and where
     their models train: typed, and the device when one of ``models`` uses it."""
-    record = {"typed": config["corpora"][corpus_name]["typed"]}
+    record = typing(config, corpus_name)
     if any(uses_device(config, name) for name in models):
         record["device"] = config["device"]
     return record
@@ -122,7 +132,7 @@ def summary(config: dict, corpus_name: str, comparison: str) -> dict:
             "source": config["corpora"][corpus_name]["path"],
             "models": {"A": spec(config, pair["a"]), "B": spec(config, pair["b"])},
             "model_names": {"A": pair["a"], "B": pair["b"]},
-            "conclusion": pair["conclusion"], "typed": config["corpora"][corpus_name]["typed"],
+            "conclusion": pair["conclusion"], **typing(config, corpus_name),
             "strategies": strategies(config), "repetitions": config["repetitions"],
             "seed": config["seed"], "alpha": config["significance"]["alpha"],
             "resamples": config["significance"]["resamples"]}
@@ -145,7 +155,7 @@ def checklist(config: dict, source: str) -> str:
     and of the learning curves is the one they use, named or not."""
     printed = copy.deepcopy(config)
     # of a corpus, the checklist prints what the corpus jobs recorded, and typed
-    printed["corpora"] = {name: {"typed": c["typed"]} for name, c in config["corpora"].items()}
+    printed["corpora"] = {name: typing(config, name) for name in config["corpora"]}
     printed.pop("keep_predictions")
     printed["search"]["corpus"] = search_corpus(config)  # null means the first corpus
     printed["learning_curves"]["corpus"] = curves_corpus(config)

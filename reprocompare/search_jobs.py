@@ -15,6 +15,7 @@ from typing import Iterable, Mapping
 
 import numpy as np
 
+from reprocompare.corpora.conll import task_corpus
 from reprocompare.io import write_json_atomic, write_text_atomic
 from reprocompare.jobs import load_prepared
 from reprocompare.reports.checklist import collect, render
@@ -32,9 +33,10 @@ from reprocompare.splitters import dumps, load_split
 def _split_data(corpus_conll: str, corpus_info: str, split_path: str, corpus_name: str,
                 config: dict):
 
-    corpus = load_prepared(corpus_conll, corpus_info)
-    return SplitData.from_document(corpus, load_split(split_path),
-                                   typed=config["corpora"][corpus_name]["typed"])
+    settings = config["corpora"][corpus_name]
+    corpus = task_corpus(load_prepared(corpus_conll, corpus_info), typed=settings["typed"],
+                         train_typed=settings["train_typed"])
+    return SplitData.from_document(corpus, load_split(split_path), typed=settings["typed"])
 
 
 # ---- fixed split --------------------------------------------------------------------------------

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
+from reprocompare.estimators.difference import mixture
+from reprocompare.estimators.null import null_offsets
 from reprocompare.estimators.reproducibility import model_interval, summarize
 from reprocompare.errors import UserError
 from reprocompare.reports.tables import ESTIMATORS
@@ -71,7 +73,8 @@ def load_estimates(directory: str | Path) -> dict:
         return {**estimates, "repetition": split["repetition"], "seed": split["seed"],
                 "corpus_sha256": split.get("corpus_sha256"), "settings": settings,
                 "n_sentences": split.get("n_sentences"),
-                "typed": estimates.get("typed"), "directory": str(directory)}
+                "typed": estimates.get("typed"), "train_typed": estimates.get("train_typed"),
+                "directory": str(directory)}
     except (KeyError, TypeError, AttributeError) as error:
         raise UserError(f"not a split document of reprocompare (no {error})",
                         path=Path(directory) / "split.json") from None
@@ -85,6 +88,7 @@ def check_poolable(records: list[dict]) -> None:
         keys = {"the specs of A and B": json.dumps(record.get("models", {}), sort_keys=True),
                 "corpus (sha256 of its sentences)": record["corpus_sha256"],
                 "typed/untyped scoring": record["typed"],
+                "typed/untyped training": record["train_typed"],
                 f"{record['strategy']} settings": json.dumps(record["settings"],
                                                              sort_keys=True)}
         for what, value in keys.items():
@@ -94,12 +98,15 @@ def check_poolable(records: list[dict]) -> None:
                                 f"in {what} ({other[0]} vs {value})")
 
 
-def estimator_values(records: list[dict], table4_k: int = TABLE4_K) -> dict:
+def estimator_values(records: list[dict], table4_k: int = TABLE4_K,
+                     conclusion: str = "A>B") -> dict:
     """The value of every estimator in every repetition, keyed by estimator name.
 
     Returns ``{"ST": [...], "RS": [...], "Avg": [...], "Vote": [...], "Mixture": [...],
     "RS@k": {k: [...]}, "models": {"A": [...], "B": [...]}, "mixture_chose_vote": [...]}`` with
-    only the keys the records provide. Values are ordered by repetition.
+    only the keys the records provide. Values are ordered by repetition. The mixture is Eq. 8 in
+    the direction of ``conclusion``, computed here from each repetition's Vote and Avg (the
+    ``mixture`` a compare run records is the one for "A > B").
     """
     by_strategy: dict[str, list[dict]] = defaultdict(list)
     for record in records:
@@ -124,8 +131,9 @@ def estimator_values(records: list[dict], table4_k: int = TABLE4_K) -> dict:
         elif strategy == "bcv":
             values["Avg"] = [r["avg"] for r in group]
             values["Vote"] = [r["vote"] for r in group]
-            values["Mixture"] = [r["mixture"] for r in group]
-            values["mixture_chose_vote"] = [r["mixture_chose"] == "vote" for r in group]
+            mixed = [mixture(r["vote"], r["avg"], conclusion) for r in group]
+            values["Mixture"] = [value for value, _ in mixed]
+            values["mixture_chose_vote"] = [chose == "vote" for _, chose in mixed]
     return values
 
 
@@ -142,7 +150,7 @@ def summarize_runs(directories, *, conclusion: str = "A>B", table4_k: int = TABL
         raise UserError(f"k = {table4_k} hold-outs for Table 4's RS, but the repeated hold-out "
                         f"runs have {rs_max}: give a k from 1 to {rs_max}", key="--k")
     try:
-        values = estimator_values(records, table4_k)
+        values = estimator_values(records, table4_k, conclusion)
     except (KeyError, TypeError, IndexError) as error:
         raise UserError(f"an estimates.json lacks {error} (a tampered or foreign file?)",
                         path=", ".join(r["directory"] for r in records[:3])) from None
@@ -159,13 +167,18 @@ def summarize_runs(directories, *, conclusion: str = "A>B", table4_k: int = TABL
     summary: dict = {"models": records[0].get("models", {}), "conclusion": conclusion,
                      "corpus_sha256": records[0]["corpus_sha256"],
                      "sentences": records[0]["n_sentences"],
-                     "typed": typed, "strategies": {r["strategy"]: r["settings"] for r in records},
+                     "typed": typed, **({} if typed or records[0]["train_typed"] is None
+                                        else {"train_typed": records[0]["train_typed"]}),
+                     "strategies": {r["strategy"]: r["settings"] for r in records},
                      "degenerate": degenerate_models([r["directory"] for r in records]),
                      "table4_k": table4_k, "estimators": {}, "random_splits_by_k": {}, "per_model": {}}
     for name in ESTIMATORS:
         if name in values and len(values[name]) >= 2:
             summary["estimators"][name] = summarize(values[name], conclusion,
                                                     random_state=random_state).as_dict()
+    offsets = null_offsets(values, conclusion)
+    if offsets:  # what each estimator shows when A and B do not differ (estimators.null)
+        summary["null_offsets"] = {name: offset.as_dict() for name, offset in offsets.items()}
     for k, ks in values.get("RS@k", {}).items():
         if len(ks) >= 2:
             summary["random_splits_by_k"][k] = summarize(ks, conclusion,
