@@ -28,7 +28,6 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from reprocompare.estimators.difference import mixture
 from reprocompare.estimators.reproducibility import _values, reproducibility, snr
 
 #: estimators that are a single difference: their offset is 1/2 and 0 under a symmetric law
@@ -59,7 +58,9 @@ def centred_mixture(vote, avg, conclusion: str = "A>B") -> np.ndarray:
         raise ValueError(f"vote and avg need one value per repetition each, got {vote.size} "
                          f"and {avg.size}")
     vote, avg = vote - vote.mean(), avg - avg.mean()
-    return np.array([mixture(v, a, conclusion)[0] for v, a in zip(vote, avg)])
+    # Eq. 8's Delta as in estimators.difference.mixture, over all repetitions at once
+    larger = vote > avg if conclusion == "A>B" else vote < avg
+    return np.where(larger, vote, avg)
 
 
 def mixture_null_normal(sd_vote: float, sd_avg: float, rho: float) -> tuple[float, float]:

@@ -12,7 +12,10 @@ task at every sample size it was run at (studies/TASK-nN: the same study on a la
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
+
+import numpy as np
 
 HERE = Path(__file__).resolve().parent
 ESTIMATORS = ("ST", "RS", "Avg", "Vote", "Mixture")
@@ -58,6 +61,11 @@ def table(study: str, record: dict) -> str:
         lines.append(f"| {measure}, ours [95% CI] | " + " | ".join(ours) + " |")
         lines.append(f"| {measure}, paper | "
                      + " | ".join(f"{v:.3f}" for v in PAPER[study][measure]) + " |")
+    offsets = summary.get("null_offsets", {})
+    if offsets:  # what each estimator shows with no true difference (estimators.null)
+        lines.append("| If A = B (null offset): reproducibility / SNR, ours | " + " | ".join(
+            f"{offsets[name]['reproducibility']:.3f} / {offsets[name]['snr']:.3f}"
+            for name in ESTIMATORS) + " |")
     means = [f"{100 * estimators[name]['mean']:+.2f}" for name in ESTIMATORS]
     sds = [f"{100 * estimators[name]['sd']:.2f}" for name in ESTIMATORS]
     lines.append("| Mean of A - B (F1 points), ours | " + " | ".join(means) + " |")
@@ -87,10 +95,51 @@ def by_size() -> str:
     return "\n".join(rows)
 
 
+def _study_directories():
+    for study in sorted(PAPER):
+        for directory in [HERE / study, *sorted(HERE.glob(f"{study}-n*"))]:
+            for path in sorted((directory / "results" / "summaries").glob("*/*.json")):
+                if not path.name.endswith(".claims.json"):
+                    yield study, directory, json.loads(path.read_text())
+
+
+def holdout_correlation(directory: Path) -> float:
+    """The mean correlation, across repetitions, between two hold-outs' differences of RS.
+
+    Every random-splits repetition records its k hold-out differences (estimates.json); with
+    R repetitions as rows, the off-diagonal mean of their correlation matrix says how much one
+    hold-out's difference tells about another's.
+    """
+    rows = [json.loads(path.read_text())["fold_differences"] for path in sorted(
+        (directory / "results" / "compare").glob("*/*/repeated-holdout/rep*/estimates.json"))]
+    matrix = np.corrcoef(np.asarray(rows, dtype=np.float64), rowvar=False)
+    return float(matrix[~np.eye(len(matrix), dtype=bool)].mean())
+
+
+def random_splits() -> str:
+    """RS by k: SNR at the smallest and largest k, what sqrt(k) growth predicts, the hold-outs'
+    correlation, and Avg's SNR beside it."""
+    rows = ["| task | sentences | R | correlation of two hold-outs' differences | SNR at "
+            "smallest k | SNR at largest k | sqrt(k) growth predicts | Avg's SNR |",
+            "|---|---|---|---|---|---|---|---|"]
+    for study, directory, record in _study_directories():
+        summary = record["summary"]
+        by_k = {int(k): v for k, v in summary["random_splits_by_k"].items()}
+        low, high = min(by_k), max(by_k)
+        rows.append(f"| {study} | {summary['sentences']} | {by_k[low]['repetitions']} | "
+                    f"{holdout_correlation(directory):+.3f} | {by_k[low]['snr']:.3f} (k = {low}) "
+                    f"| {by_k[high]['snr']:.3f} (k = {high}) | "
+                    f"{math.sqrt(high / low) * by_k[low]['snr']:.3f} | "
+                    f"{summary['estimators']['Avg']['snr']:.3f} |")
+    return "\n".join(rows)
+
+
 def main() -> None:
     print("\n\n".join(table(study, record) for study, record in summaries().items()))
     print("\nBy sample size (mean of A - B in F1 points / SNR [95% CI]):\n")
     print(by_size())
+    print("\nRandom splits by k (SNR relative to the conclusion under test):\n")
+    print(random_splits())
 
 
 if __name__ == "__main__":
