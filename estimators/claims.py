@@ -10,7 +10,8 @@ formulas and references):
 - RS, k random hold-outs (``repeated-holdout``): Nadeau & Bengio's corrected resampled t over the
   k fold differences;
 - m x 2 BCV (``bcv``): Dietterich's m x 2 t and Alpaydin's combined F over the 2m fold
-  differences.
+  differences, and for m = 3 the blocked 3x2 t of Wang et al. (2014) over all six (it is
+  defined for m = 3 only: with another m it is not run, and the table has no row for it).
 
 :func:`repetition_tests` runs them on the per-sentence counts of one repetition (the
 ``counts.tsv.gz`` that ``compare`` writes). Over R repetitions, :func:`claim_reproducibility`
@@ -18,27 +19,88 @@ counts how often each test declares "A significantly better than B": the reprodu
 significance claim itself (Eq. 1 of the paper applied to the claim instead of the estimate),
 with a Clopper-Pearson interval. "Significantly better" is the two-sided test at ``alpha`` with
 the difference in A's favour, the claim a paper makes.
+
+Some of these tests reject a true null more often than alpha says, or far less often: the
+calibration benchmark measured it, and :data:`MEASURED_SIZE` keeps those measurements so that
+the claims table can say so beside each test (:func:`calibration_note`).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 import numpy as np
 
 from reprocompare.estimators.reproducibility import clopper_pearson
-from reprocompare.estimators.significance import (approximate_randomization, combined_f_mx2,
-                                                  corpus_f1, corrected_resampled_t, mcnemar,
+from reprocompare.estimators.significance import (approximate_randomization, blocked_3x2_t,
+                                                  combined_f_mx2, corpus_f1,
+                                                  corrected_resampled_t, mcnemar,
                                                   paired_bootstrap, paired_t_mx2)
 
-#: the tests that fit each strategy (the splitters' names, as in split.json)
+#: the tests that fit each strategy (the splitters' names, as in split.json); blocked_3x2_t
+#: runs only on a BCV with m = 3
 TESTS_BY_STRATEGY = {
     "holdout": ("paired_bootstrap", "approximate_randomization", "mcnemar"),
     "repeated-holdout": ("corrected_resampled_t",),
-    "bcv": ("paired_t_mx2", "combined_f_mx2"),
+    "bcv": ("paired_t_mx2", "combined_f_mx2", "blocked_3x2_t"),
 }
 ALPHA = 0.05
+
+
+class MeasuredSize(NamedTuple):
+    """A test's measured size at alpha = 0.05: its row of the size table in docs/statistics.md
+    and the rejection rates of a true null there, for normal and for skewed differences."""
+
+    row: str
+    normal: float
+    skewed: float
+
+
+#: Measured by benchmarks/bench_calibration.py (``size_and_power``; the m = 3 BCV rows alone with
+#: ``--part bcv``), 1000 simulated studies per cell (400 for the sentence-level tests), and
+#: copied from the table "Measured size and power at alpha = 0.05" of docs/statistics.md, which
+#: tests/test_claims.py checks this against. For each test the row of the design its claims
+#: come from: the BCV tests on re-splits of one corpus (rho1 = -0.2 within, rho2 = 0 between
+#: replications, as measured on the project's BCV studies), since that is what a study's
+#: repetitions are.
+MEASURED_SIZE = {
+    "paired_bootstrap": MeasuredSize("paired_bootstrap (n = 200 sentences)", 0.035, 0.045),
+    "approximate_randomization": MeasuredSize("approximate_randomization (n = 200)", 0.028, 0.040),
+    "mcnemar": MeasuredSize("mcnemar (sentence exact match, n = 200)", 0.032, 0.042),
+    "corrected_resampled_t": MeasuredSize("corrected_resampled_t (J = 6)", 0.057, 0.097),
+    "paired_t_mx2": MeasuredSize("paired_t_mx2 (m = 3, rho1 = -0.2, rho2 = 0)", 0.018, 0.023),
+    "combined_f_mx2": MeasuredSize("combined_f_mx2 (m = 3, rho1 = -0.2, rho2 = 0)", 0.014, 0.024),
+    "blocked_3x2_t": MeasuredSize("blocked_3x2_t (rho1 = -0.2, rho2 = 0)", 0.000, 0.006),
+}
+#: Liberal: a measured size above alpha by more than two Monte Carlo standard errors of a rate
+#: near 5% over 1000 studies (2 * sqrt(0.05 * 0.95 / 1000) = 0.014), under either law.
+LIBERAL_ABOVE = 0.064
+#: Conservative: a measured size below half of alpha under both laws.
+CONSERVATIVE_BELOW = 0.025
+
+
+def calibration_note(test: str) -> str:
+    """What the calibration benchmark says of ``test``'s size, for the claims table's note.
+
+    'liberal, ...' or 'conservative, ...' with the measured size at alpha = 0.05 and the design
+    it was measured in, or '' when the test is neither (or was not measured): a size within two
+    Monte Carlo errors of alpha and at least alpha / 2 needs no warning.
+    """
+    measured = MEASURED_SIZE.get(test)
+    if measured is None:
+        return ""
+    design = re.search(r"\((.*)\)$", measured.row).group(1)
+    worst = max(measured.normal, measured.skewed)
+    if worst > LIBERAL_ABOVE:
+        law = "under skew" if measured.skewed >= measured.normal else "for normal differences"
+        return (f"liberal, measured size {100 * worst:.1f}% at alpha 0.05 {law} "
+                f"({design}; docs/statistics.md)")
+    if worst < CONSERVATIVE_BELOW:
+        return (f"conservative, measured size at most {100 * worst:.1f}% at alpha 0.05 for "
+                f"normal and skewed differences ({design}; docs/statistics.md)")
+    return ""
 
 
 @dataclass(frozen=True)
@@ -165,9 +227,14 @@ def repetition_tests(folds: Sequence[dict], strategy: str, *, n_train: int | Non
                                                t.statistic)}
     t = paired_t_mx2(f1_a, f1_b)
     f = combined_f_mx2(f1_a, f1_b)
-    return {"paired_t_mx2": Claim("paired_t_mx2", t.statistic, t.p_value, t.statistic),
-            "combined_f_mx2": Claim("combined_f_mx2", f.statistic, f.p_value,
-                                    f.mean_difference)}
+    tested = {"paired_t_mx2": Claim("paired_t_mx2", t.statistic, t.p_value, t.statistic),
+              "combined_f_mx2": Claim("combined_f_mx2", f.statistic, f.p_value,
+                                      f.mean_difference)}
+    if len(folds) == 6:  # m = 3, the only m the blocked 3x2 t is defined for
+        blocked = blocked_3x2_t(f1_a, f1_b)
+        tested["blocked_3x2_t"] = Claim("blocked_3x2_t", blocked.statistic, blocked.p_value,
+                                        blocked.statistic)
+    return tested
 
 
 @dataclass(frozen=True)

@@ -554,7 +554,8 @@ TEST_NAMES = {"paired_bootstrap": ("ST", "paired bootstrap over sentences"),
               "mcnemar": ("ST", "McNemar on sentence exact match"),
               "corrected_resampled_t": ("RS", "corrected resampled t (Nadeau-Bengio)"),
               "paired_t_mx2": ("BCV", "m x 2 paired t (Dietterich)"),
-              "combined_f_mx2": ("BCV", "combined m x 2 F (Alpaydin)")}
+              "combined_f_mx2": ("BCV", "combined m x 2 F (Alpaydin)"),
+              "blocked_3x2_t": ("BCV", "blocked 3x2 t (Wang et al.)")}
 CLAIMS_NOTE = (
     "How to read: in each of the R repetitions the test that fits the strategy was run at the "
     "given alpha; 'A significantly better' counts the repetitions where it was two-sided "
@@ -566,6 +567,14 @@ CLAIMS_NOTE = (
 HOLM_NOTE = (
     " After Holm: the p-values of each test in each repetition are corrected for the number of "
     "comparisons in the study (Holm 1979), as a paper reporting all of them should.")
+
+
+def _calibration(group: list[dict]) -> str:
+    """The group's tests whose measured size is far from alpha (the rows' ``calibration``,
+    from estimators.claims.calibration_note), as one sentence; '' when none is."""
+    notes = [f"{TEST_NAMES[r['test']][1]}: {r['calibration']}" for r in group
+             if r.get("calibration")]
+    return " Calibration: " + "; ".join(notes) + "." if notes else ""
 
 
 def claims_rows(claims: dict[str, dict], summaries: dict[str, dict],
@@ -619,7 +628,7 @@ def claims_markdown(rows: list[dict]) -> str:
                          f"{_interval(r['share'], r['share_low'], r['share_high'])} | "
                          f"{r['b_better']} of {r['repetitions']} |"
                          + (f" {r['a_better_holm']} of {r['repetitions']} |" if holm else ""))
-        lines += ["", CLAIMS_NOTE + (HOLM_NOTE if holm else ""), ""]
+        lines += ["", CLAIMS_NOTE + (HOLM_NOTE if holm else "") + _calibration(group), ""]
     return "\n".join(lines)
 
 
@@ -646,6 +655,7 @@ def claims_latex(rows: list[dict]) -> str:
                        + r"\\")
         out += [r"\bottomrule", r"\end{tabular}", r"\par\smallskip",
                 r"\parbox{\linewidth}{\footnotesize",
-                _latex_text(CLAIMS_NOTE + (HOLM_NOTE if holm else "")), "}",
+                _latex_text(CLAIMS_NOTE + (HOLM_NOTE if holm else "")
+                            + _calibration(group)), "}",
                 r"\end{table}", ""]
     return "\n".join(out)

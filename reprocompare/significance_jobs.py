@@ -7,7 +7,8 @@ corpus, runs in every repetition the paired tests that fit each splitting strate
 :func:`claims_tables` reads every comparison's file, corrects the p-values for the comparisons
 of the study (Holm, per test and repetition) and writes how often each test declared "A
 significantly better than B" (the reproducibility of the significance claim) as CSV, Markdown and
-LaTeX.
+LaTeX; each row carries the calibration benchmark's verdict on its test's size (the CSV column
+``calibration``, :func:`reprocompare.estimators.claims.calibration_note`).
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ import sys
 from pathlib import Path
 
 from reprocompare.errors import UserError
-from reprocompare.estimators.claims import Claim, claim_reproducibility, read_counts, \
-    repetition_tests
+from reprocompare.estimators.claims import Claim, calibration_note, claim_reproducibility, \
+    read_counts, repetition_tests
 from reprocompare.estimators.significance import holm_bonferroni
 from reprocompare.io import write_json_atomic, write_text_atomic
 from reprocompare.jobs import read_json
@@ -28,6 +29,9 @@ from reprocompare.seeds import STRATEGY_CODES, derive_seed
 
 #: a purpose code in seed paths: the resampling tests of a repetition (see reprocompare.seeds)
 CLAIM_TESTS = 201
+#: the claims table's CSV columns: the report's, then each test's calibration note ('liberal,
+#: measured size ...' or 'conservative, ...'; empty when the measured size is near alpha)
+CLAIMS_CSV_COLUMNS = (*t.CLAIMS_COLUMNS, "calibration")
 
 
 def _repetition(directory: Path, strategy: str, settings: dict, random_state: int) -> dict:
@@ -112,7 +116,8 @@ def claims_tables(claims_paths: list[str], summary_paths: list[str],
     plain = {label: _reproducibility(r, alpha) for label, r in zip(labels, records)}
     holm = {label: _reproducibility(r, alpha)
             for label, r in zip(labels, _holm(records, alpha))} if len(records) > 1 else None
-    rows = t.claims_rows(plain, summaries, holm=holm)
-    write_text_atomic(outputs["csv"], t.to_csv(rows, t.CLAIMS_COLUMNS))
+    rows = [{**row, "calibration": calibration_note(row["test"])}
+            for row in t.claims_rows(plain, summaries, holm=holm)]
+    write_text_atomic(outputs["csv"], t.to_csv(rows, CLAIMS_CSV_COLUMNS))
     write_text_atomic(outputs["md"], t.claims_markdown(rows))
     write_text_atomic(outputs["tex"], t.claims_latex(rows))

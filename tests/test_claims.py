@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import gzip
+import re
 
 import numpy as np
 import pytest
 
-from reprocompare.estimators.claims import (TESTS_BY_STRATEGY, Claim, claim_reproducibility,
-                                            read_counts, repetition_tests)
+from conftest import ROOT
+from reprocompare.estimators.claims import (CONSERVATIVE_BELOW, LIBERAL_ABOVE, MEASURED_SIZE,
+                                            TESTS_BY_STRATEGY, Claim, calibration_note,
+                                            claim_reproducibility, read_counts, repetition_tests)
 from reprocompare.estimators.reproducibility import clopper_pearson
-from reprocompare.estimators.significance import (approximate_randomization, combined_f_mx2,
-                                                  corpus_f1, corrected_resampled_t, mcnemar,
+from reprocompare.estimators.significance import (approximate_randomization, blocked_3x2_t,
+                                                  combined_f_mx2, corpus_f1,
+                                                  corrected_resampled_t, mcnemar,
                                                   paired_bootstrap, paired_t_mx2)
 
 
@@ -90,6 +94,11 @@ def test_repeated_holdout_and_bcv_use_fold_f1():
     f = combined_f_mx2(f1_a, f1_b)
     assert bcv["combined_f_mx2"].p_value == f.p_value
     assert bcv["combined_f_mx2"].difference == f.mean_difference
+    # six folds are a 3 x 2 BCV: the blocked 3x2 t runs too, its sign the claim's direction
+    assert tuple(bcv) == TESTS_BY_STRATEGY["bcv"]
+    blocked = blocked_3x2_t(f1_a, f1_b)
+    assert (bcv["blocked_3x2_t"].statistic, bcv["blocked_3x2_t"].p_value) == tuple(blocked)
+    assert bcv["blocked_3x2_t"].difference == blocked.statistic
     with pytest.raises(ValueError, match="n_train"):
         repetition_tests(folds, "repeated-holdout")
     with pytest.raises(ValueError, match="unknown strategy"):
@@ -122,3 +131,55 @@ def test_identical_systems_never_claim_significance():
     claims = repetition_tests([same], "holdout", n_resamples=500)
     assert not any(c.a_better() or c.b_better() for c in claims.values())
     assert claims["paired_bootstrap"].p_value == 1.0
+
+
+@pytest.mark.parametrize("n_folds", [4, 10])
+def test_blocked_3x2_t_runs_only_with_m_3(n_folds):
+    rng = np.random.default_rng(7)
+    folds = [_fold(rng, 40, 0.8, 0.75) for _ in range(n_folds)]
+    claims = repetition_tests(folds, "bcv")
+    assert tuple(claims) == ("paired_t_mx2", "combined_f_mx2")  # no row, no error
+
+
+# ---- the claims table's calibration notes ----------------------------------------------------
+
+def _size_table() -> dict[str, tuple[str, ...]]:
+    """The rows of "Measured size and power at alpha = 0.05" in docs/statistics.md."""
+    text = (ROOT / "docs" / "statistics.md").read_text()
+    section = text.split("## Measured size and power at alpha = 0.05", 1)[1].split("\n## ", 1)[0]
+    rows = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("| ") and cells[0] != "test" and len(cells) == 5:
+            rows[cells[0]] = tuple(cells[1:])
+    return rows
+
+
+def test_measured_sizes_agree_with_the_calibration_table():
+    table = _size_table()
+    assert "corrected_resampled_t (J = 6)" in table  # the parser found the table
+    for test, measured in MEASURED_SIZE.items():
+        assert measured.row in table, f"{test}: row {measured.row!r} not in docs/statistics.md"
+        normal_size, _, skewed_size, _ = table[measured.row]
+        assert (normal_size, skewed_size) == (f"{100 * measured.normal:.1f}",
+                                              f"{100 * measured.skewed:.1f}"), test
+
+
+def test_every_claims_test_has_a_measured_size_and_the_thresholds_are_documented():
+    assert set(MEASURED_SIZE) == {t for tests in TESTS_BY_STRATEGY.values() for t in tests}
+    text = (ROOT / "docs" / "statistics.md").read_text()
+    assert re.search(rf"liberal \(size above {100 * LIBERAL_ABOVE:.1f}%", text)
+    assert re.search(rf"conservative \(below {100 * CONSERVATIVE_BELOW:.1f}% under both\)", text)
+
+
+def test_calibration_notes_flag_liberal_and_conservative_tests_with_their_size():
+    assert calibration_note("corrected_resampled_t") == (
+        "liberal, measured size 9.7% at alpha 0.05 under skew (J = 6; docs/statistics.md)")
+    blocked = calibration_note("blocked_3x2_t")
+    assert blocked.startswith("conservative, measured size at most 0.6% at alpha 0.05")
+    assert "rho1 = -0.2, rho2 = 0" in blocked
+    for test in ("paired_t_mx2", "combined_f_mx2"):
+        assert calibration_note(test).startswith("conservative")
+    # near alpha: nothing to say; not measured: nothing to say
+    for test in ("paired_bootstrap", "approximate_randomization", "mcnemar", "wilcoxon", "x"):
+        assert calibration_note(test) == ""

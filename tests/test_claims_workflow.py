@@ -1,8 +1,9 @@
 """The significance stage in the workflow: per-repetition tests and the claims table.
 
-One tiny study (two comparisons, every strategy, R = 2) runs once. Every test written by the
-summarize job is recomputed here from the counts the compare jobs wrote, and the table's counts
-(plain and after Holm's correction, checked against statsmodels) are recounted from them.
+One tiny study (two comparisons, every strategy, R = 2, a 3 x 2 BCV so that the blocked 3x2 t
+runs too) runs once. Every test written by the summarize job is recomputed here from the counts
+the compare jobs wrote, and the table's counts (plain and after Holm's correction, checked against
+statsmodels) are recounted from them.
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ import yaml
 from statsmodels.stats.multitest import multipletests
 
 from conftest import ROOT, TEST_DATA
-from reprocompare.estimators.claims import read_counts, repetition_tests
+from reprocompare.estimators.claims import (TESTS_BY_STRATEGY, calibration_note, read_counts,
+                                            repetition_tests)
+from reprocompare.reports.tables import TEST_NAMES
 from reprocompare.seeds import STRATEGY_CODES, derive_seed
 from reprocompare.significance_jobs import CLAIM_TESTS
 
@@ -31,7 +34,7 @@ STUDY = {
     "comparisons": {"crf_vs_maj": {"a": "crf", "b": "maj", "corpora": ["tiny"]},
                     "maj_vs_crf": {"a": "maj", "b": "crf", "corpora": ["tiny"]}},
     "strategies": {"holdout": {}, "repeated_holdout": {"k": [2, 4], "table4_k": 2},
-                   "bcv": {"m": 2}},
+                   "bcv": {"m": 3}},
     "repetitions": 2,
     "seed": 5,
     "significance": {"alpha": 0.2, "resamples": 300},
@@ -56,6 +59,7 @@ def test_every_repetition_test_is_recomputed_from_the_counts(study):
                              f"{comparison}.claims.json").read_text())
         assert record["alpha"] == 0.2 and record["resamples"] == 300
         assert sorted(record["repetitions"]) == sorted(STRATEGY_CODES)
+        assert all(tuple(rep) == TESTS_BY_STRATEGY["bcv"] for rep in record["repetitions"]["bcv"])
         for strategy, repetitions in record["repetitions"].items():
             assert len(repetitions) == STUDY["repetitions"]
             for r, written in enumerate(repetitions):
@@ -79,7 +83,9 @@ def test_claims_table_counts_plain_and_after_holm(study):
     records = {c: json.loads((study / "summaries" / "tiny" / f"{c}.claims.json").read_text())
                for c in STUDY["comparisons"]}
     rows = list(csv.DictReader((study / "tables" / "claims.csv").open()))
-    assert len(rows) == 2 * 6  # two comparisons, six tests over the three strategies
+    # two comparisons, one row per test of the three strategies that the report has a name for
+    tested = [test for tests in TESTS_BY_STRATEGY.values() for test in tests]
+    assert len(rows) == 2 * sum(test in TEST_NAMES for test in tested)
     for row in rows:
         comparison = row["comparison"].split(" on ")[0]
         strategy = next(s for s, reps in records[comparison]["repetitions"].items()
@@ -99,6 +105,11 @@ def test_claims_table_counts_plain_and_after_holm(study):
             mine = adjusted[list(STUDY["comparisons"]).index(comparison)]
             holm_wins += bool(mine <= 0.2 and claim["difference"] > 0)
         assert int(row["a_better_holm"]) == holm_wins
+        # the calibration column: what the benchmark measured of the test's size
+        assert row["calibration"] == calibration_note(row["test"])
+    notes = {row["test"]: row["calibration"] for row in rows}
+    assert notes["corrected_resampled_t"].startswith("liberal, measured size 9.7% at alpha 0.05")
+    assert notes["paired_t_mx2"].startswith("conservative") and notes["mcnemar"] == ""
     text = (study / "tables" / "claims.md").read_text()
     assert "after Holm (2 comparisons)" in text and "alpha = 0.2" in text
     # the corpus size comes from the splits the comparisons trained on
@@ -124,6 +135,6 @@ def test_report_describes_the_study_and_includes_the_claims(study):
     assert result.returncode == 0, output[-3000:]
     assert "WARNING" not in output and "ERROR" not in output, output[-3000:]
     html = (workdir / "report.html").read_text()
-    for text in ("What was compared", "crf_vs_maj", "2x2 blocked cross-validation",
+    for text in ("What was compared", "crf_vs_maj", "3x2 blocked cross-validation",
                  "alpha = 0.2", "claims.csv", "k in 2, 4"):
         assert text in html, text

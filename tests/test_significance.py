@@ -18,6 +18,7 @@ from reprocompare.estimators.significance import (
     FTestResult,
     TestResult,
     approximate_randomization,
+    blocked_3x2_t,
     combined_f_mx2,
     corpus_f1,
     corrected_resampled_t,
@@ -256,6 +257,86 @@ def test_paired_t_mx2_sign_follows_direction():
 def test_mx2_tests_reject_bad_input(fn, a, b, match):
     with pytest.raises(ValueError, match=match):
         fn(a, b)
+
+
+# -------------------------------------------------------------- blocked 3x2 cv t (Wang 2014)
+
+# The first three repetitions of A_5X2 and B_5X2: p = [.05, .02, .01, .04, .01, .04] in fold
+# order rep1-fold1, rep1-fold2, rep2-fold1, ...; sum .17, sum of squares .0063.
+A_3X2, B_3X2 = A_5X2[:3], B_5X2[:3]
+
+
+def test_blocked_3x2_t_hand_value():
+    t, p = blocked_3x2_t(A_3X2, B_3X2)
+    # mean = .17 / 6; sigma^2 = (1/6) sum (p - mean)^2 = (.0063 - 6 mean^2) / 6 (not 1/5: the
+    # spread of the six differences stands for the variance of their mean, with 5 dof)
+    mean = 0.17 / 6
+    sigma2 = (0.0063 - 6 * mean**2) / 6
+    t_hand = mean / math.sqrt(sigma2)  # = 1.80199...
+    assert sigma2 == pytest.approx(0.00024722222)
+    assert t == pytest.approx(t_hand)
+    assert t == pytest.approx(1.8019964, abs=1e-6)
+    assert p == pytest.approx(2 * stats.t.sf(t_hand, 5))
+    assert isinstance(blocked_3x2_t(A_3X2, B_3X2), TestResult)
+
+
+def test_blocked_3x2_t_is_the_one_sample_t_over_sqrt_5():
+    # sigma^2 = (5/6) s^2 with s^2 the sample variance (ddof = 1), so t = t_one-sample / sqrt(5);
+    # the reference distribution stays t_5.
+    d = np.random.default_rng(11).normal(0.01, 0.02, 6)
+    t, p = blocked_3x2_t(d, np.zeros(6))
+    naive = stats.ttest_1samp(d, 0.0)
+    assert t * math.sqrt(5) == pytest.approx(naive.statistic)
+    assert p == pytest.approx(2 * stats.t.sf(abs(naive.statistic) / math.sqrt(5), 5))
+
+
+def test_blocked_3x2_t_uses_all_six_folds_in_any_order():
+    t, p = blocked_3x2_t(A_3X2, B_3X2)
+    assert blocked_3x2_t(A_3X2.ravel(), B_3X2.ravel()) == pytest.approx((t, p))
+    order = np.random.default_rng(4).permutation(6)
+    assert blocked_3x2_t(A_3X2.ravel()[order], B_3X2.ravel()[order]) == pytest.approx((t, p))
+    # adding a constant to both systems' scores changes nothing
+    assert blocked_3x2_t(A_3X2 - 0.3, B_3X2 - 0.3) == pytest.approx((t, p))
+
+
+def test_blocked_3x2_t_alternatives_and_symmetry():
+    t, p = blocked_3x2_t(A_3X2, B_3X2)
+    greater = blocked_3x2_t(A_3X2, B_3X2, alternative="greater").p_value
+    less = blocked_3x2_t(A_3X2, B_3X2, alternative="less").p_value
+    assert greater == pytest.approx(stats.t.sf(t, 5))
+    assert less == pytest.approx(stats.t.cdf(t, 5))
+    assert greater + less == pytest.approx(1.0)
+    assert p == pytest.approx(2 * min(greater, less))
+    # swapping A and B flips the sign of t and the one-sided tails, not the two-sided p-value
+    t_rev, p_rev = blocked_3x2_t(B_3X2, A_3X2)
+    assert t_rev == pytest.approx(-t)
+    assert p_rev == pytest.approx(p)
+    assert blocked_3x2_t(B_3X2, A_3X2, alternative="greater").p_value == pytest.approx(less)
+    assert blocked_3x2_t(B_3X2, A_3X2, alternative="less").p_value == pytest.approx(greater)
+
+
+@pytest.mark.parametrize("a, b, match", [
+    (A_5X2, B_5X2, "needs m = 3"),  # 5 x 2
+    (A_5X2[:2], B_5X2[:2], "needs m = 3"),  # 2 x 2
+    (np.ones(8), np.zeros(8), "needs m = 3"),  # flat, m = 4
+    (np.ones(5), np.ones(5), "even"),
+    (np.ones((3, 3)), np.ones((3, 3)), r"shape \(m, 2\)"),
+    (np.ones((3, 2)), np.ones((2, 3)), "same shape"),
+    (np.ones(6), np.ones(3), "same shape"),
+    (np.array([0.9, 0.8, 0.7, 0.6, 0.5, np.nan]), np.zeros(6), "NaN"),
+    (np.ones(6), np.ones(6), "variance is zero"),
+    # .9 - .8 and .8 - .7 differ by rounding only: equal differences, not t = 1e15
+    (np.array([0.9, 0.8, 0.9, 0.8, 0.9, 0.8]), np.array([0.8, 0.7, 0.8, 0.7, 0.8, 0.7]),
+     "variance is zero"),
+])
+def test_blocked_3x2_t_rejects_bad_input(a, b, match):
+    with pytest.raises(ValueError, match=match):
+        blocked_3x2_t(a, b)
+
+
+def test_blocked_3x2_t_rejects_unknown_alternative():
+    with pytest.raises(ValueError, match="alternative must be one of"):
+        blocked_3x2_t(A_3X2, B_3X2, alternative="two_sided")
 
 
 # --------------------------------------------------------------- corrected resampled t-test
