@@ -47,5 +47,11 @@ test: $(STAMP)
 	bash tests/system-packages.sh
 	$(BIN)/python -m pytest
 
+# The linters the workflow is held to (tests/test_workflow.py runs them too): Snakemake's own
+# lint of the rules, and snakefmt's formatting of the Snakefile and workflow/.
+lint: $(STAMP)
+	$(BIN)/snakemake --lint --configfile config/config.yaml
+	$(BIN)/snakefmt --check Snakefile workflow/
+
 clean:
 	rm -rf results logs .snakemake demo-out

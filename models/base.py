@@ -11,7 +11,9 @@ are.
 from __future__ import annotations
 
 import numbers
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable, Hashable, Sequence
 
 import numpy as np
@@ -136,6 +138,31 @@ class SequenceTagger(BaseEstimator):
     #: Reads the characters of tokens (shapes, affixes, character embeddings), not only whole
     #: tokens: lower-casing or mapping tokens to ids beforehand would change what it learns.
     needs_characters: bool = False
+
+    # ----------------------------------------------------------------- provenance
+    @classmethod
+    def source_files(cls, params: dict) -> list[Path]:
+        """The files whose content this tagger's results depend on beyond its parameters.
+
+        The workflow hashes them into the settings of every job that trains the tagger, so that
+        editing them reruns exactly those jobs. For a class of this package: none (the package's
+        version is the code). For a user's class: its module file, or every ``.py`` file of its
+        top-level package when that package is a folder outside an installed location (a
+        helper module of the same package changes results as much as the class does). An
+        installed package (site-packages) is not hashed: upgrade it and rerun (README).
+        """
+        module = sys.modules.get(cls.__module__)
+        path = getattr(module, "__file__", None)
+        if not path or cls.__module__.split(".")[0] == "reprocompare":
+            return []
+        path = Path(path).resolve()
+        if any(part in ("site-packages", "dist-packages") for part in path.parts):
+            return []
+        top = sys.modules.get(cls.__module__.split(".")[0])
+        top_file = getattr(top, "__file__", None)
+        if top is not module and top_file and Path(top_file).name == "__init__.py":
+            return sorted(Path(top_file).resolve().parent.rglob("*.py"))
+        return [path]
 
     # ----------------------------------------------------------------- featurization
     def feature_key(self) -> Hashable:

@@ -118,6 +118,24 @@ class CommandTagger(SequenceTagger):
                    "{model_dir} {input} {output} {seed} {scheme}"),
     )
 
+    @classmethod
+    def source_files(cls, params: dict) -> list[Path]:
+        """The files the two commands name, by path relative to the working directory or
+        absolute (``python my_tagger.py train ...`` names my_tagger.py; ``--config=x.yaml``
+        names x.yaml): editing them reruns the jobs that train this model. An interpreter or a
+        program on PATH is not a file here, and is not hashed."""
+        found = set()
+        for command in (params.get("train", ""), params.get("predict", "")):
+            try:
+                words = shlex.split(command)
+            except ValueError:  # the spec check reports an unbalanced quote
+                continue
+            for word in words:
+                for candidate in (word, word.partition("=")[2]):
+                    if candidate and "{" not in candidate and Path(candidate).is_file():
+                        found.add(Path(candidate).resolve())
+        return sorted(found)
+
     def __init__(self, scheme="IOB2", train="", predict="", random_state=None):
         self.scheme = scheme
         self.train = train

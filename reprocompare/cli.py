@@ -18,6 +18,7 @@ from reprocompare.errors import UserError
 from reprocompare.io import dumps_json
 from reprocompare.io import write_directory_atomic, write_text_atomic
 from reprocompare.reports.tables import table4_text
+from reprocompare.config import corpus_seed
 from reprocompare.study import resume
 
 EXIT_USER_ERROR = 2
@@ -127,20 +128,36 @@ def _split_options(parser: argparse.ArgumentParser, *, required: bool = True) ->
     parser.add_argument("--k", type=int, default=10, help="hold-outs of repeated-holdout (10)")
     parser.add_argument("--m", type=int, default=3, help="repetitions of the m x 2 BCV (3)")
     parser.add_argument("--ratio", type=_ratio, default="8:1", help="train:validation (8:1)")
-    parser.add_argument("--seed", type=int, default=0, help="base seed (0)")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="the splits' seed (0); with --corpus-name, the config's seed")
+    parser.add_argument("--corpus-name", metavar="NAME",
+                        help="derive the splits' seed from --seed and this corpus name as the "
+                             "workflow does (config `seed`, `corpora.NAME`): the same splits "
+                             "as its jobs; the derived seed is printed")
     parser.add_argument("--repetition", type=int, default=0,
                         help="repetition index; each derives its own seed (0)")
     parser.add_argument("--keep-documents", action="store_true",
                         help="never split a -DOCSTART- document across train and validation")
 
 
+def _split_seed(args: argparse.Namespace) -> int:
+    """--seed itself, or with --corpus-name the seed the workflow derives for that corpus."""
+    if args.corpus_name is None:
+        return args.seed
+    seed = corpus_seed(args.seed, args.corpus_name)
+    print(f"seed {seed}: the workflow's for corpus {args.corpus_name!r} at seed {args.seed}",
+          file=sys.stderr)
+    return seed
+
+
 def _make_split(args: argparse.Namespace, corpus) -> dict:
     from reprocompare.splitters import split_document  # lazy: scikit-learn
 
+    seed = _split_seed(args)
     try:
         return split_document(
             args.strategy, len(corpus), groups=corpus.docs if args.keep_documents else None,
-            corpus_sha256=corpus.sha256, k=args.k, m=args.m, ratio=args.ratio, seed=args.seed,
+            corpus_sha256=corpus.sha256, k=args.k, m=args.m, ratio=args.ratio, seed=seed,
             repetition=args.repetition)
     except ValueError as error:  # the splitters' own checks, e.g. a corpus too small
         raise UserError(str(error), path=args.corpus) from None

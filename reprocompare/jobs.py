@@ -69,9 +69,13 @@ def subsample(corpus: Corpus, n: int, seed: int) -> Corpus:
                   corpus.scheme, corpus.sha256)
 
 
-def prepare_corpus(settings: dict, out_conll: str, out_info: str) -> None:
-    """Read, validate and (optionally) subsample a corpus; write it as a clean CoNLL file."""
-    corpus = read_conll(settings["path"], token_column=settings["token_column"],
+def prepare_corpus(source: str, settings: dict, out_conll: str, out_info: str) -> None:
+    """Read, validate and (optionally) subsample a corpus; write it as a clean CoNLL file.
+
+    ``source`` is the corpus file (the rule's input); ``settings``
+    (:func:`reprocompare.provenance.corpus`) how to read it, with its sha256.
+    """
+    corpus = read_conll(source, token_column=settings["token_column"],
                         tag_column=settings["tag_column"], scheme=settings["scheme"],
                         ill_formed=settings["ill_formed"])
     check_has_chunks(corpus)
@@ -79,14 +83,15 @@ def prepare_corpus(settings: dict, out_conll: str, out_info: str) -> None:
     if settings.get("subsample") is not None:
         if settings["subsample"] > len(corpus):
             raise UserError(f"subsample of {settings['subsample']} sentences, but the corpus "
-                            f"has {len(corpus)}", key="subsample", path=settings["path"])
+                            f"has {len(corpus)}", key="subsample", path=source)
         corpus = subsample(corpus, settings["subsample"], settings["subsample_seed"])
     text = conll_text(corpus)
     write_text_atomic(out_conll, text)
     # validated above; ill_formed: keep must survive the copy too
     prepared = read_conll(out_conll, scheme=corpus.scheme, ill_formed="keep")
     write_json_atomic(out_info, {
-        "source": settings["path"], "source_sha256": source_sha256,
+        # where it was first prepared from: the copy follows the content, not the path
+        "source": source, "source_sha256": source_sha256,
         "source_sentences": n_source, "sentences": len(prepared),
         "tokens": prepared.n_tokens, "scheme": prepared.scheme, "sha256": prepared.sha256,
         "subsample": settings.get("subsample"), "subsample_seed": settings.get("subsample_seed")})
@@ -237,7 +242,7 @@ def summarize(estimate_paths: list[str], settings: dict, out: str) -> None:
         print(f"warning: {warning}", file=sys.stderr)
     # the specs the runs trained (with search.feed_best, the search's best, not the config's)
     run = {"models": summary["models"], **{key: settings[key] for key in (
-        "corpus", "source", "model_names", "typed", "strategies", "repetitions", "seed")},
+        "corpus", "model_names", "typed", "strategies", "repetitions", "seed")},
            **({"train_typed": settings["train_typed"]} if "train_typed" in settings else {})}
     # every repetition split the same prepared corpus: its size labels the tables
     sentences = read_json(Path(directories[0]) / "split.json")["n_sentences"]

@@ -18,20 +18,43 @@ from __future__ import annotations
 import copy
 import json
 from functools import lru_cache
+from pathlib import Path
 
 from reprocompare.config import STRATEGY_NAMES, corpus_seed, section_defaults
 from reprocompare.search.config import curves_corpus, search_corpus
+
+def canonical(value):
+    """``value`` with every mapping's keys sorted, recursively: Snakemake compares params by
+    their text, so two configs with the same values in another key order must give the same
+    params (a YAML dump with sorted keys reruns nothing)."""
+    if isinstance(value, dict):
+        return {key: canonical(value[key]) for key in sorted(value)}
+    if isinstance(value, (list, tuple)):
+        return [canonical(item) for item in value]
+    return value
+
 
 #: the splitters' strategy name -> its config key
 STRATEGY_KEYS = {name: key for key, name in STRATEGY_NAMES.items()}
 
 
+def source_sha256(path: str) -> str:
+    """The sha256 of a corpus file's bytes: its identity, whatever its path (cached per
+    modification time and size, so a DAG of thousands of jobs reads it once)."""
+    stat = Path(path).stat()
+    return _file_sha256(str(Path(path).resolve()), stat.st_mtime_ns, stat.st_size)
+
+
 def corpus(config: dict, name: str) -> dict:
-    """The prepared copy: the source file and how it is read and subsampled (not ``typed``, not
-    ``keep_documents``: documents always survive the copy, and scoring happens later)."""
+    """The prepared copy: the source file's content and how it is read and subsampled (not
+    ``typed``, not ``keep_documents``: documents always survive the copy, and scoring happens
+    later). The file is known by its sha256, never its path: the same bytes moved or copied
+    elsewhere rerun nothing (the rule reads the file as an ``ancient`` input, and the profiles
+    leave out Snakemake's "input" rerun trigger, which would rerun on a new path)."""
     settings = config["corpora"][name]
-    record = {key: settings[key] for key in ("path", "token_column", "tag_column", "scheme",
-                                             "ill_formed", "subsample")}
+    record = {"sha256": source_sha256(settings["path"]),
+              **{key: settings[key] for key in ("token_column", "tag_column", "scheme",
+                                                "ill_formed", "subsample")}}
     if settings["subsample"] is not None:  # the seed of no subsample changes nothing
         record["subsample_seed"] = settings["subsample_seed"]
     return record
@@ -88,6 +111,38 @@ def typing(config: dict, corpus_name: str) -> dict:
     return {"typed": False, "train_typed": settings["train_typed"]}
 
 
+@lru_cache(maxsize=None)
+def _file_sha256(path: str, mtime_ns: int, size: int) -> str:
+    import hashlib
+
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def _shown_path(path: Path) -> str:
+    # relative to the working directory where it can be, so that a moved project reruns nothing
+    try:
+        return str(path.relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def code(config: dict, model: str) -> dict:
+    """The user's code behind a model: {file: sha256} of the files its class or commands name
+    (:meth:`reprocompare.models.SequenceTagger.source_files`); empty for this package's taggers.
+
+    In the settings of every job that trains the model, so that editing a ``type: python``
+    tagger's module or a ``type: command`` script reruns exactly those jobs."""
+    from reprocompare.models import spec_from_mapping, tagger_class_of  # lazy: scikit-learn
+
+    mapping = config["models"][model]
+    params = dict(spec_from_mapping(model, mapping).params)
+    files = {}
+    for path in tagger_class_of(mapping).source_files(params):
+        stat = path.stat()
+        files[_shown_path(path)] = _file_sha256(str(path), stat.st_mtime_ns, stat.st_size)
+    return dict(sorted(files.items()))
+
+
 def compare(config: dict, corpus_name: str, comparison: str, strategy: str) -> dict:
     """One comparison job: its split (:func:`split`), the two specs, what is scored, how BCV
     votes, what is kept.
@@ -97,7 +152,11 @@ def compare(config: dict, corpus_name: str, comparison: str, strategy: str) -> d
     """
     pair = config["comparisons"][comparison]
     record = {"split": split(config, corpus_name, strategy)}
-    record.update({side.upper(): {"name": pair[side], "spec": spec(config, pair[side])}
+    record.update({side.upper(): {"name": pair[side], "spec": spec(config, pair[side]),
+                                  # the user's code, when the model has some (models of this
+                                  # package have none, so their params are as they always were)
+                                  **({"code": code(config, pair[side])}
+                                     if code(config, pair[side]) else {})}
                    for side in ("a", "b")})
     record.update(typing(config, corpus_name))
     if strategy == "bcv":
@@ -112,6 +171,9 @@ def scoring(config: dict, corpus_name: str, models: list[str]) -> dict:
     """What the fixed-split jobs (search trials, seed runs, learning curves) score and where
     their models train: typed, and the device when one of ``models`` uses it."""
     record = typing(config, corpus_name)
+    codes = {name: code(config, name) for name in models if code(config, name)}
+    if codes:  # the user's code of the models these jobs train
+        record["code"] = codes
     if any(uses_device(config, name) for name in models):
         record["device"] = config["device"]
     return record
@@ -119,17 +181,14 @@ def scoring(config: dict, corpus_name: str, models: list[str]) -> dict:
 
 def strategies(config: dict) -> dict:
     """Every strategy's settings as the reports label them (m x 2 BCV, the ratio, the k)."""
-    out = {}
-    for key, settings in config["strategies"].items():
-        out[STRATEGY_NAMES[key]] = dict(sorted(settings.items()))
-    return out
+    return canonical({STRATEGY_NAMES[key]: settings
+                      for key, settings in config["strategies"].items()})
 
 
 def summary(config: dict, corpus_name: str, comparison: str) -> dict:
     """One comparison's summary on one corpus: everything it computes with or records."""
     pair = config["comparisons"][comparison]
     return {"comparison": comparison, "corpus": corpus_name,
-            "source": config["corpora"][corpus_name]["path"],
             "models": {"A": spec(config, pair["a"]), "B": spec(config, pair["b"])},
             "model_names": {"A": pair["a"], "B": pair["b"]},
             "conclusion": pair["conclusion"], **typing(config, corpus_name),

@@ -99,9 +99,19 @@ def check_corpora(config: dict, directory: Path, complete: list[Path]) -> None:
                             "corpus file or its reading settings changed", path=run / "split.json")
 
 
+def snakefile() -> Path:
+    """The workflow's Snakefile: resume runs the workflow, which lives in a clone of the project
+    (the installed package holds the library, not the workflow)."""
+    path = Path(__file__).resolve().parents[1] / "Snakefile"
+    if not path.is_file():
+        raise UserError("resume runs the study's workflow, and this reprocompare is installed "
+                        "without it: run it from a clone of the project (`pip install -e .` "
+                        "there, or `make env`), where the Snakefile is")
+    return path
+
+
 def _snakemake(config_path: Path, directory: Path, *arguments: str) -> None:
-    root = Path(__file__).resolve().parents[1]
-    command = [sys.executable, "-m", "snakemake", "--snakefile", str(root / "Snakefile"),
+    command = [sys.executable, "-m", "snakemake", "--snakefile", str(snakefile()),
                "--configfile", str(config_path.resolve()), "--directory", str(directory),
                "--cores", "1", *arguments, "--quiet", "rules"]  # --quiet takes values: last
     result = subprocess.run(command, capture_output=True, text=True)
@@ -113,6 +123,7 @@ def _snakemake(config_path: Path, directory: Path, *arguments: str) -> None:
 def resume(config_path: str | Path, directory: str | Path, say=print) -> dict:
     """Check a study's results against its config and make them current for Snakemake."""
     config_path, directory = Path(config_path), Path(directory)
+    snakefile()  # before anything is checked or changed
     if not directory.is_dir():
         raise UserError("no such study directory", path=directory)
     config = validate(load_yaml(config_path), source=str(config_path))

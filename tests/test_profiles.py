@@ -55,6 +55,10 @@ def test_every_entry_takes_effect(name):
             assert {rule: set(resources) for rule, resources in value.items()} == \
                 {rule: set(resources) for rule, resources in got.items()}
             continue
+        if key == "rerun-triggers":  # parsed into a set of RerunTrigger enums
+            got = {trigger.name.lower().replace("_", "-") for trigger in args.rerun_triggers}
+            assert got == set(value), (key, got, value)
+            continue
         assert getattr(args, attribute) == value, (key, getattr(args, attribute), value)
 
 

@@ -143,10 +143,22 @@ def change(dotted: str, value):
 
 
 def copy_of_corpus(config: dict, workdir: Path) -> None:
-    """Same sentences, another file: the corpus job reruns (its input is another file)."""
+    """Same sentences, another file with a newer time: nothing reruns (identity by content)."""
     copy = workdir / "docs-copy.conll"
-    shutil.copy2(config["corpora"]["tiny"]["path"], copy)
+    shutil.copy(config["corpora"]["tiny"]["path"], copy)
     config["corpora"]["tiny"]["path"] = str(copy)
+
+
+def untyped_trained_typed(config: dict, workdir: Path) -> None:
+    config["corpora"]["tiny"].update(typed=False, train_typed=True)
+
+
+def other_corpus(config: dict, workdir: Path) -> None:
+    """Another file with one sentence less: the corpus job and everything after it rerun."""
+    other = workdir / "docs-other.conll"
+    text = Path(config["corpora"]["tiny"]["path"]).read_text()
+    other.write_text(text.rsplit("\n\n", 2)[0] + "\n")
+    config["corpora"]["tiny"]["path"] = str(other)
 
 
 def space(dotted: str, value):
@@ -179,7 +191,9 @@ TRIALS = {"search_trials": 1, "search_table": 1, "budget": 1, "checklist": 1, "a
 
 #: schema key (with <name> for any name) -> [(description, change, planned jobs)]
 CASES = {
-    "corpora.<name>.path": [("a copy of the file", copy_of_corpus,
+    # a corpus is known by its content (sha256), never its path
+    "corpora.<name>.path": [("a copy of the file", copy_of_corpus, NOTHING),
+                            ("a file with other sentences", other_corpus,
                              everything_after_the_corpus())],
     "corpora.<name>.token_column": [("the POS column as tokens", change(
         "corpora.tiny.token_column", 1), everything_after_the_corpus())],
@@ -193,6 +207,10 @@ CASES = {
     "corpora.<name>.typed": [("untyped", change("corpora.tiny.typed", False),
                               plan(compare=12, summarize=2, seed_runs=2, seed_variance=1,
                                    **SEARCH, **REPORTS))],
+    # with typed: false only (on a typed corpus it is refused): typed training, untyped scores
+    "corpora.<name>.train_typed": [("untyped scoring of typed training", untyped_trained_typed,
+                                    plan(compare=12, summarize=2, seed_runs=2, seed_variance=1,
+                                         **SEARCH, **REPORTS))],
     "corpora.<name>.subsample": [("100 sentences", change("corpora.tiny.subsample", 100),
                                   everything_after_the_corpus())],
     # without a subsample its seed changes nothing

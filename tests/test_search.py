@@ -319,7 +319,7 @@ def test_seed_runs_repeat_random_models_and_train_deterministic_ones_once(tmp_pa
     config = tiny_config(seed_variance={"enabled": True, "seeds": 2})
     config["comparisons"]["mixed"] = {"a": "lstm", "b": "crf", "corpora": ["tiny"]}
     conll, info, split = (str(tmp_path / name) for name in ("c.conll", "c.json", "split.json"))
-    prepare_corpus(config["corpora"]["tiny"], conll, info)
+    prepare_corpus(config["corpora"]["tiny"]["path"], config["corpora"]["tiny"], conll, info)
     fixed_split_job(conll, info, "tiny", config, split)
     outputs = []
     for attempt in range(2):

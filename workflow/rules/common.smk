@@ -52,11 +52,12 @@ wildcard_constraints:
 
 
 def pairs():
-    """(corpus, comparison) of every comparison on every corpus it names."""
+    """(corpus, comparison) of every comparison on every corpus it names, ordered by name (the
+    tables' order): the same config in another key order gives the same outputs."""
     return [
         (corpus, name)
-        for name, comparison in config["comparisons"].items()
-        for corpus in comparison["corpora"]
+        for name, comparison in sorted(config["comparisons"].items())
+        for corpus in sorted(comparison["corpora"])
     ]
 
 

@@ -3,7 +3,8 @@
 
 rule corpus:
     input:
-        lambda wildcards: config["corpora"][wildcards.corpus]["path"],
+        # ancient: the file is known by its sha256 (in params), not its time or path
+        lambda wildcards: ancient(config["corpora"][wildcards.corpus]["path"]),
     output:
         conll="results/corpora/{corpus}/corpus.conll",
         info="results/corpora/{corpus}/corpus.json",

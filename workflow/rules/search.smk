@@ -66,8 +66,10 @@ rule search_trials:
             config["device"] == "cuda" and uses_gpu(config, wildcards.model)
         ),
     params:
-        model=lambda wildcards: config["models"][wildcards.model],
-        space=lambda wildcards: config["search"]["models"][wildcards.model]["space"],
+        model=lambda wildcards: provenance.canonical(config["models"][wildcards.model]),
+        space=lambda wildcards: provenance.canonical(
+            config["search"]["models"][wildcards.model]["space"]
+        ),
         seed=config["search"]["seed"],
         scoring=lambda wildcards: provenance.scoring(
             config, wildcards.corpus, [wildcards.model]
@@ -93,6 +95,9 @@ rule search_table:
         runtime=10,
     params:
         models=list(config["search"]["models"]),  # the table's order
+        # which trials: a new budget adds trial jobs, and the table must follow (the profiles
+        # leave out the "input" rerun trigger, so the plan is a param)
+        trials=lambda wildcards: trial_files(config, wildcards.corpus),
     script:
         "../scripts/search_table.py"
 
@@ -144,6 +149,9 @@ rule search_best:
         runtime=10,
     params:
         model=lambda wildcards: provenance.spec(config, wildcards.model),
+        trials=lambda wildcards: trial_files(
+            config, wildcards.corpus, [wildcards.model]
+        ),
     script:
         "../scripts/search_best.py"
 
@@ -170,10 +178,14 @@ rule seed_runs:
     params:
         seeds=config["seed_variance"]["seeds"],
         seed=config["search"]["seed"],
-        models=lambda wildcards: {
-            side: config["models"][config["comparisons"][wildcards.comparison][side]]
-            for side in ("a", "b")
-        },
+        models=lambda wildcards: provenance.canonical(
+            {
+                side: config["models"][
+                    config["comparisons"][wildcards.comparison][side]
+                ]
+                for side in ("a", "b")
+            }
+        ),
         scoring=lambda wildcards: provenance.scoring(
             config,
             wildcards.corpus,
@@ -227,7 +239,7 @@ rule learning_curve_runs:
         runtime=240,
         gpu=int(config["device"] == "cuda"),
     params:
-        model=lambda wildcards: config["models"][wildcards.model],
+        model=lambda wildcards: provenance.canonical(config["models"][wildcards.model]),
         seeds=config["learning_curves"]["seeds"],
         record_every=config["learning_curves"]["record_every"],
         seed=config["search"]["seed"],

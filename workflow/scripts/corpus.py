@@ -2,4 +2,6 @@
 from reprocompare.jobs import job, prepare_corpus
 
 with job(snakemake.log[0]):
-    prepare_corpus(snakemake.params.settings, snakemake.output.conll, snakemake.output.info)
+    prepare_corpus(
+        snakemake.input[0], snakemake.params.settings, snakemake.output.conll, snakemake.output.info
+    )

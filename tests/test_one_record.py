@@ -1,0 +1,47 @@
+"""Issue 21, item 4: the command line and the workflow agree, and what the wheel lacks is said.
+
+- ``split --corpus-name NAME`` derives the seed as the workflow does, so the CLI reproduces a
+  workflow job's split byte for byte, and prints the seed it used;
+- ``reprocompare resume`` from an installed package without the workflow refuses in one line;
+- ``make lint`` has a recipe that runs the linters it names.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+
+from conftest import ROOT, TEST_DATA
+from reprocompare import study
+from reprocompare.config import corpus_seed
+from reprocompare.errors import UserError
+from test_cli import run
+
+TINY = TEST_DATA / "tiny.conll"
+
+
+def test_split_with_a_corpus_name_uses_the_workflows_seed(tmp_path):
+    result = run("split", TINY, "--strategy", "bcv", "--seed", "0", "--corpus-name", "tiny",
+                 "--out", tmp_path / "named.json")
+    expected = corpus_seed(0, "tiny")
+    assert expected != 0
+    assert f"seed {expected}" in result.stderr
+    assert json.loads((tmp_path / "named.json").read_text())["seed"] == expected
+    run("split", TINY, "--strategy", "bcv", "--seed", str(expected), "--out",
+        tmp_path / "seed.json")
+    assert (tmp_path / "named.json").read_bytes() == (tmp_path / "seed.json").read_bytes()
+
+
+def test_resume_without_the_workflow_refuses_in_one_line(tmp_path, monkeypatch):
+    installed = tmp_path / "site-packages" / "reprocompare" / "study.py"
+    monkeypatch.setattr(study, "__file__", str(installed))
+    with pytest.raises(UserError, match="clone of the project"):
+        study.resume(ROOT / "config" / "config.yaml", tmp_path)
+
+
+def test_make_lint_runs_the_linters():
+    plan = subprocess.run(["make", "-n", "lint"], capture_output=True, text=True, cwd=ROOT)
+    assert plan.returncode == 0, plan.stderr
+    assert "snakemake --lint" in plan.stdout and "snakefmt --check" in plan.stdout
