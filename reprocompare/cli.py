@@ -7,6 +7,7 @@ line on stderr naming the file and line (or the option) and exit status 2, never
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -51,19 +52,41 @@ def _ratio(text: str) -> str:
 
 
 def _check_out_file(out: Path, *inputs: Path) -> None:
-    """--out of a file: not a directory, and never one of the command's own inputs."""
+    """--out of a file: not a directory, never one of the command's own inputs, never anything
+    but a regular file (a device, FIFO or socket is refused, never replaced: outputs are written
+    to a temporary file and renamed onto the target, which would replace /dev/null itself), and
+    in a folder we can write to, checked before any work."""
     if out.is_dir():
         raise UserError("is a directory; --out names the file to write", path=out, key="--out")
+    if out.exists() and not out.is_file():
+        raise UserError("exists and is not a regular file (a device, FIFO or socket): "
+                        "reprocompare never replaces what it did not write", path=out, key="--out")
+    _check_writable_parent(out)
     for source in inputs:
         if out.exists() and source.exists() and out.resolve() == source.resolve():
             raise UserError(f"is the input {source} itself: writing there would overwrite it",
                             path=out, key="--out")
 
 
+def _check_writable_parent(out: Path) -> None:
+    """The folder that will hold ``out`` exists (or can be made) and is writable: said before
+    any training, not after it."""
+    parent = out.absolute().parent
+    while not parent.exists():
+        parent = parent.parent
+    if not parent.is_dir():
+        raise UserError(f"cannot be created: {parent} is a file, not a folder", path=out,
+                        key="--out")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise UserError(f"cannot be written: no write permission in {parent}", path=out,
+                        key="--out")
+
+
 def _check_out_directory(out: Path) -> None:
     """--out of a directory: a new or empty one, so no earlier run's files mix with this one's."""
     if out.exists() and not out.is_dir():
         raise UserError("is a file; --out names the directory to create", path=out, key="--out")
+    _check_writable_parent(out)
     if out.is_dir() and any(out.iterdir()):
         raise UserError("exists and is not empty: choose a new directory, or remove this one",
                         path=out, key="--out")

@@ -45,3 +45,24 @@ def test_make_lint_runs_the_linters():
     plan = subprocess.run(["make", "-n", "lint"], capture_output=True, text=True, cwd=ROOT)
     assert plan.returncode == 0, plan.stderr
     assert "snakemake --lint" in plan.stdout and "snakefmt --check" in plan.stdout
+
+
+# ---- issue 23, item 1: never destroy what we did not write ------------------------------------
+
+def test_an_out_that_is_not_a_regular_file_is_refused_and_left_alone(tmp_path):
+    import os
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    from test_cli import assert_user_error
+
+    assert_user_error(run("split", TINY, "--strategy", "bcv", "--out", fifo, ok=False),
+                      "--out", "not a regular file")
+    assert fifo.is_fifo()  # still the FIFO, not a file put in its place
+    blocker = tmp_path / "file"
+    blocker.write_text("mine")
+    # a folder that cannot be made: said before any training
+    result = run("compare", TINY, "--a", "majority", "--b", "majority:scheme=IOBES",
+                 "--strategy", "bcv", "--out", blocker / "runs", ok=False)
+    assert_user_error(result, "--out", "is a file, not a folder")
+    assert "fold 1" not in result.stderr and blocker.read_text() == "mine"
