@@ -10,6 +10,7 @@ are.
 
 from __future__ import annotations
 
+import math
 import numbers
 import sys
 from dataclasses import dataclass
@@ -63,6 +64,10 @@ class Featurized:
         return f"Featurized(key={self.key!r}, n={len(self.rows)})"
 
 
+#: the largest integer hyperparameter: a C int, what python-crfsuite and torch accept
+MAX_INT = 2**31 - 1
+
+
 @dataclass(frozen=True)
 class Param:
     """A declared hyperparameter: its type (for parsing specs), default and constraint.
@@ -80,6 +85,14 @@ class Param:
     required: bool = False
 
     def problem(self, value: Any) -> str | None:
+        # what the libraries behind the taggers can hold: python-crfsuite and torch take C ints
+        # (a larger value wraps around to a negative one and trains nothing), and no float
+        # hyperparameter means anything at infinity or NaN
+        if self.type is int and not isinstance(value, bool) and isinstance(value, int) \
+                and abs(value) > MAX_INT:
+            return f"must be at most {MAX_INT} (a C int), got {value!r}"
+        if self.type is float and isinstance(value, float) and not math.isfinite(value):
+            return f"must be a finite number, got {value!r}"
         if self.choices is not None and value not in self.choices:
             return f"must be one of {', '.join(map(str, self.choices))}, got {value!r}"
         return self.check(value) if self.check is not None else None

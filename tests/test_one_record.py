@@ -66,3 +66,23 @@ def test_an_out_that_is_not_a_regular_file_is_refused_and_left_alone(tmp_path):
                  "--strategy", "bcv", "--out", blocker / "runs", ok=False)
     assert_user_error(result, "--out", "is a file, not a folder")
     assert "fold 1" not in result.stderr and blocker.read_text() == "mine"
+
+
+# ---- issue 23, item 2: every number has the bounds its consumer can hold ---------------------
+
+@pytest.mark.parametrize("spec,message", [
+    ("crf:max_iterations=2147483648", "at most 2147483647"),  # wraps to negative in crfsuite
+    ("crf:max_iterations=100000000000000000000", "at most 2147483647"),
+    ("bilstm:hidden_size=2147483648", "at most 2147483647"),
+])
+def test_integer_hyperparameters_fit_a_c_int(spec, message, tmp_path):
+    from test_cli import assert_user_error
+
+    assert_user_error(run("compare", TINY, "--a", spec, "--b", "majority", "--strategy",
+                          "holdout", "--out", tmp_path / "x", ok=False), "--a", message)
+    from reprocompare.models import spec_from_mapping
+
+    name, _, value = spec.partition(":")
+    key, _, number = value.partition("=")
+    with pytest.raises(UserError, match=message):
+        spec_from_mapping("m", {"type": name, key: int(number)})
