@@ -34,6 +34,21 @@ demo: $(STAMP)
 # The paper's study at this machine's scale (README, "Results"): resumes from the repetitions
 # committed under studies/NAME/ (reprocompare resume checks them against the config), trains
 # the missing ones, rebuilds the tables, figures, checklist and report.
+# CoNLL-2002 Spanish NER is research-only and never committed (README, "Data"): the NER configs
+# read data/conll2002/, linked to ../shared/corpora/conll2002 where that lies beside the project
+# (as in CI); elsewhere place your own copy there.
+CONLL2002 := data/conll2002/esp.train.gz
+$(CONLL2002):
+	@if [ -f ../shared/corpora/conll2002/esp.train.gz ]; then \
+		mkdir -p data && ln -sfn ../../shared/corpora/conll2002 data/conll2002; \
+	else \
+		echo "$@ is missing: CoNLL-2002 (research use only) is not shipped; get esp.train.gz" \
+		     "from the CoNLL-2002 shared task's data and place it at $@ (README, Data)"; \
+		exit 2; \
+	fi
+
+study-ner study-ner-n600: $(CONLL2002)
+
 study-chunking study-ner study-chunking-n600 study-ner-n600: study-%: $(STAMP)
 	$(BIN)/reprocompare resume --configfile config/study-$*.yaml --directory studies/$*
 	$(BIN)/snakemake --profile profiles/local --cores $(CORES) \
@@ -45,6 +60,7 @@ study-chunking study-ner study-chunking-n600 study-ner-n600: study-%: $(STAMP)
 # tests/system-packages.sh installs what the tests need from the system (pdflatex) when it can.
 test: $(STAMP)
 	bash tests/system-packages.sh
+	@$(MAKE) --no-print-directory $(CONLL2002)
 	$(BIN)/python -m pytest
 
 # The linters the workflow is held to (tests/test_workflow.py runs them too): Snakemake's own

@@ -93,6 +93,22 @@ def validate(config: Any, source: str = "config") -> dict:
     return config
 
 
+#: where the corpora of the shipped configs come from, for the error that finds one missing
+CORPUS_SOURCES = {
+    "data/conll2002/": "CoNLL-2002 Spanish NER is for research use only and not shipped: get "
+                       "esp.train.gz from the CoNLL-2002 shared task's data and place it in "
+                       "data/conll2002/ (`make data/conll2002/esp.train.gz` links it from "
+                       "../shared/corpora/ where that exists; README, 'Data')",
+}
+
+
+def _where_from(path: str) -> str:
+    for prefix, where in CORPUS_SOURCES.items():
+        if Path(path).as_posix().startswith(prefix) or prefix in Path(path).as_posix():
+            return f"; {where}"
+    return ""
+
+
 def _check_references(config: dict, source: str) -> None:
     from reprocompare.models import spec_from_mapping  # lazy: scikit-learn; jobs import config
 
@@ -105,7 +121,8 @@ def _check_references(config: dict, source: str) -> None:
         if not Path(corpus["path"]).exists() and (ROOT / corpus["path"]).exists():
             corpus["path"] = str(ROOT / corpus["path"])
         if not Path(corpus["path"]).exists():
-            raise UserError(f"corpus file {corpus['path']!r} does not exist", path=source,
+            raise UserError(f"corpus file {corpus['path']!r} does not exist"
+                            + _where_from(corpus["path"]), path=source,
                             key=f"corpora.{name}.path")
     for name, mapping in config["models"].items():
         try:

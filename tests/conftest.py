@@ -11,6 +11,21 @@ DATA = ROOT / "data" / "conll2000"
 TEST_DATA = ROOT / "tests" / "data"
 
 
+#: the research-only CoNLL-2002 beside the project (CI and our machines): the tests read it there
+SHARED_CONLL2002 = ROOT.parent / "shared" / "corpora" / "conll2002"
+
+
+def pytest_configure(config):
+    """The NER configs read data/conll2002/ (README, "Data"); the tests read ../shared through a
+    link there, as `make data/conll2002/esp.train.gz` makes it (ignored by git)."""
+    link = ROOT / "data" / "conll2002"
+    if not link.exists() and not link.is_symlink() and SHARED_CONLL2002.is_dir():
+        try:
+            link.symlink_to(Path("..", "..", "shared", "corpora", "conll2002"))
+        except FileExistsError:  # another test worker made it first
+            pass
+
+
 @pytest.fixture(scope="session")
 def conll2000_test():
     from reprocompare.corpora.conll import read_conll

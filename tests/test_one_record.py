@@ -86,3 +86,24 @@ def test_integer_hyperparameters_fit_a_c_int(spec, message, tmp_path):
     key, _, number = value.partition("=")
     with pytest.raises(UserError, match=message):
         spec_from_mapping("m", {"type": name, key: int(number)})
+
+
+# ---- issue 24, item 7: corpora a user can get -------------------------------------------------
+
+def test_shipped_configs_read_corpora_inside_the_project():
+    import yaml
+
+    for path in (ROOT / "config").glob("*.yaml"):
+        for corpus in (yaml.safe_load(path.read_text()).get("corpora") or {}).values():
+            assert corpus["path"].startswith("data/"), (path.name, corpus["path"])
+
+
+def test_a_missing_research_corpus_says_where_it_comes_from(tmp_path):
+    from reprocompare.config import validate
+
+    config = {"corpora": {"ner": {"path": "data/conll2002/nowhere.gz"}},
+              "models": {"a": {"type": "majority"}, "b": {"type": "crf"}},
+              "comparisons": {"p": {"a": "a", "b": "b", "corpora": ["ner"]}}}
+    with pytest.raises(UserError, match="research use only") as error:
+        validate(config, "study.yaml")
+    assert error.value.key == "corpora.ner.path" and "data/conll2002/" in str(error.value)
