@@ -27,14 +27,35 @@ SCHEMA_PATH = Path(schemas.__file__).with_name("config.schema.yaml")
 STRATEGY_NAMES = {"holdout": "holdout", "repeated_holdout": "repeated-holdout", "bcv": "bcv"}
 
 
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """Safe YAML that refuses a key given twice in one mapping (YAML itself keeps the last,
+    silently: `repetitions:` twice, or a model defined twice, would mean one thing to the
+    reader and another to the run)."""
+
+    def construct_mapping(self, node, deep=False):
+        seen: dict = {}
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            try:
+                first = seen.setdefault(key, key_node.start_mark.line + 1)
+            except TypeError:  # an unhashable key: the schema reports it
+                continue
+            if first != key_node.start_mark.line + 1:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"key {key!r} is given twice, on lines {first} and "
+                    f"{key_node.start_mark.line + 1}; keep one", key_node.start_mark)
+        return super().construct_mapping(node, deep=deep)
+
+
 def load_yaml(path: str | Path) -> Any:
-    """Safe YAML (no arbitrary objects), with errors that name the file and line."""
+    """Safe YAML (no arbitrary objects, no key given twice), with errors that name the file and
+    line."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise UserError("no such config file", path=path) from None
     try:
-        return yaml.safe_load(text)
+        return yaml.load(text, Loader=_UniqueKeyLoader)
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         raise UserError(f"not valid YAML: {getattr(error, 'problem', error)}", path=path,
@@ -144,10 +165,32 @@ def _check_references(config: dict, source: str) -> None:
                 raise UserError(f"unknown corpus {corpus!r} (corpora: "
                                 f"{', '.join(config['corpora'])})", path=source,
                                 key=f"comparisons.{name}.corpora")
+    _check_stopping(config, source)
     rs = config["strategies"].get("repeated_holdout")
     if rs is not None and rs["table4_k"] > max(rs["k"]):
         raise UserError(f"{rs['table4_k']} is more than the largest k ({max(rs['k'])})",
                         path=source, key="strategies.repeated_holdout.table4_k")
+
+
+#: the strategy (config key) each estimator of Table 4 needs
+ESTIMATOR_STRATEGY = {"ST": "holdout", "RS": "repeated_holdout", "Avg": "bcv", "Vote": "bcv",
+                      "Mixture": "bcv"}
+
+
+def _check_stopping(config: dict, source: str) -> None:
+    """A stopping rule that can be met: one wave fits in the maximum, and every deciding
+    estimator is one the study runs."""
+    stopping = config["stopping"]
+    if stopping["max_repetitions"] < max(stopping["wave"], 2):
+        raise UserError(f"{stopping['max_repetitions']} is less than one wave of "
+                        f"{stopping['wave']} repetitions (and 2, the fewest an SNR needs): the "
+                        "study could never run a wave", path=source,
+                        key="stopping.max_repetitions")
+    for name in stopping["estimators"]:
+        if ESTIMATOR_STRATEGY[name] not in config["strategies"]:
+            raise UserError(f"{name} needs strategies.{ESTIMATOR_STRATEGY[name]}, which this "
+                            f"study does not run (strategies: {', '.join(config['strategies'])})",
+                            path=source, key="stopping.estimators")
 
 
 def strategy_settings(config: dict, strategy: str) -> dict:

@@ -194,7 +194,11 @@ def summary(config: dict, corpus_name: str, comparison: str) -> dict:
             "conclusion": pair["conclusion"], **typing(config, corpus_name),
             "strategies": strategies(config), "repetitions": config["repetitions"],
             "seed": config["seed"], "alpha": config["significance"]["alpha"],
-            "resamples": config["significance"]["resamples"]}
+            "resamples": config["significance"]["resamples"],
+            "verdict": canonical(config["verdict"]),
+            # the stopping rule changes the verdicts' intervals only when it is on
+            **({"stopping": canonical(config["stopping"])} if config["stopping"]["enabled"]
+               else {})}
 
 
 def reports(pairs: list[tuple[str, str]]) -> dict:
@@ -202,8 +206,9 @@ def reports(pairs: list[tuple[str, str]]) -> dict:
     return {"summaries": [f"{comparison} on {corpus_name}" for corpus_name, comparison in pairs]}
 
 
-#: the sections of the optional stages, which share the search's fixed split
-OPTIONAL_STAGES = ("search", "seed_variance", "learning_curves")
+#: the sections of the optional stages (the search, seed variance and learning curves share the
+#: search's fixed split; stopping decides R in waves)
+OPTIONAL_STAGES = ("search", "seed_variance", "learning_curves", "stopping")
 
 
 def checklist(config: dict, source: str) -> str:

@@ -107,3 +107,26 @@ def test_a_missing_research_corpus_says_where_it_comes_from(tmp_path):
     with pytest.raises(UserError, match="research use only") as error:
         validate(config, "study.yaml")
     assert error.value.key == "corpora.ner.path" and "data/conll2002/" in str(error.value)
+
+
+# ---- issue 23, item 5: a config means one thing -------------------------------------------------
+
+def test_a_key_given_twice_is_refused_with_both_lines(tmp_path):
+    import sys
+
+    from reprocompare.config import load_yaml
+
+    config = tmp_path / "study.yaml"
+    config.write_text(f"corpora:\n  tiny: {{path: {TINY}}}\nmodels:\n  a: {{type: majority}}\n"
+                      "  a: {type: crf}\n  b: {type: crf}\ncomparisons:\n"
+                      "  p: {a: a, b: b, corpora: [tiny]}\nrepetitions: 3\n")
+    with pytest.raises(UserError, match="key 'a' is given twice, on lines 4 and 5") as error:
+        load_yaml(config)
+    assert error.value.line == 5
+    result = subprocess.run([sys.executable, "-m", "snakemake", "--snakefile",
+                             str(ROOT / "Snakefile"), "--configfile", str(config), "-n"],
+                            capture_output=True, text=True, cwd=tmp_path)
+    assert result.returncode != 0 and "Traceback" not in result.stderr
+    assert "study.yaml:5: not valid YAML: key 'a' is given twice, on lines 4 and 5" in \
+        result.stdout + result.stderr
+    assert not (tmp_path / "results").exists()

@@ -257,6 +257,15 @@ CASES = {
     # the tests run in the summarize jobs, from the counts the comparisons wrote
     "significance.alpha": [("0.1", change("significance.alpha", 0.1), summaries(2))],
     "significance.resamples": [("200", change("significance.resamples", 200), summaries(2))],
+    # the verdicts are computed in the summaries
+    "verdict.threshold": [("0.9", change("verdict.threshold", 0.9), summaries(2))],
+    "verdict.confidence": [("0.99", change("verdict.confidence", 0.99), summaries(2))],
+    # stopping is off: its values change nothing; on, the verdicts read confidence sequences
+    "stopping.enabled": [("on", change("stopping.enabled", True), summaries(2))],
+    "stopping.estimators": [("[Avg, Mixture]", change("stopping.estimators", ["Avg", "Mixture"]),
+                             NOTHING)],
+    "stopping.wave": [("10", change("stopping.wave", 10), NOTHING)],
+    "stopping.max_repetitions": [("100", change("stopping.max_repetitions", 100), NOTHING)],
     # no model of the study trains on a device; the checklist prints the setting
     "device": [("cuda", change("device", "cuda"), CHECKLIST)],
     "search.enabled": [("off", change("search.enabled", False), CHECKLIST)],

@@ -5,6 +5,7 @@ from reprocompare.config import (
     STRATEGY_NAMES,
     check_corpora,
     check_device,
+    load_yaml,
     validate as validate_config,
 )
 from reprocompare.errors import UserError
@@ -22,7 +23,10 @@ CONFIG_SOURCE = (
 )
 
 # Validate before any job: one message naming the key, no traceback (see reprocompare.config).
+# The config files are read once more for what Snakemake's reader lets pass: a key given twice.
 try:
+    for configfile in workflow.overwrite_configfiles:
+        load_yaml(configfile)
     config = validate_config(config, source=CONFIG_SOURCE)
 except UserError as error:
     sys.exit(f"reprocompare: config error: {error}")
