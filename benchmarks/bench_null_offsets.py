@@ -1,6 +1,6 @@
 """Null offsets measured (issue 20): what the mixture shows when A and B do not differ.
 
-    .venv/bin/python benchmarks/bench_null_offsets.py > /tmp/null_offsets.md
+    .venv/bin/python benchmarks/bench_null_offsets.py [--write]   # --write: into docs/statistics.md
 
 Three measurements, all seeded, printed as the Markdown of docs/statistics.md's "Null offsets":
 
@@ -91,7 +91,14 @@ def studies_table() -> list[str]:
 
 def main() -> None:
     parts = [closed_form_table(), per_study_table(), studies_table()]
-    sys.stdout.write("\n\n".join("\n".join(part) for part in parts) + "\n")
+    text = "\n\n".join("\n".join(part) for part in parts) + "\n"
+    if sys.argv[1:] == ["--write"]:  # into docs/statistics.md, between its markers
+        docs = ROOT / "docs" / "statistics.md"
+        head, rest = docs.read_text().split("<!-- null-offsets:begin -->\n", 1)
+        tail = rest.split("<!-- null-offsets:end -->", 1)[1]
+        docs.write_text(f"{head}<!-- null-offsets:begin -->\n{text}<!-- null-offsets:end -->{tail}")
+    else:
+        sys.stdout.write(text)
 
 
 if __name__ == "__main__":

@@ -33,14 +33,12 @@ TABLE4_COLUMNS = (*CONTEXT_COLUMNS, "estimator", "strategy", "repetitions", "mea
                   "sd_f1_points", "snr", "snr_low", "snr_high", "snr_interval", "reproducibility",
                   "reproducibility_low", "reproducibility_high", "chebyshev_bound",
                   "mixture_chose_vote", "null_reproducibility", "null_snr",
-                  "null_reproducibility_normal", "null_snr_normal",
-                  "repetitions_for_reproducibility_0.05",
-                  "repetitions_for_snr_0.25", "warning")
+                  "null_reproducibility_normal", "null_snr_normal", "verdict", "verdict_text",
+                  "predictive_reproducibility", "predictive_reproducibility_low",
+                  "predictive_reproducibility_high", "repetitions_to_decide", "warning")
 TABLE3_COLUMNS = (*CONTEXT_COLUMNS, "model", "spec", "strategy", "repetitions", "mean_f1_points",
                   "standard_error_f1_points", "low_f1_points", "high_f1_points", "warning")
 
-#: the half-widths "repetitions needed" aims at (estimators.reproducibility)
-REPRODUCIBILITY_TARGET, SNR_TARGET = 0.05, 0.25
 #: Below this R a bootstrap SNR interval is flagged: measured coverage of a nominal 95% interval
 #: is 67-78% at R = 5, 88-92% at R = 20 and 94% at R = 200 (docs/statistics.md): 200 is the
 #: smallest R measured where it reaches 93%. The exact interval needs no flag.
@@ -166,6 +164,55 @@ def _side(row: dict, side: str, code, text=str) -> str:
 
 # ---- rows ----------------------------------------------------------------------------------------
 
+def _verdict(summary: dict, estimator: str) -> dict:
+    v = (summary.get("verdicts") or {}).get(estimator)
+    if v is None:
+        return {"verdict": "", "verdict_text": "", "predictive_reproducibility": None,
+                "predictive_reproducibility_low": None, "predictive_reproducibility_high": None,
+                "repetitions_to_decide": None}
+    return {"verdict": v["decision"], "verdict_text": v["text"],
+            "predictive_reproducibility": v["reproducibility"],
+            "predictive_reproducibility_low": v["reproducibility_low"],
+            "predictive_reproducibility_high": v["reproducibility_high"],
+            "repetitions_to_decide": v["more"]}
+
+
+def verdict_cell(row: dict) -> str:
+    """The verdict in a table cell: the direction that reproduces, or how far from deciding."""
+    decision = row["verdict"]
+    if not decision:
+        return "--"
+    if decision == "undecided":
+        more = row["repetitions_to_decide"]
+        return f"undecided (+{more})" if more is not None else "undecided (> max)"
+    return {"A>B": "A > B reproduces", "B>A": "B > A reproduces",
+            "none": "no reproducible difference"}[decision]
+
+
+def verdict_lines(group: list[dict], summary_rule: str, stopping: dict | None) -> list[str]:
+    """Under Table 4: the verdicts' rule, how many more repetitions would decide, and where a
+    sequential study stopped (issue 22)."""
+    if not any(r["verdict"] for r in group):
+        return []
+    undecided = [r for r in group if r["verdict"] == "undecided"]
+    lines = [summary_rule]
+    if undecided:
+        lines.append("Repetitions to decide, if the SNR stays where it is: " + "; ".join(
+            f"{r['estimator']} " + (f"about {r['repetitions_to_decide']} more"
+                                    if r["repetitions_to_decide"] is not None
+                                    else "more than the maximum")
+            for r in undecided) + f" (now {_repetitions_text(group).split(' independent')[0]}).")
+    if stopping:
+        state = ("every deciding estimator decided" if stopping["decided"] else
+                 "the maximum reached, undecided" if stopping["stopped"] else
+                 "still running: the next wave adds repetitions")
+        lines.append(f"Sequential study: waves of {stopping['wave']} repetitions up to "
+                     f"{stopping['max_repetitions']}, decided by "
+                     f"{', '.join(stopping['estimators'])}; {stopping['waves']} waves run, "
+                     f"R = {stopping['repetitions']}: {state}.")
+    return lines
+
+
 def _null_offset(summary: dict, estimator: str) -> dict:
     offset = (summary.get("null_offsets") or {}).get(estimator) or {}
     return {f"null_{key}": offset.get(key) for key in (
@@ -205,6 +252,8 @@ def table4_rows(summaries: dict[str, dict]) -> list[dict]:
                 continue
             rows.append({
                 **context, "estimator": name, "strategy": labels[name],
+                "verdict_rule": summary.get("verdict_rule", ""),
+                "stopping": summary.get("stopping"),
                 "repetitions": s["repetitions"], "mean_f1_points": _points(s["mean"]),
                 "sd_f1_points": _points(s["sd"]), "snr": s["snr"], "snr_low": s["snr_low"],
                 "snr_high": s["snr_high"], "snr_interval": s.get("snr_method", "bootstrap"),
@@ -217,8 +266,8 @@ def table4_rows(summaries: dict[str, dict]) -> list[dict]:
                 if name == "Mixture" else None,
                 # what this estimator shows when A and B do not differ (estimators.null)
                 **_null_offset(summary, name),
-                "repetitions_for_reproducibility_0.05": s.get("repetitions_for_reproducibility"),
-                "repetitions_for_snr_0.25": s.get("repetitions_for_snr"),
+                # does it reproduce (estimators.verdict), and how many more would decide
+                **_verdict(summary, name),
                 "warning": warning})
     return rows
 
@@ -264,19 +313,6 @@ def _repetitions_text(group: list[dict]) -> str:
         return f"R = {counts[0]} independent repetitions of every strategy"
     return "R = " + ", ".join(f"{r['repetitions']} ({r['estimator']})" for r in group) + \
         " independent repetitions"
-
-
-def _needed(value) -> str:
-    return "never (no spread)" if value is None else str(value)
-
-
-def repetitions_needed_line(group: list[dict]) -> str:
-    """The line under Table 4: how far to grow the study (issue 16)."""
-    cells = "; ".join(f"{r['estimator']} {_needed(r['repetitions_for_reproducibility_0.05'])} / "
-                      f"{_needed(r['repetitions_for_snr_0.25'])}" for r in group)
-    return (f"Repetitions needed for 95% intervals of +-{REPRODUCIBILITY_TARGET} on the "
-            f"reproducibility / +-{SNR_TARGET} on the SNR, if the estimates stay as they are: "
-            f"{cells} (now {_repetitions_text(group).split(' independent')[0]}).")
 
 
 def _context_lines(first: dict, group: list[dict]) -> list[str]:
@@ -337,12 +373,18 @@ def table4_markdown(rows: list[dict]) -> str:
         if any(r["null_reproducibility"] is not None for r in group):
             lines.append("| If A = B: reproducibility / SNR (null offset) | " + " | ".join(
                 null_offset_cell(r) for r in group) + " |")
+        if any(r["verdict"] for r in group):
+            lines.append("| Predictive reproducibility Phi(SNR) [95% CI] | " + " | ".join(
+                _interval(r["predictive_reproducibility"], r["predictive_reproducibility_low"],
+                          r["predictive_reproducibility_high"]) for r in group) + " |")
+            lines.append("| **Verdict** | " + " | ".join(
+                f"**{verdict_cell(r)}**" for r in group) + " |")
         lines.append("| Mean of A - B (F1 points) | " + " | ".join(
             _shown(r["mean_f1_points"]) for r in group) + " |")
         lines.append("| SD of A - B (F1 points) | " + " | ".join(
             _shown(r["sd_f1_points"]) for r in group) + " |")
         lines.append("")
-        lines.append(repetitions_needed_line(group))
+        lines.append("\n".join(verdict_lines(group, first["verdict_rule"], first["stopping"])))
         chose = [r["mixture_chose_vote"] for r in group if r["mixture_chose_vote"] is not None]
         if chose:
             lines.append(f"\nMixture (Eq. 8) took Vote (Case I) in {100 * chose[0]:.0f}% of the "
@@ -376,8 +418,8 @@ def _latex_label(kind: str, comparison: str) -> str:
 
 def _latex_text(text: str) -> str:
     """Plain prose into LaTeX: escape, then typeset +-, < and > in math (text fonts lack them)."""
-    return (_latex_escape(text).replace("+-", r"$\pm$").replace("<", "$<$")
-            .replace(">", "$>$"))
+    return (_latex_escape(text).replace("+-", r"$\pm$").replace(">=", r"$\geq$")
+            .replace("<=", r"$\leq$").replace("<", "$<$").replace(">", "$>$"))
 
 
 def _tex(value, digits: int = 3) -> str:
@@ -431,12 +473,20 @@ def table4_latex(rows: list[dict]) -> str:
                    r"\quad and SNR (null offset) & " + cell(lambda r: _tex(r["null_snr"]))
                    + r" \\"] if any(r["null_reproducibility"] is not None for r in group)
                   else []),
+                *(["Predictive reproducibility & " + cell(
+                    lambda r: _tex(r["predictive_reproducibility"])) + r" \\",
+                   r"\quad 95\% CI & " + cell(
+                    lambda r: f"[{_tex(r['predictive_reproducibility_low'])}, "
+                              f"{_tex(r['predictive_reproducibility_high'])}]") + r" \\",
+                   "Verdict & " + cell(lambda r: _latex_text(verdict_cell(r)).replace(
+                       " reproduces", "").replace("no reproducible difference", "none"))
+                   + r" \\"] if any(r["verdict"] for r in group) else []),
                 "Mean of $A-B$ (F1 points) & " + cell(lambda r: _tex(r["mean_f1_points"]))
                 + r" \\",
                 "SD of $A-B$ (F1 points) & " + cell(lambda r: _tex(r["sd_f1_points"])) + r" \\",
                 r"\bottomrule", r"\end{tabular}}",
                 r"\par\smallskip", r"\parbox{\linewidth}{\footnotesize"]
-        notes = [repetitions_needed_line(group)]
+        notes = verdict_lines(group, first["verdict_rule"], first["stopping"])
         if first["warning"]:
             notes.append(f"Warning: {first['warning']}.")
         chose = [r["mixture_chose_vote"] for r in group if r["mixture_chose_vote"] is not None]
@@ -527,8 +577,11 @@ def table4_text(summary: dict) -> str:
                      f"{_interval(r['snr'], r['snr_low'], r['snr_high']):>26} "
                      f"{_interval(r['reproducibility'], r['reproducibility_low'], r['reproducibility_high']):>26} "
                      f"{r['chebyshev_bound']:>6.3f}  {null_offset_cell(r)}")
+    if rows and rows[0]["verdict"]:
+        lines += ["", "verdicts: " + "; ".join(f"{r['estimator']} {verdict_cell(r)}"
+                                               for r in rows)]
     if rows:
-        lines += ["", repetitions_needed_line(rows)]
+        lines += ["", *verdict_lines(rows, rows[0]["verdict_rule"], rows[0]["stopping"])]
         if null_offset_note(rows):
             lines.append(null_offset_note(rows))
         caveat = _bootstrap_caveat(rows)

@@ -181,6 +181,8 @@ def _check_stopping(config: dict, source: str) -> None:
     """A stopping rule that can be met: one wave fits in the maximum, and every deciding
     estimator is one the study runs."""
     stopping = config["stopping"]
+    if not stopping["enabled"]:  # off: its values change nothing
+        return
     if stopping["max_repetitions"] < max(stopping["wave"], 2):
         raise UserError(f"{stopping['max_repetitions']} is less than one wave of "
                         f"{stopping['wave']} repetitions (and 2, the fewest an SNR needs): the "

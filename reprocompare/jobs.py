@@ -226,7 +226,9 @@ def summarize(estimate_paths: list[str], settings: dict, out: str) -> None:
     rs = settings["strategies"].get("repeated-holdout")
     table4_k = rs["table4_k"] if rs else 6
     summary = summarize_runs(directories, conclusion=settings["conclusion"], table4_k=table4_k,
-                             random_state=settings["seed"])
+                             random_state=settings["seed"],
+                             verdict_settings=settings.get("verdict"),
+                             stopping=settings.get("stopping"))
     records = [load_estimates(d) for d in directories]
     values = estimator_values(records, table4_k, settings["conclusion"])
     if rs:  # report the k the config asks for (each repetition ran max(k) hold-outs)

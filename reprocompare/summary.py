@@ -17,6 +17,8 @@ import numpy as np
 from reprocompare.estimators.difference import mixture
 from reprocompare.estimators.null import null_offsets
 from reprocompare.estimators.reproducibility import model_interval, summarize
+from reprocompare.estimators.verdict import (CONFIDENCE, MAX_REPETITIONS, THRESHOLD, rule,
+                                             verdict)
 from reprocompare.errors import UserError
 from reprocompare.reports.tables import ESTIMATORS
 
@@ -137,9 +139,46 @@ def estimator_values(records: list[dict], table4_k: int = TABLE4_K,
     return values
 
 
+def verdicts(values: dict, offsets: dict, conclusion: str, verdict_settings: dict | None = None,
+             stopping: dict | None = None) -> dict:
+    """Every Table 4 estimator's verdict (estimators.verdict), its rule, and where a sequential
+    study stands.
+
+    ``verdict_settings``: the config's ``verdict`` (threshold, confidence); ``stopping``: its
+    ``stopping`` section when enabled (the verdicts then read confidence sequences, valid however
+    early the study stops, and "more to decide" counts up to its maximum). The mixture's
+    verdict is read against its null offset (closed form for normal Vote and Avg).
+    """
+    settings = {"threshold": THRESHOLD, "confidence": CONFIDENCE, **(verdict_settings or {})}
+    sequential = bool(stopping and stopping.get("enabled"))
+    maximum = stopping["max_repetitions"] if sequential else MAX_REPETITIONS
+    found = {}
+    for name in ESTIMATORS:
+        if len(values.get(name, ())) < 2:
+            continue
+        snr0 = offsets[name].snr_normal if name in offsets else 0.0
+        found[name] = verdict(values[name], conclusion, threshold=settings["threshold"],
+                              confidence=settings["confidence"], snr0=snr0,
+                              time_uniform=sequential, max_repetitions=maximum).as_dict()
+    record = {"verdicts": found,
+              "verdict_rule": rule(settings["threshold"], settings["confidence"],
+                                   time_uniform=sequential, conclusion=conclusion)}
+    if sequential:
+        deciding = [name for name in stopping["estimators"] if name in found]
+        repetitions = max((v["repetitions"] for v in found.values()), default=0)
+        decided = bool(deciding) and all(found[n]["decision"] != "undecided" for n in deciding)
+        record["stopping"] = {
+            **stopping, "repetitions": repetitions, "decided": decided,
+            "waves": -(-repetitions // stopping["wave"]),
+            "stopped": decided or repetitions >= stopping["max_repetitions"]}
+    return record
+
+
 def summarize_runs(directories, *, conclusion: str = "A>B", table4_k: int = TABLE4_K,
-                   random_state: int = 0) -> dict:
-    """Table 4 (per estimator), Figure 1 (RS by k) and Table 3 (per model) from run directories."""
+                   random_state: int = 0, verdict_settings: dict | None = None,
+                   stopping: dict | None = None) -> dict:
+    """Table 4 (per estimator), Figure 1 (RS by k) and Table 3 (per model) from run directories,
+    with every estimator's null offset and verdict (:func:`verdicts`)."""
     records = [load_estimates(d) for d in directories]
     if not records:
         raise UserError("no comparison directories given")
@@ -179,6 +218,7 @@ def summarize_runs(directories, *, conclusion: str = "A>B", table4_k: int = TABL
     offsets = null_offsets(values, conclusion)
     if offsets:  # what each estimator shows when A and B do not differ (estimators.null)
         summary["null_offsets"] = {name: offset.as_dict() for name, offset in offsets.items()}
+    summary.update(verdicts(values, offsets, conclusion, verdict_settings, stopping))
     for k, ks in values.get("RS@k", {}).items():
         if len(ks) >= 2:
             summary["random_splits_by_k"][k] = summarize(ks, conclusion,

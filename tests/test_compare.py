@@ -278,7 +278,7 @@ def test_summary_job_records_the_run_and_warns_of_a_degenerate_model(majority_ru
                 "strategies": {"holdout": {"ratio": "8:1"}}, "repetitions": 3, "seed": 0}
     summarize([str(p) for p in directories], settings, str(tmp_path / "summary.json"))
     record = json.loads((tmp_path / "summary.json").read_text())
-    for key in ("corpus", "source", "typed", "strategies", "repetitions", "model_names"):
+    for key in ("corpus", "typed", "strategies", "repetitions", "model_names"):
         assert record[key] == settings[key] == record["summary"][key]
     assert record["summary"]["degenerate"] == ["B"]
     assert "model B (maj2: majority:scheme=IOBES) has F1 = 0 on every fold" in \

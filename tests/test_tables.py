@@ -20,7 +20,8 @@ from reprocompare.reports.tables import (CLAIMS_COLUMNS, TABLE3_COLUMNS, TABLE4_
                                          claims_latex, claims_markdown, claims_rows, table3_latex,
                                          table3_markdown, table3_rows, table4_latex,
                                          table4_markdown, table4_rows, table4_text, to_csv)
-from reprocompare.summary import summarize_runs
+from reprocompare.estimators.verdict import verdict
+from reprocompare.summary import summarize_runs, verdicts
 
 LABEL = "crf_50%_A&B on conll2000"
 VALUES = {"ST": [0.002, -0.001, 0.004, 0.003], "Avg": [0.003, 0.004, 0.002, 0.005],
@@ -38,6 +39,7 @@ def make_summary(**extra):
         "strategies": {"holdout": {"ratio": "4:1"}, "repeated_holdout": {"ratio": "4:1", "k": [6]},
                        "bcv": {"m": 5}},
     }
+    summary.update(verdicts(VALUES, {}, "A>B"))
     summary.update(extra)
     return summary
 
@@ -59,12 +61,15 @@ def test_table4_csv_rows_carry_their_context_and_units():
     expected = summarize(VALUES["ST"])
     assert float(st["snr_low"]) == pytest.approx(expected.snr_low, abs=1e-6)
     assert st["snr_interval"] == "exact"
-    assert int(st["repetitions_for_snr_0.25"]) == expected.repetitions_for_snr
-    assert int(st["repetitions_for_reproducibility_0.05"]) == \
-        expected.repetitions_for_reproducibility
-    # constant Vote estimates: SNR inf, never NaN or empty; no R narrows a point interval
+    # the verdict (fixed R: the exact interval) and how many more repetitions would decide it
+    decided = verdict(VALUES["ST"], time_uniform=False)
+    assert (st["verdict"], st["verdict_text"]) == (decided.decision, decided.text)
+    assert float(st["predictive_reproducibility_low"]) == \
+        pytest.approx(decided.reproducibility_low, abs=1e-6)
+    assert st["repetitions_to_decide"] == ("" if decided.more is None else str(decided.more))
+    # constant Vote estimates: SNR inf, never NaN or empty; decided at once
     assert (vote["snr"], vote["snr_low"], vote["snr_high"]) == ("inf", "inf", "inf")
-    assert vote["repetitions_for_snr_0.25"] == ""
+    assert vote["verdict"] == "A>B" and vote["repetitions_to_decide"] == ""
     assert parsed[3]["mixture_chose_vote"] == "0.250000" and st["mixture_chose_vote"] == ""
     assert "B (crf:scheme=IOBES) scored F1 = 0 on every fold" in st["warning"]
 
@@ -77,15 +82,17 @@ def test_table4_markdown_explains_itself():
                  "R = 4 independent repetitions of every strategy",
                  "ST = 4:1 hold-out", "Avg = 5x2 BCV",
                  "| SNR (Eq. 4, unitless) [95% CI] |", "(Eq. 1, share of R) [95% CI]",
-                 "| Mean of A - B (F1 points) | 0.200 |", "Repetitions needed for 95% intervals",
+                 "| Mean of A - B (F1 points) | 0.200 |", "Verdict rule: the predictive",
+                 "| **Verdict** | ", "Repetitions to decide, if the SNR stays where it is",
                  "How to read:", "0.9 means 9 in 10 reruns", "**Warning:** B (crf:scheme=IOBES)",
                  "Vote (Case I) in 25% of the repetitions"):
         assert text in markdown, text
     s = summarize(VALUES["ST"])
     assert f"| SNR (Eq. 4, unitless) [95% CI] | {s.snr:.3f} [{s.snr_low:.3f}, {s.snr_high:.3f}]" \
         in markdown
-    assert f"ST {s.repetitions_for_reproducibility} / {s.repetitions_for_snr}; " in markdown
-    assert "Vote 36 / never (no spread)" in markdown
+    st = verdict(VALUES["ST"], time_uniform=False)
+    assert st.decision == "undecided" and f"ST about {st.more} more" in markdown
+    assert "**A > B reproduces**" in markdown  # constant Vote estimates
     assert "nan" not in markdown.lower() and "[, ]" not in markdown
 
 
@@ -139,7 +146,7 @@ def test_table4_latex_has_cis_caption_label_and_escapes():
     assert r"A = \texttt{crf:scheme=IOB2}, B = \texttt{crf:scheme=IOBES}" in latex
     assert f"[{s.snr_low:.3f}, {s.snr_high:.3f}]".replace("-", "$-$") in latex
     assert "Mean of $A-B$ (F1 points)" in latex and r"\toprule" in latex
-    assert "600 sentences, untyped chunk F1" in latex and r"$\pm$0.05" in latex
+    assert "600 sentences, untyped chunk F1" in latex and r"low $\geq$ 0.8" in latex
     assert latex.count(r"\begin{table}") == latex.count(r"\end{table}") == 1
     assert "How to read" in latex
     weird = make_summary(models={"A": r"x\y{z}_%", "B": "b~^#$&"})
@@ -183,7 +190,7 @@ def test_terminal_table():
     assert "conclusion under test: A>B" in text
     assert "Corpus: conll2000, 600 sentences" in text
     assert any(line.startswith("ST ") for line in text.splitlines())
-    assert "Repetitions needed for 95% intervals" in text
+    assert "Verdict rule:" in text and "verdicts: ST " in text
     assert "mean F1 90.12 F1 points" in text
     assert "warning: B (crf:scheme=IOBES) scored F1 = 0 on every fold" in text
 
