@@ -20,6 +20,7 @@ from reprocompare.io import dumps_json
 from reprocompare.io import write_directory_atomic, write_text_atomic
 from reprocompare.reports.tables import table4_text
 from reprocompare.config import corpus_seed
+from reprocompare.sequential import run_waves
 from reprocompare.study import resume
 
 EXIT_USER_ERROR = 2
@@ -239,6 +240,12 @@ def cmd_summarize(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_sequential(args: argparse.Namespace) -> int:
+    arguments = args.snakemake[1:] if args.snakemake[:1] == ["--"] else args.snakemake
+    run_waves(args.configfile, args.directory, arguments or None)
+    return 0
+
+
 def cmd_resume(args: argparse.Namespace) -> int:
     resume(args.configfile, args.directory)
     return 0
@@ -376,6 +383,20 @@ def build_parser() -> argparse.ArgumentParser:
     resume.add_argument("--directory", type=Path, required=True, metavar="DIR",
                         help="the study's working directory, e.g. studies/chunking")
     resume.set_defaults(run=cmd_resume)
+
+    sequential = sub.add_parser(
+        "sequential", help="run a study in waves until its verdicts are decided (stopping:)",
+        description="Run waves of stopping.wave repetitions through the workflow until every "
+                    "estimator of stopping.estimators has a verdict on every comparison, or "
+                    "stopping.max_repetitions is reached; interrupted, the same command "
+                    "resumes. Arguments after -- go to every snakemake run (default: --profile "
+                    "profiles/local; for a cluster: -- --profile profiles/slurm ...).")
+    sequential.add_argument("--configfile", type=Path, required=True, metavar="CONFIG")
+    sequential.add_argument("--directory", type=Path, default=Path("."), metavar="DIR",
+                            help="the study's working directory (.)")
+    sequential.add_argument("snakemake", nargs=argparse.REMAINDER,
+                            help="-- then snakemake's own arguments")
+    sequential.set_defaults(run=cmd_sequential)
 
     expected = sub.add_parser(
         "expected-max", help="expected validation performance against budget (seeds 001/002)",

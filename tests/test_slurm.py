@@ -193,3 +193,25 @@ def test_study_on_slurm_matches_the_local_run(cluster, tmp_path):
     assert memory == ["1000M"] * 4 + ["2000M"], memory
 
     assert _tables(workdir) == _tables(tmp_path / "local")
+
+
+def test_a_sequential_study_runs_its_waves_on_slurm(cluster, tmp_path):
+    """`reprocompare sequential` with the SLURM profile: every wave's jobs go through sbatch,
+    and the study stops as the local one would (issue 22)."""
+    workdir = tmp_path / "waves"
+    workdir.mkdir()
+    config = {**STUDY, "strategies": {"holdout": {}},
+              "stopping": {"enabled": True, "estimators": ["ST"], "wave": 2,
+                           "max_repetitions": 4}}
+    (workdir / "study.yaml").write_text(yaml.safe_dump(config))
+    result = subprocess.run(
+        [sys.executable, "-m", "reprocompare", "sequential", "--configfile",
+         str(workdir / "study.yaml"), "--directory", str(workdir), "--",
+         "--profile", str(ROOT / "profiles" / "slurm"), *LOCAL_CLUSTER],
+        capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, (result.stdout + result.stderr)[-5000:]
+    assert "wave to R = 2" in result.stdout and "stopped at R = " in result.stdout
+    stop = int(result.stdout.split("stopped at R = ")[1].split(":")[0])
+    records = [r for r in _jobcomp() if r["WorkDir"] == str(workdir)]
+    assert sum(_submitted_rules(workdir)[r["JobId"]] == "compare" for r in records) == stop
+    assert {r["JobState"] for r in records} == {"COMPLETED"}

@@ -1,0 +1,93 @@
+"""`reprocompare sequential` (issue 22): waves of repetitions until the verdicts are decided.
+
+- a comparison with a clear winner (a CRF against the majority baseline) stops at its first
+  decision point, R = one wave, and every table says where and why;
+- one whose models barely differ runs to the maximum and says it is still undecided;
+- run again, the command resumes from what exists and trains nothing more.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+from conftest import TEST_DATA
+
+pytestmark = pytest.mark.slow
+
+REPROCOMPARE = [sys.executable, "-m", "reprocompare"]
+
+
+def study(a: dict, b: dict, wave: int, maximum: int) -> dict:
+    return {"corpora": {"tiny": {"path": str(TEST_DATA / "tiny.conll")}},
+            "models": {"a": a, "b": b},
+            "comparisons": {"p": {"a": "a", "b": "b", "corpora": ["tiny"]}},
+            "strategies": {"holdout": {}},
+            "stopping": {"enabled": True, "estimators": ["ST"], "wave": wave,
+                         "max_repetitions": maximum}}
+
+
+def sequential(tmp_path, config: dict) -> subprocess.CompletedProcess:
+    path = tmp_path / "study.yaml"
+    path.write_text(yaml.safe_dump(config))
+    result = subprocess.run([*REPROCOMPARE, "sequential", "--configfile", str(path),
+                             "--directory", str(tmp_path), "--", "--cores", "2", "--quiet"],
+                            capture_output=True, text=True, cwd=tmp_path)
+    assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
+    return result
+
+
+def repetitions_run(tmp_path) -> int:
+    return len(list(tmp_path.glob("results/compare/tiny/p/holdout/rep*/estimates.json")))
+
+
+def test_a_clear_winner_stops_at_its_first_decision_point(tmp_path):
+    result = sequential(tmp_path, study({"type": "crf", "max_iterations": 10},
+                                        {"type": "majority"}, wave=5, maximum=20))
+    # the first wave whose verdict is decided is where it stops, and no repetition beyond
+    lines = result.stdout.splitlines()
+    waves = [int(line.split("R = ")[1].split()[0]) for line in lines if line.startswith("wave")]
+    verdicts = [line.strip() for line in lines if line.startswith("  ST:")]
+    first = next(i for i, text in enumerate(verdicts) if "undecided" not in text)
+    assert first == len(waves) - 1 and waves[-1] < 20, result.stdout
+    stop = waves[-1]
+    assert verdicts[-1] == "ST: A > B reproduces"
+    assert f"stopped at R = {stop}: every deciding estimator decided" in result.stdout
+    assert repetitions_run(tmp_path) == stop
+    table = (tmp_path / "results/tables/table4.md").read_text()
+    assert "**A > B reproduces**" in table
+    assert f"Sequential study: waves of 5 repetitions up to 20, decided by ST; {len(waves)} " \
+           f"waves run, R = {stop}: every deciding estimator decided." in table
+    assert "confidence sequence (valid however the study stops)" in table
+    # the same command again: resumes at the wave it reached, trains nothing
+    before = {p: p.stat().st_mtime_ns for p in tmp_path.glob("results/compare/**/*")}
+    again = sequential(tmp_path, study({"type": "crf", "max_iterations": 10},
+                                       {"type": "majority"}, wave=5, maximum=20))
+    assert f"{stop} complete repetitions found; resuming at R = {stop}" in again.stdout
+    assert {p: p.stat().st_mtime_ns for p in tmp_path.glob("results/compare/**/*")} == before
+
+
+def test_no_clear_difference_runs_to_the_maximum_and_says_so(tmp_path):
+    result = sequential(tmp_path, study({"type": "crf", "max_iterations": 10},
+                                        {"type": "crf", "max_iterations": 11},
+                                        wave=2, maximum=4))
+    assert "wave to R = 2" in result.stdout and "wave to R = 4" in result.stdout
+    assert "stopped at R = 4: the maximum of 4 repetitions reached, still undecided" \
+        in result.stdout
+    assert repetitions_run(tmp_path) == 4
+    table = (tmp_path / "results/tables/table4.md").read_text()
+    assert "R = 4: the maximum reached, undecided." in table
+
+
+def test_a_study_without_stopping_is_refused_in_one_line(tmp_path):
+    config = study({"type": "majority"}, {"type": "crf"}, wave=2, maximum=4)
+    config["stopping"]["enabled"] = False
+    path = tmp_path / "study.yaml"
+    path.write_text(yaml.safe_dump(config))
+    result = subprocess.run([*REPROCOMPARE, "sequential", "--configfile", str(path)],
+                            capture_output=True, text=True, cwd=tmp_path)
+    assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
+    assert "stopping.enabled" in result.stderr
