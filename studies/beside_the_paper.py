@@ -30,6 +30,10 @@ PAPER = {
 }
 
 
+VERDICT_WORDS = {"A>B": "A > B reproduces", "B>A": "B > A reproduces",
+                 "none": "no reproducible difference", "undecided": "undecided"}
+
+
 def summaries() -> dict[str, dict]:
     out = {}
     for study in sorted(PAPER):
@@ -65,6 +69,11 @@ def table(study: str, record: dict) -> str:
     if offsets:  # what each estimator shows with no true difference (estimators.null)
         lines.append("| If A = B (null offset): reproducibility / SNR, ours | " + " | ".join(
             f"{offsets[name]['reproducibility']:.3f} / {offsets[name]['snr']:.3f}"
+            for name in ESTIMATORS) + " |")
+    found = summary.get("verdicts", {})
+    if found:  # estimators.verdict at the study's fixed R (threshold and confidence as recorded)
+        lines.append("| Verdict, ours | " + " | ".join(
+            VERDICT_WORDS.get(found[name]["decision"], found[name]["decision"])
             for name in ESTIMATORS) + " |")
     means = [f"{100 * estimators[name]['mean']:+.2f}" for name in ESTIMATORS]
     sds = [f"{100 * estimators[name]['sd']:.2f}" for name in ESTIMATORS]
