@@ -642,7 +642,8 @@ def claims_rows(claims: dict[str, dict], summaries: dict[str, dict],
     rows = []
     family = len(claims) if holm else 1
     for label, by_test in claims.items():
-        context = _context(label, summaries.get(label, {}))
+        context = {**_context(label, summaries.get(label, {})),
+                   "verdicts": verdicts_sentence(summaries.get(label, {}))}
         labels = _strategy_labels(summaries.get(label, {}))
         for test in TEST_NAMES:
             c = by_test.get(test)
@@ -658,6 +659,17 @@ def claims_rows(claims: dict[str, dict], summaries: dict[str, dict],
                          "a_better_holm": (holm or claims)[label][test]["a_better"],
                          "share_holm": (holm or claims)[label][test]["share"]})
     return rows
+
+
+def verdicts_sentence(summary: dict) -> str:
+    """The Table 4 verdicts of a comparison in one sentence, for the claims table: what
+    reproduces, beside how often a test would call it significant."""
+    found = summary.get("verdicts") or {}
+    if not found:
+        return ""
+    cells = "; ".join(f"{name} {verdict_cell(_verdict(summary, name))}"
+                      for name in ESTIMATORS if name in found)
+    return f"Verdicts (Table 4): {cells}."
 
 
 def claims_markdown(rows: list[dict]) -> str:
@@ -681,6 +693,8 @@ def claims_markdown(rows: list[dict]) -> str:
                          f"{_interval(r['share'], r['share_low'], r['share_high'])} | "
                          f"{r['b_better']} of {r['repetitions']} |"
                          + (f" {r['a_better_holm']} of {r['repetitions']} |" if holm else ""))
+        if first.get("verdicts"):
+            lines += ["", first["verdicts"]]
         lines += ["", CLAIMS_NOTE + (HOLM_NOTE if holm else "") + _calibration(group), ""]
     return "\n".join(lines)
 
@@ -708,7 +722,8 @@ def claims_latex(rows: list[dict]) -> str:
                        + r"\\")
         out += [r"\bottomrule", r"\end{tabular}", r"\par\smallskip",
                 r"\parbox{\linewidth}{\footnotesize",
-                _latex_text(CLAIMS_NOTE + (HOLM_NOTE if holm else "")
+                _latex_text((first["verdicts"] + " " if first.get("verdicts") else "")
+                            + CLAIMS_NOTE + (HOLM_NOTE if holm else "")
                             + _calibration(group)), "}",
                 r"\end{table}", ""]
     return "\n".join(out)

@@ -202,7 +202,7 @@ def test_a_sequential_study_runs_its_waves_on_slurm(cluster, tmp_path):
     workdir.mkdir()
     config = {**STUDY, "strategies": {"holdout": {}},
               "stopping": {"enabled": True, "estimators": ["ST"], "wave": 2,
-                           "max_repetitions": 4}}
+                           "max_repetitions": 2}}  # one wave: the profile is what is tested
     (workdir / "study.yaml").write_text(yaml.safe_dump(config))
     result = subprocess.run(
         [sys.executable, "-m", "reprocompare", "sequential", "--configfile",

@@ -264,7 +264,10 @@ def test_claims_table_in_three_formats(tmp_path):
     assert "| 5x2 BCV | m x 2 paired t (Dietterich) | 2 of 4 | 0.500 [0.068, 0.932] | 1 of 4 |" \
         in markdown
     assert "How to read" in markdown and "alpha = 0.05, two-sided" in markdown
+    # what reproduces (Table 4's verdicts) beside how often a test calls it significant
+    assert "Verdicts (Table 4): ST " in markdown and "Vote A > B reproduces" in markdown
     latex = claims_latex(rows)
+    assert "Verdicts (Table 4): ST " in latex
     assert r"\label{tab:claims-crf-50-a-b-on-conll2000}" in latex
     require_pdflatex()
     result = _compile(tmp_path, "claims", latex)
