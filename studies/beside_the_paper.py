@@ -68,7 +68,7 @@ def table(study: str, record: dict) -> str:
     offsets = summary.get("null_offsets", {})
     if offsets:  # what each estimator shows with no true difference (estimators.null)
         lines.append("| If A = B (null offset): reproducibility / SNR, ours | " + " | ".join(
-            f"{offsets[name]['reproducibility']:.3f} / {offsets[name]['snr']:.3f}"
+            f"{offsets[name]['reproducibility_normal']:.3f} / {offsets[name]['snr_normal']:.3f}"
             for name in ESTIMATORS) + " |")
     found = summary.get("verdicts", {})
     if found:  # estimators.verdict at the study's fixed R (threshold and confidence as recorded)
