@@ -15,7 +15,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from reprocompare.corpora.schemes import chunks
+from reprocompare.corpora.schemes import chunks, is_chunk_tag
 
 GOLD, PRED, CORRECT = 0, 1, 2
 
@@ -108,6 +108,29 @@ class ChunkCounts:
     def f1(self, index: Sequence[int] | np.ndarray | None = None) -> float:
         totals = self.totals if index is None else self.totals[np.asarray(index, dtype=np.int64)]
         return float(f1_from_counts(totals.sum(axis=0)))
+
+
+def check_predictions(gold: Sequence[Sequence[str]], predicted) -> None:
+    """A tagger's predictions are one tag sequence per gold sentence, token for token, each tag
+    ``O`` or a chunk prefix (B, I, E, S) with an optional hyphen and type.
+
+    Raises ValueError saying what is wrong and where (sentence and token, 0-based): what a
+    command tagger's output is checked for, asked of every tagger before it is scored.
+    """
+    if isinstance(predicted, (str, bytes)) or not hasattr(predicted, "__len__"):
+        raise ValueError(f"predict returned {type(predicted).__name__}, not a list of tag "
+                         "sequences (one per sentence)")
+    if len(predicted) != len(gold):
+        raise ValueError(f"predict returned {len(predicted)} sentences for {len(gold)}")
+    for s, (g_tags, p_tags) in enumerate(zip(gold, predicted)):
+        if isinstance(p_tags, (str, bytes)) or not hasattr(p_tags, "__len__"):
+            raise ValueError(f"sentence {s}: {type(p_tags).__name__}, not a sequence of tags")
+        if len(p_tags) != len(g_tags):
+            raise ValueError(f"sentence {s}: {len(p_tags)} tags for {len(g_tags)} tokens")
+        for t, tag in enumerate(p_tags):
+            if not isinstance(tag, str) or not is_chunk_tag(tag):
+                raise ValueError(f"sentence {s}, token {t}: {tag!r} is not a chunk tag (O, or "
+                                 "B, I, E or S with a hyphen and a type)")
 
 
 def count_chunks(gold: Iterable[Sequence[str]], pred: Iterable[Sequence[str]], *,

@@ -24,7 +24,7 @@ import numpy as np
 from sklearn.base import clone
 
 from reprocompare.corpora.conll import Corpus
-from reprocompare.corpora.scoring import ChunkCounts, count_chunks
+from reprocompare.corpora.scoring import ChunkCounts, check_predictions, count_chunks
 from reprocompare.errors import UserError
 from reprocompare.estimators.difference import (bcv_estimates, holdout, repeated_holdout,
                                                 vote_predictions)
@@ -134,11 +134,17 @@ def run_comparison(corpus: Corpus, split: dict, models: dict, specs: dict[str, s
             model = clone(models[name]).set_params(random_state=model_seed(split, f)) \
                 if "random_state" in models[name].get_params() else clone(models[name])
             started = time.perf_counter()
+            where = f"fold {f + 1}/{n_folds}, model {name} ({(specs or {}).get(name, '?')})"
             try:
                 model.fit(features[name].take(train), y_train, corpus_scheme=corpus.scheme)
                 predictions[name] = model.predict(features[name].take(validation))
+                # every tagger's output is checked as a command tagger's is, before scoring
+                check_predictions(y_validation, predictions[name])
             except UserError as error:  # a command model's failure: say which fold and model
-                raise UserError(f"fold {f + 1}/{n_folds}, model {name}: {error}") from None
+                raise UserError(f"{where}: {error}") from None
+            except (ValueError, TypeError, IndexError, KeyError) as error:
+                # a tagger of the user's that broke its contract: one line, never a traceback
+                raise UserError(f"{where}: {error}") from None
             seconds[name] = time.perf_counter() - started
             counts[name] = count_chunks(y_validation, predictions[name], typed=typed)
             say(f"fold {f + 1}/{n_folds}: {name} trained on {len(train)}, F1 "

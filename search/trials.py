@@ -23,7 +23,7 @@ from typing import Callable, Iterable, Mapping
 import numpy as np
 
 from reprocompare.corpora.conll import Corpus
-from reprocompare.corpora.scoring import count_chunks
+from reprocompare.corpora.scoring import check_predictions, count_chunks
 from reprocompare.errors import UserError
 from reprocompare.models import build_model, spec_from_mapping, tagger_class_of
 from reprocompare.search.space import Dimension, draw, training_seed
@@ -92,6 +92,10 @@ def train_and_score(data: SplitData, model, *, learning_curve: bool = False) -> 
     started = time.perf_counter()
     model.fit(features.take(data.train), y_train, corpus_scheme=data.corpus.scheme, **extra)
     predicted = model.predict(validation)
+    try:  # every tagger's output is checked as a command tagger's is, before scoring
+        check_predictions(y_validation, predicted)
+    except ValueError as error:
+        raise UserError(f"{type(model).__name__} on the fixed split: {error}") from None
     seconds = time.perf_counter() - started
     score = count_chunks(y_validation, predicted, typed=data.typed).score()
     result = {"f1": score.f1, "precision": score.precision, "recall": score.recall,

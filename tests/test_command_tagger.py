@@ -230,7 +230,7 @@ def test_compare_names_the_fold_and_model_of_a_failing_command_and_writes_nothin
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
     error = result.stderr.split("reprocompare compare: error: ", 1)[1]
-    assert error.startswith("fold 1/1, model B: predict: ")
+    assert error.startswith("fold 1/1, model B (command:") and "): predict: " in error
     assert "predict command failed with exit status 1" in result.stderr
     assert error.endswith("its stderr ends with:\n    no GPU here\n")
     assert not out.exists()

@@ -130,3 +130,48 @@ def test_a_key_given_twice_is_refused_with_both_lines(tmp_path):
     assert "study.yaml:5: not valid YAML: key 'a' is given twice, on lines 4 and 5" in \
         result.stdout + result.stderr
     assert not (tmp_path / "results").exists()
+
+
+# ---- issue 23, item 3: your own models get the same checks --------------------------------------
+
+BROKEN_TAGGERS = '''
+from reprocompare.models.majority import MajorityTagger
+
+
+class Short(MajorityTagger):
+    def predict(self, X):
+        return super().predict(X)[:-1]
+
+
+class Garbage(MajorityTagger):
+    def predict(self, X):
+        return [["FOO"] * len(tags) for tags in super().predict(X)]
+
+
+class Ragged(MajorityTagger):
+    def predict(self, X):
+        return [tags[:-1] for tags in super().predict(X)]
+'''
+
+
+@pytest.mark.parametrize("name,message", [
+    ("Short", "predict returned 12 sentences for 13"),
+    ("Garbage", "sentence 0, token 0: 'FOO' is not a chunk tag"),
+    ("Ragged", "sentence 0: "),
+])
+def test_a_python_taggers_predictions_are_checked_with_fold_and_model_named(tmp_path, name,
+                                                                           message):
+    import os
+    import sys
+
+    (tmp_path / "broken_taggers.py").write_text(BROKEN_TAGGERS)
+    result = subprocess.run(
+        [sys.executable, "-m", "reprocompare", "compare", str(TINY), "--a",
+         f"python:class=broken_taggers:{name}", "--b", "majority", "--strategy", "holdout",
+         "--out", str(tmp_path / "out")],
+        capture_output=True, text=True, cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    last = result.stderr.strip().splitlines()[-1]
+    assert f"fold 1/1, model A (python:class=broken_taggers:{name}" in last and message in last
+    assert not (tmp_path / "out").exists()
