@@ -152,12 +152,12 @@ def compare(config: dict, corpus_name: str, comparison: str, strategy: str) -> d
     """
     pair = config["comparisons"][comparison]
     record = {"split": split(config, corpus_name, strategy)}
-    record.update({side.upper(): {"name": pair[side], "spec": spec(config, pair[side]),
-                                  # the user's code, when the model has some (models of this
-                                  # package have none, so their params are as they always were)
-                                  **({"code": code(config, pair[side])}
-                                     if code(config, pair[side]) else {})}
-                   for side in ("a", "b")})
+    for side in ("a", "b"):
+        files = code(config, pair[side])  # once per side: the DAG asks for every job's params
+        # the user's code, when the model has some (models of this package have none, so their
+        # params are as they always were)
+        record[side.upper()] = {"name": pair[side], "spec": spec(config, pair[side]),
+                                **({"code": files} if files else {})}
     record.update(typing(config, corpus_name))
     if strategy == "bcv":
         record["voting"] = config["strategies"]["bcv"]["voting"]
@@ -171,7 +171,7 @@ def scoring(config: dict, corpus_name: str, models: list[str]) -> dict:
     """What the fixed-split jobs (search trials, seed runs, learning curves) score and where
     their models train: typed, and the device when one of ``models`` uses it."""
     record = typing(config, corpus_name)
-    codes = {name: code(config, name) for name in models if code(config, name)}
+    codes = {name: files for name in models if (files := code(config, name))}
     if codes:  # the user's code of the models these jobs train
         record["code"] = codes
     if any(uses_device(config, name) for name in models):
