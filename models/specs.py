@@ -268,7 +268,8 @@ def spec_from_mapping(name: str, mapping: Any) -> ModelSpec:
     if "type" not in mapping:
         raise UserError(f"missing; expected one of {', '.join(available())}",
                         key=f"{prefix}type")
-    items = [(str(key), value) for key, value in mapping.items() if key != "type"]
+    # a label is the model's short name in tables and figures, not a hyperparameter
+    items = [(str(key), value) for key, value in mapping.items() if key not in ("type", "label")]
     return _make_spec(mapping["type"], items, prefix)
 
 

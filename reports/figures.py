@@ -171,10 +171,19 @@ def _pair_line(models: dict, width: int) -> str:
     return "\n".join(_wrap(a, width) + _wrap(b, width))
 
 
-def _panel_title(ax, name: str, models: dict | None, extra: str = "") -> None:
-    """Bold comparison name over the two model specs (small, grey), both above the axes.
+def shown_models(summary: dict) -> dict:
+    """What a figure calls A and B: their labels (``models.<name>.label``), else their names,
+    else their specs; a spec (with a user's paths) belongs in the report, not in a figure."""
+    labels, names = summary.get("model_labels") or {}, summary.get("model_names") or {}
+    specs = summary.get("models") or {}
+    return {side: labels.get(side) or names.get(side) or specs.get(side, "?")
+            for side in ("A", "B")}
 
-    ``models=None`` gives the name alone (a panel below one that already shows the specs).
+
+def _panel_title(ax, name: str, models: dict | None, extra: str = "") -> None:
+    """Bold comparison name over the two models' labels (small, grey), both above the axes.
+
+    ``models=None`` gives the name alone (a panel below one that already shows the models).
     """
     # wrapped to the panel: a long comparison name would otherwise run past the figure's edge
     title = textwrap.fill(f"{name}{extra}", int(PANEL_WIDTH * 8.5))  # 12 pt bold: ~8.5 per inch
@@ -253,7 +262,7 @@ def _figure1(comparisons: dict[str, dict]) -> Figure:
             ax_r = ax.twinx()  # made for every panel, so every panel has the same layout
             ax_r.grid(False)
             if not by_k:
-                _panel_title(ax, name, summary.get("models", {}))
+                _panel_title(ax, name, shown_models(summary))
                 _empty(ax, "no random-split (RS) runs")
                 ax_r.set_yticks([])
                 continue
@@ -309,7 +318,7 @@ def _figure1(comparisons: dict[str, dict]) -> Figure:
             ax_r.set_ylabel(f"reproducibility: share of repetitions\nsupporting {conclusion}",
                             color="C1")
             ax_r.tick_params(axis="y", colors="C1")
-            _panel_title(ax, name, summary.get("models", {}),
+            _panel_title(ax, name, shown_models(summary),
                          f"  (R = {'/'.join(map(str, repetitions))} repetitions)")
         _suptitle(fig, "Figure 1: SNR and reproducibility of random splits (RS) vs. the number "
                        "of splits k", n)

@@ -1,13 +1,12 @@
-"""The paper's Table 3 and Table 4 as CSV, Markdown and LaTeX (booktabs), ready for a paper.
+"""The paper's Table 3 and Table 4, and the claims table, as rows, CSV, Markdown and text.
 
 Every block says what it is about, in every format: which model is A and which is B (their
 specs), the conclusion under test, the corpus and its number of sentences, typed or untyped chunk
 scoring, the number of repetitions R, the strategies as they were run (hold-out ratio, k, m x 2
 BCV), and the unit of every number. F1 quantities are in F1 points (percentage points, F1 x 100)
 in all three formats; SNR is unitless; reproducibility and the Chebyshev bound are shares of the
-R repetitions (0 to 1). Markdown and LaTeX carry a short note on how to read the block; LaTeX
-blocks are floats with a caption and a label that compile with
-``\\usepackage{booktabs,graphicx}`` (graphicx shrinks a Table 4 wider than the line).
+R repetitions (0 to 1). Markdown carries a note on how to read the block. LaTeX, from the same
+rows, is :mod:`reprocompare.reports.latex`.
 
 Rows are plain dicts built from the summaries that :func:`reprocompare.summary.summarize_runs`
 writes; the context keys (``corpus``, ``typed``, ``strategies``, ``degenerate``) are used when the
@@ -20,17 +19,18 @@ from __future__ import annotations
 import csv
 import io
 import math
-import re
+
+from reprocompare.estimators.effect import mean_interval
 
 #: the paper's Table 4 columns (estimators of A - B), in order
 ESTIMATORS = ("ST", "RS", "Avg", "Vote", "Mixture")
 
 #: the context every row carries, so that a CSV row stands on its own
-CONTEXT_COLUMNS = ("comparison", "corpus", "sentences", "scoring", "name_a", "model_a",
-                   "name_b", "model_b", "conclusion")
+CONTEXT_COLUMNS = ("comparison", "corpus", "sentences", "scoring", "name_a", "label_a",
+                   "model_a", "name_b", "label_b", "model_b", "conclusion")
 #: Table 4 columns: what the paper prints, then the intervals and the growth advice it does not
 TABLE4_COLUMNS = (*CONTEXT_COLUMNS, "estimator", "strategy", "repetitions", "mean_f1_points",
-                  "sd_f1_points", "snr", "snr_low", "snr_high", "snr_interval", "reproducibility",
+                  "mean_low_f1_points", "mean_high_f1_points", "sd_f1_points", "snr", "snr_low", "snr_high", "snr_interval", "reproducibility",
                   "reproducibility_low", "reproducibility_high", "chebyshev_bound",
                   "mixture_chose_vote", "null_reproducibility", "null_snr",
                   "null_reproducibility_normal", "null_snr_normal", "verdict", "verdict_text",
@@ -54,7 +54,8 @@ TABLE4_NOTE = (
     "same conclusion, 0.5 a coin flip. SNR (Eq. 4) is the mean of the estimates over their "
     "standard deviation (unitless; larger is more reproducible); the Chebyshev bound (Eq. 3) is "
     "the reproducibility that SNR guarantees for any distribution. Brackets are 95% intervals "
-    "(SNR: {snr_interval}; reproducibility: Clopper-Pearson): when a reproducibility interval "
+    "(mean: Student's t over the R repetitions, for this corpus's expected difference; SNR: "
+    "{snr_interval}; reproducibility: Clopper-Pearson): when a reproducibility interval "
     "holds the estimator's null offset (the 'If A = B' row: about 0.5 / 0 for a single "
     "difference, more for the mixture), R repetitions cannot tell whether the conclusion "
     "reproduces more often than a model no better than the other would. At small R the point SNR overstates the magnitude of the "
@@ -150,9 +151,12 @@ def _warning(summary: dict) -> str:
 def _context(label: str, summary: dict) -> dict:
     corpus, sentences = _corpus(summary)
     models, names = summary.get("models", {}), summary.get("model_names") or {}
+    # the short name tables and figures print: the model's label, else its name, else its spec
+    labels = summary.get("model_labels") or {}
+    short = lambda side: labels.get(side) or names.get(side) or models.get(side, "")
     return {"comparison": label, "corpus": corpus, "sentences": sentences,
-            "scoring": _scoring(summary), "name_a": names.get("A", ""),
-            "model_a": models.get("A", ""), "name_b": names.get("B", ""),
+            "scoring": _scoring(summary), "name_a": names.get("A", ""), "label_a": short("A"),
+            "model_a": models.get("A", ""), "name_b": names.get("B", ""), "label_b": short("B"),
             "model_b": models.get("B", ""), "conclusion": summary.get("conclusion", "A>B")}
 
 
@@ -169,8 +173,10 @@ def _verdict(summary: dict, estimator: str) -> dict:
     if v is None:
         return {"verdict": "", "verdict_text": "", "predictive_reproducibility": None,
                 "predictive_reproducibility_low": None, "predictive_reproducibility_high": None,
-                "repetitions_to_decide": None}
+                "repetitions_to_decide": None, "verdict_threshold": None,
+                "verdict_confidence": None}
     return {"verdict": v["decision"], "verdict_text": v["text"],
+            "verdict_threshold": v.get("threshold"), "verdict_confidence": v.get("confidence"),
             "predictive_reproducibility": v["reproducibility"],
             "predictive_reproducibility_low": v["reproducibility_low"],
             "predictive_reproducibility_high": v["reproducibility_high"],
@@ -243,6 +249,16 @@ def null_offset_note(group: list[dict]) -> str:
             f"these, not 0.5 / 0.")
 
 
+def _mean_interval(s: dict) -> dict:
+    """The mean difference's 95% interval in F1 points (estimators.effect; Student's t over the
+    R repetitions), from the summary's mean, sd and R: every summary has them."""
+    if s["repetitions"] < 2 or s["sd"] is None or not math.isfinite(s["sd"]):
+        return {"mean_low_f1_points": None, "mean_high_f1_points": None}
+    interval = mean_interval(s["mean"], s["sd"], s["repetitions"])
+    return {"mean_low_f1_points": _points(interval.low),
+            "mean_high_f1_points": _points(interval.high)}
+
+
 def table4_rows(summaries: dict[str, dict]) -> list[dict]:
     """One row per (comparison, estimator) in the paper's column order, with its context."""
     rows = []
@@ -259,7 +275,7 @@ def table4_rows(summaries: dict[str, dict]) -> list[dict]:
                 "verdict_rule": summary.get("verdict_rule", ""),
                 "stopping": summary.get("stopping"),
                 "repetitions": s["repetitions"], "mean_f1_points": _points(s["mean"]),
-                "sd_f1_points": _points(s["sd"]), "snr": s["snr"], "snr_low": s["snr_low"],
+                **_mean_interval(s), "sd_f1_points": _points(s["sd"]), "snr": s["snr"], "snr_low": s["snr_low"],
                 "snr_high": s["snr_high"], "snr_interval": s.get("snr_method", "bootstrap"),
                 "reproducibility": s["reproducibility"],
                 "reproducibility_low": s["reproducibility_low"],
@@ -383,8 +399,9 @@ def table4_markdown(rows: list[dict]) -> str:
                           r["predictive_reproducibility_high"]) for r in group) + " |")
             lines.append("| **Verdict** | " + " | ".join(
                 f"**{verdict_cell(r)}**" for r in group) + " |")
-        lines.append("| Mean of A - B (F1 points) | " + " | ".join(
-            _shown(r["mean_f1_points"]) for r in group) + " |")
+        lines.append("| Mean of A - B (F1 points) [95% CI] | " + " | ".join(
+            _interval(r["mean_f1_points"], r["mean_low_f1_points"], r["mean_high_f1_points"])
+            for r in group) + " |")
         lines.append("| SD of A - B (F1 points) | " + " | ".join(
             _shown(r["sd_f1_points"]) for r in group) + " |")
         lines.append("")
@@ -402,111 +419,6 @@ def table4_markdown(rows: list[dict]) -> str:
         lines.append("\n" + TABLE4_NOTE.format(snr_interval=_snr_interval_name(group)))
         lines.append("")
     return "\n".join(lines)
-
-
-# ---- LaTeX -----------------------------------------------------------------------------------
-
-_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "_": r"\_", "#": r"\#",
-                  "$": r"\$", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
-                  "^": r"\textasciicircum{}"}
-
-
-def _latex_escape(text: str) -> str:
-    # one pass, so that the braces of \textbackslash{} are not escaped again
-    return re.sub(r"[\\&%_#${}~^]", lambda match: _LATEX_SPECIAL[match.group()], str(text))
-
-
-def _latex_label(kind: str, comparison: str) -> str:
-    return f"tab:{kind}-" + (re.sub(r"[^a-z0-9]+", "-", comparison.lower()).strip("-") or "all")
-
-
-def _latex_text(text: str) -> str:
-    """Plain prose into LaTeX: escape, then typeset +-, < and > in math (text fonts lack them)."""
-    return (_latex_escape(text).replace("+-", r"$\pm$").replace(">=", r"$\geq$")
-            .replace("<=", r"$\leq$").replace("<", "$<$").replace(">", "$>$"))
-
-
-def _tex(value, digits: int = 3) -> str:
-    """A number in a LaTeX cell, with a true minus sign."""
-    text = _shown(value, digits)
-    return f"$-${text[1:]}" if text.startswith("-") and text != "--" else text
-
-
-def _latex_caption(first: dict, group: list[dict], what: str) -> str:
-    corpus = first["corpus"] or "corpus not recorded"
-    size = f", {first['sentences']} sentences" if first["sentences"] is not None else ""
-    scoring = f", {first['scoring']} chunk F1" if first["scoring"] else ""
-    tt = lambda spec: f"\\texttt{{{_latex_escape(spec)}}}"
-    side = lambda s: _side(first, s, tt, _latex_escape)
-    return (f"{what} A = {side('a')}, B = {side('b')}; conclusion under test: "
-            f"{_latex_text(CONCLUSION_TEXT.get(first['conclusion'], first['conclusion']))}. "
-            f"Corpus {_latex_escape(corpus)}{size}{scoring}; "
-            f"{_latex_text(_repetitions_text(group))}.")
-
-
-def table4_latex(rows: list[dict]) -> str:
-    """Booktabs LaTeX of Table 4: one float per comparison, with CIs, caption, label and notes."""
-    out = ["% Table 4 written by reprocompare; needs \\usepackage{booktabs,graphicx}"]
-    for group in _groups(rows):
-        first = group[0]
-        cell = lambda f: " & ".join(f(r) for r in group)
-        out += [r"\begin{table}[htbp]", r"\centering", r"\small",
-                r"\caption{" + _latex_caption(
-                    first, group, "Reproducibility of the conclusion, per estimator of $A-B$:")
-                + "}",
-                r"\label{" + _latex_label("table4", first["comparison"]) + "}",
-                # five estimators with their CIs are wider than a column: shrink to the line
-                # width when wider, never enlarge (graphicx's \width is the natural width)
-                r"\resizebox{\ifdim\width>\linewidth\linewidth\else\width\fi}{!}{%",
-                r"\begin{tabular}{l" + "c" * len(group) + "}", r"\toprule",
-                " & " + cell(lambda r: r["estimator"]) + r" \\",
-                "Splitting strategy & " + cell(lambda r: _latex_escape(r["strategy"])) + r" \\",
-                r"\midrule",
-                "SNR (Eq.~4) & " + cell(lambda r: _tex(r["snr"])) + r" \\",
-                r"\quad 95\% CI & " + cell(
-                    lambda r: f"[{_tex(r['snr_low'])}, {_tex(r['snr_high'])}]") + r" \\",
-                "Reproducibility (Eq.~1) & " + cell(lambda r: _tex(r["reproducibility"]))
-                + r" \\",
-                r"\quad 95\% CI & " + cell(
-                    lambda r: f"[{_tex(r['reproducibility_low'])}, "
-                              f"{_tex(r['reproducibility_high'])}]") + r" \\",
-                "Chebyshev bound (Eq.~3) & " + cell(lambda r: _tex(r["chebyshev_bound"]))
-                + r" \\",
-                *(["If $A=B$: reproducibility & " + cell(
-                    lambda r: _tex(r["null_reproducibility_normal"])) + r" \\",
-                   r"\quad and SNR (null offset) & " + cell(
-                       lambda r: _tex(r["null_snr_normal"]))
-                   + r" \\"] if any(r["null_reproducibility_normal"] is not None for r in group)
-                  else []),
-                *(["Predictive reproducibility & " + cell(
-                    lambda r: _tex(r["predictive_reproducibility"])) + r" \\",
-                   r"\quad 95\% CI & " + cell(
-                    lambda r: f"[{_tex(r['predictive_reproducibility_low'])}, "
-                              f"{_tex(r['predictive_reproducibility_high'])}]") + r" \\",
-                   "Verdict & " + cell(lambda r: _latex_text(verdict_cell(r)).replace(
-                       " reproduces", "").replace("no reproducible difference", "none"))
-                   + r" \\"] if any(r["verdict"] for r in group) else []),
-                "Mean of $A-B$ (F1 points) & " + cell(lambda r: _tex(r["mean_f1_points"]))
-                + r" \\",
-                "SD of $A-B$ (F1 points) & " + cell(lambda r: _tex(r["sd_f1_points"])) + r" \\",
-                r"\bottomrule", r"\end{tabular}}",
-                r"\par\smallskip", r"\parbox{\linewidth}{\footnotesize"]
-        notes = verdict_lines(group, first["verdict_rule"], first["stopping"])
-        if first["warning"]:
-            notes.append(f"Warning: {first['warning']}.")
-        chose = [r["mixture_chose_vote"] for r in group if r["mixture_chose_vote"] is not None]
-        if chose:
-            notes.append(f"Mixture (Eq. 8) took Vote in {100 * chose[0]:.0f}% of the "
-                         "repetitions.")
-        if null_offset_note(group):
-            notes.append(null_offset_note(group))
-        caveat = _bootstrap_caveat(group)
-        if caveat:
-            notes.append(caveat)
-        notes.append(TABLE4_NOTE.format(snr_interval=_snr_interval_name(group)))
-        out += [_latex_text(note) for note in notes]
-        out += ["}", r"\end{table}", ""]
-    return "\n".join(out)
 
 
 # ---- Table 3 -----------------------------------------------------------------------------------
@@ -533,34 +445,6 @@ def table3_markdown(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def table3_latex(rows: list[dict]) -> str:
-    out = ["% Table 3 written by reprocompare; needs \\usepackage{booktabs}"]
-    for group in _groups(rows):
-        first = group[0]
-        single = [{**first, "estimator": "ST", "standard_split": True}]
-        out += [r"\begin{table}[htbp]", r"\centering", r"\small",
-                r"\caption{" + _latex_caption(
-                    first, single, "Chunk F1 of each model over the standard-split "
-                                   "repetitions:") + "}",
-                r"\label{" + _latex_label("table3", first["comparison"]) + "}",
-                r"\begin{tabular}{llcccc}", r"\toprule",
-                r"Model & Spec & $R$ & Mean F1 & SE & 95\% CI \\",
-                r" & & & (F1 points) & (F1 points) & (F1 points) \\", r"\midrule"]
-        for r in group:
-            flag = r"$^{\dagger}$" if r["warning"] else ""
-            out.append(f"{r['model']}{flag} & \\texttt{{{_latex_escape(r['spec'])}}} & "
-                       f"{r['repetitions']} & {_tex(r['mean_f1_points'], 2)} & "
-                       f"{_tex(r['standard_error_f1_points'], 3)} & "
-                       f"[{_tex(r['low_f1_points'], 2)}, {_tex(r['high_f1_points'], 2)}] "
-                       + r"\\")
-        out += [r"\bottomrule", r"\end{tabular}", r"\par\smallskip",
-                r"\parbox{\linewidth}{\footnotesize"]
-        if any(r["warning"] for r in group):
-            out.append(r"$^{\dagger}$F1 = 0 on every fold. ")
-        out += [_latex_text(TABLE3_NOTE), "}", r"\end{table}", ""]
-    return "\n".join(out)
-
-
 # ---- terminal ------------------------------------------------------------------------------------
 
 def table4_text(summary: dict) -> str:
@@ -573,11 +457,13 @@ def table4_text(summary: dict) -> str:
         lines += [line[2:] for line in _context_lines(rows[0], rows)[2:]]
         if rows[0]["warning"]:
             lines.append(f"warning: {rows[0]['warning']}")
-    lines += ["", f"{'estimator':<9} {'R':>5} {'mean A-B':>9} {'sd':>8} {'SNR [95% CI]':>26} "
-                  f"{'reproducibility [95% CI]':>26} {'bound':>6}  if A = B",
-              f"{'':<9} {'':>5} {'(F1 pts)':>9} {'(F1 pts)':>8}"]
+    lines += ["", f"{'estimator':<9} {'R':>5} {'mean A-B [95% CI]':>25} {'sd':>8} "
+                  f"{'SNR [95% CI]':>26} {'reproducibility [95% CI]':>26} {'bound':>6}  if A = B",
+              f"{'':<9} {'':>5} {'(F1 pts)':>25} {'(F1 pts)':>8}"]
     for r in rows:
-        lines.append(f"{r['estimator']:<9} {r['repetitions']:>5} {r['mean_f1_points']:>+9.3f} "
+        mean = (f"{r['mean_f1_points']:+.3f} [{_shown(r['mean_low_f1_points'])}, "
+                f"{_shown(r['mean_high_f1_points'])}]")
+        lines.append(f"{r['estimator']:<9} {r['repetitions']:>5} {mean:>25} "
                      f"{r['sd_f1_points']:>8.3f} "
                      f"{_interval(r['snr'], r['snr_low'], r['snr_high']):>26} "
                      f"{_interval(r['reproducibility'], r['reproducibility_low'], r['reproducibility_high']):>26} "
@@ -702,33 +588,3 @@ def claims_markdown(rows: list[dict]) -> str:
             lines += ["", first["verdicts"]]
         lines += ["", CLAIMS_NOTE + (HOLM_NOTE if holm else "") + _calibration(group), ""]
     return "\n".join(lines)
-
-
-def claims_latex(rows: list[dict]) -> str:
-    out = ["% Significance claims written by reprocompare; needs \\usepackage{booktabs}"]
-    for group in _groups(rows):
-        first = group[0]
-        holm = first["holm_family"] > 1
-        out += [r"\begin{table}[htbp]", r"\centering", r"\small",
-                r"\caption{" + _latex_caption(
-                    first, [{**first, "estimator": ""}],
-                    f"How often each test declares A significantly better than B "
-                    f"(two-sided, $\\alpha = {first['alpha']:g}$):") + "}",
-                r"\label{" + _latex_label("claims", first["comparison"]) + "}",
-                r"\begin{tabular}{llccc" + ("c" if holm else "") + "}", r"\toprule",
-                r"Strategy & Test & A better & Share [95\% CI] & B better"
-                + (r" & A better (Holm)" if holm else "") + r" \\", r"\midrule"]
-        for r in group:
-            out.append(f"{_latex_escape(r['strategy'])} & {_latex_escape(TEST_NAMES[r['test']][1])}"
-                       f" & {r['a_better']}/{r['repetitions']} & {_tex(r['share'])} "
-                       f"[{_tex(r['share_low'])}, {_tex(r['share_high'])}] & "
-                       f"{r['b_better']}/{r['repetitions']} "
-                       + (f"& {r['a_better_holm']}/{r['repetitions']} " if holm else "")
-                       + r"\\")
-        out += [r"\bottomrule", r"\end{tabular}", r"\par\smallskip",
-                r"\parbox{\linewidth}{\footnotesize",
-                _latex_text((first["verdicts"] + " " if first.get("verdicts") else "")
-                            + CLAIMS_NOTE + (HOLM_NOTE if holm else "")
-                            + _calibration(group)), "}",
-                r"\end{table}", ""]
-    return "\n".join(out)

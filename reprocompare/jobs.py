@@ -19,7 +19,7 @@ from reprocompare.corpora.conll import (DOCSTART, Corpus, check_has_chunks, read
                                         task_corpus)
 from reprocompare.errors import UserError
 from reprocompare.io import write_json_atomic, write_text_atomic
-from reprocompare.reports import tables as t
+from reprocompare.reports import latex, tables as t
 from reprocompare.search.config import load_best
 from reprocompare.seeds import generator
 
@@ -245,7 +245,7 @@ def summarize(estimate_paths: list[str], settings: dict, out: str) -> None:
     # the specs the runs trained (with search.feed_best, the search's best, not the config's)
     run = {"models": summary["models"], **{key: settings[key] for key in (
         "corpus", "model_names", "typed", "strategies", "repetitions", "seed")},
-           **({"train_typed": settings["train_typed"]} if "train_typed" in settings else {})}
+           **{key: settings[key] for key in ("train_typed", "model_labels") if key in settings}}
     # every repetition split the same prepared corpus: its size labels the tables
     sentences = read_json(Path(directories[0]) / "split.json")["n_sentences"]
     summary.update(run, warnings=warnings, sentences=sentences)
@@ -269,19 +269,20 @@ def tables(summary_paths: list[str], outputs: dict[str, str]) -> None:
     table3 = t.table3_rows(summaries)
     write_text_atomic(outputs["table4_csv"], t.to_csv(table4, t.TABLE4_COLUMNS))
     write_text_atomic(outputs["table4_md"], t.table4_markdown(table4))
-    write_text_atomic(outputs["table4_tex"], t.table4_latex(table4))
+    write_text_atomic(outputs["table4_tex"], latex.table4_latex(table4))
+    write_text_atomic(outputs["table4_wide_tex"], latex.table4_wide_latex(table4))
     write_text_atomic(outputs["table3_csv"], t.to_csv(table3, t.TABLE3_COLUMNS))
     write_text_atomic(outputs["table3_md"], t.table3_markdown(table3))
-    write_text_atomic(outputs["table3_tex"], t.table3_latex(table3))
+    write_text_atomic(outputs["table3_tex"], latex.table3_latex(table3))
 
 
 def figures(summary_paths: list[str], figure1_stem: str, figure2_stem: str) -> None:
     """Figure 1 (SNR and reproducibility against k) and Figure 2 (estimator box plots)."""
-    from reprocompare.reports.figures import figure1, figure2  # lazy: matplotlib
+    from reprocompare.reports.figures import figure1, figure2, shown_models  # lazy: matplotlib
 
     records = _summaries(summary_paths)
     figure1({_label(r): r["summary"] for r in records}, figure1_stem)
-    figure2({_label(r): {"values": r["values"], "models": r["summary"]["models"],
+    figure2({_label(r): {"values": r["values"], "models": shown_models(r["summary"]),
                          "strategies": r["summary"].get("strategies"),
                          "table4_k": r["summary"].get("table4_k")}
              for r in records}, figure2_stem)

@@ -191,6 +191,10 @@ def summary(config: dict, corpus_name: str, comparison: str) -> dict:
     return {"comparison": comparison, "corpus": corpus_name,
             "models": {"A": spec(config, pair["a"]), "B": spec(config, pair["b"])},
             "model_names": {"A": pair["a"], "B": pair["b"]},
+            # the tables' short names, when a model has a label (else its name)
+            **({"model_labels": {side: config["models"][pair[key]].get("label", pair[key])
+                                 for side, key in (("A", "a"), ("B", "b"))}}
+               if any("label" in config["models"][pair[key]] for key in ("a", "b")) else {}),
             "conclusion": pair["conclusion"], **typing(config, corpus_name),
             "strategies": strategies(config), "repetitions": config["repetitions"],
             "seed": config["seed"], "alpha": config["significance"]["alpha"],

@@ -24,7 +24,7 @@ from reprocompare.estimators.claims import Claim, calibration_note, claim_reprod
 from reprocompare.estimators.significance import holm_bonferroni
 from reprocompare.io import write_json_atomic, write_text_atomic
 from reprocompare.jobs import read_json
-from reprocompare.reports import tables as t
+from reprocompare.reports import latex, tables as t
 from reprocompare.seeds import STRATEGY_CODES, derive_seed
 
 #: a purpose code in seed paths: the resampling tests of a repetition (see reprocompare.seeds)
@@ -120,4 +120,5 @@ def claims_tables(claims_paths: list[str], summary_paths: list[str],
             for row in t.claims_rows(plain, summaries, holm=holm)]
     write_text_atomic(outputs["csv"], t.to_csv(rows, CLAIMS_CSV_COLUMNS))
     write_text_atomic(outputs["md"], t.claims_markdown(rows))
-    write_text_atomic(outputs["tex"], t.claims_latex(rows))
+    write_text_atomic(outputs["tex"], latex.claims_latex(rows))
+    write_text_atomic(outputs["wide_tex"], latex.claims_wide_latex(rows))

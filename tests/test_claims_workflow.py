@@ -120,7 +120,9 @@ def test_claims_table_counts_plain_and_after_holm(study):
 def test_claims_latex_compiles_structure(study):
     tex = (study / "tables" / "claims.tex").read_text()
     assert tex.count(r"\begin{table}") == 2 and tex.count(r"\end{table}") == 2
-    assert r"A better (Holm)" in tex and r"\label{" in tex
+    assert r"(Holm)" in tex and r"\label{" in tex
+    wide = (study / "tables" / "claims-wide.tex").read_text()
+    assert wide.count(r"\begin{table*}") == 2 and r"A better (Holm)" in wide
 
 
 def test_report_describes_the_study_and_includes_the_claims(study):

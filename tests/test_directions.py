@@ -27,6 +27,7 @@ from reprocompare.estimators.null import (centred_mixture, mixture_null_normal,
                                           mixture_null_offset, null_offset, null_offsets)
 from reprocompare import provenance
 from reprocompare.reports import tables as t
+from reprocompare.reports.latex import table4_wide_latex
 from test_cli import assert_user_error, run
 
 TINY = TEST_DATA / "tiny.conll"
@@ -137,7 +138,7 @@ def test_offsets_of_a_study_reach_table4_in_every_format():
     rows = t.table4_rows({"x": summary})
     mix = next(r for r in rows if r["estimator"] == "Mixture")
     assert mix["null_reproducibility"] == offsets["Mixture"].reproducibility
-    markdown, latex = t.table4_markdown(rows), t.table4_latex(rows)
+    markdown, latex = t.table4_markdown(rows), table4_wide_latex(rows)
     row = next(line for line in markdown.splitlines()
                if line.startswith("| If A = B: reproducibility / SNR (null offset) |"))
     # the row: the closed form (what the verdict reads); single differences 1/2 and 0

@@ -16,10 +16,13 @@ import pytest
 from reprocompare.errors import UserError
 from reprocompare.estimators.claims import Claim, claim_reproducibility
 from reprocompare.estimators.reproducibility import model_interval, summarize
+from reprocompare.reports.latex import (claims_latex, claims_wide_latex, table3_latex,
+                                        table4_latex, table4_wide_latex)
 from reprocompare.reports.tables import (CLAIMS_COLUMNS, TABLE3_COLUMNS, TABLE4_COLUMNS,
-                                         claims_latex, claims_markdown, claims_rows, table3_latex,
-                                         table3_markdown, table3_rows, table4_latex,
-                                         table4_markdown, table4_rows, table4_text, to_csv)
+                                         claims_markdown, claims_rows, table3_markdown,
+                                         table3_rows, table4_markdown, table4_rows, table4_text,
+                                         to_csv)
+from reprocompare.estimators.effect import mean_interval
 from reprocompare.estimators.verdict import verdict
 from reprocompare.summary import summarize_runs, verdicts
 
@@ -82,7 +85,7 @@ def test_table4_markdown_explains_itself():
                  "R = 4 independent repetitions of every strategy",
                  "ST = 4:1 hold-out", "Avg = 5x2 BCV",
                  "| SNR (Eq. 4, unitless) [95% CI] |", "(Eq. 1, share of R) [95% CI]",
-                 "| Mean of A - B (F1 points) | 0.200 |", "Verdict rule: the predictive",
+                 "| Mean of A - B (F1 points) [95% CI] | 0.200 [", "Verdict rule: the predictive",
                  "| **Verdict** | ", "Repetitions to decide, if the SNR stays where it is",
                  "How to read:", "0.9 means 9 in 10 reruns", "**Warning:** B (crf:scheme=IOBES)",
                  "Vote (Case I) in 25% of the repetitions"):
@@ -119,7 +122,11 @@ def test_fields_as_the_workflow_writes_them():
     assert "A = crf_iob2 (`crf:scheme=IOB2`), B = crf_iobes (`crf:scheme=IOBES`)" in markdown
     assert "Corpus: conll2000, 600 sentences" in markdown and "Avg = 3x2 BCV" in markdown
     latex = table4_latex(rows)
-    assert r"A = crf\_iob2 (\texttt{crf:scheme=IOB2})" in latex
+    # the caption names the models by their short labels; the specs are in the note
+    assert r"A = crf\_iob2, B = crf\_iobes;" in latex
+    assert r"A = crf\_iob2: \texttt{crf:\allowbreak{}scheme=\allowbreak{}IOB2}" in latex
+    labelled = table4_rows({LABEL: {**summary, "model_labels": {"A": "IOB2", "B": "IOBES"}}})
+    assert labelled[0]["label_a"] == "IOB2" and "A = IOB2, B = IOBES;" in table4_latex(labelled)
 
 
 def test_degenerate_flag_from_the_summary_field():
@@ -140,19 +147,43 @@ def test_bootstrap_intervals_at_small_r_carry_a_caution():
 
 
 def test_table4_latex_has_cis_caption_label_and_escapes():
-    latex = table4_latex(table4_rows({LABEL: make_summary()}))
+    rows = table4_rows({LABEL: make_summary()})
     s = summarize(VALUES["ST"])
-    assert r"\caption{" in latex and r"\label{tab:table4-crf-50-a-b-on-conll2000}" in latex
-    assert r"A = \texttt{crf:scheme=IOB2}, B = \texttt{crf:scheme=IOBES}" in latex
-    assert f"[{s.snr_low:.3f}, {s.snr_high:.3f}]".replace("-", "$-$") in latex
-    assert "Mean of $A-B$ (F1 points)" in latex and r"\toprule" in latex
-    assert "600 sentences, untyped chunk F1" in latex and r"low $\geq$ 0.8" in latex
-    assert latex.count(r"\begin{table}") == latex.count(r"\end{table}") == 1
-    assert "How to read" in latex
+    mean = mean_interval(s.mean, s.sd, s.repetitions)
+    for latex, float_, digits in ((table4_latex(rows), "table", 1),
+                                  (table4_wide_latex(rows), "table*", 2)):
+        assert r"\caption{" in latex and r"\label{tab:table4-crf-50-a-b-on-conll2000" in latex
+        assert "A = crf:scheme=IOB2, B = crf:scheme=IOBES;" in latex
+        assert f"[{s.snr_low:.{digits}f}, {s.snr_high:.{digits}f}]".replace("-", "$-$") in latex
+        # the effect in F1 points with its 95% interval (estimators.effect)
+        assert (f"[{100 * mean.low:.2f}, {100 * mean.high:.2f}]".replace("-", "$-$")) in latex
+        assert "conll2000, 600 sentences, untyped F1" in latex and r"\toprule" in latex
+        assert latex.count(rf"\begin{{{float_}}}") == latex.count(rf"\end{{{float_}}}") == 1
+        # the long reading note follows the float as comments; a compact note is inside
+        body, after = latex.split(rf"\end{{{float_}}}")
+        assert "How to read" not in body and after.startswith("\n% ")
+        assert "How to read" in after.replace("\n% ", " ")
+        assert "Brackets: 95\\% intervals (mean: Student's $t$" in body
+        assert r"\resizebox" not in latex and r"\footnotesize" in latex
+    assert r"\label{tab:table4-crf-50-a-b-on-conll2000-wide}" in table4_wide_latex(rows)
     weird = make_summary(models={"A": r"x\y{z}_%", "B": "b~^#$&"})
     text = table4_latex(table4_rows({"p": weird}))
-    assert r"x\textbackslash{}y\{z\}\_\%" in text
+    assert r"A = x\textbackslash{}y\{z\}\_\%, B" in text  # no names: the spec is the label
     assert r"b\textasciitilde{}\textasciicircum{}\#\$\&" in text
+
+
+def test_table4_mean_interval_in_every_format():
+    rows = table4_rows({LABEL: make_summary()})
+    s = summarize(VALUES["Avg"])
+    mean = mean_interval(s.mean, s.sd, s.repetitions)
+    avg = next(r for r in csv.DictReader(io.StringIO(to_csv(rows, TABLE4_COLUMNS)))
+               if r["estimator"] == "Avg")
+    assert float(avg["mean_low_f1_points"]) == pytest.approx(100 * mean.low, abs=1e-6)
+    assert float(avg["mean_high_f1_points"]) == pytest.approx(100 * mean.high, abs=1e-6)
+    assert (f"{100 * s.mean:.3f} [{100 * mean.low:.3f}, {100 * mean.high:.3f}]"
+            in table4_markdown(rows))
+    assert f"{100 * s.mean:+.3f} [{100 * mean.low:.3f}, {100 * mean.high:.3f}]" \
+        in table4_text(make_summary())
 
 
 def test_table3_units_and_context():
@@ -174,14 +205,15 @@ def test_table3_units_and_context():
     assert "How to read" in markdown
     latex = table3_latex(rows)
     assert r"\label{tab:table3-crf-50-a-b-on-conll2000}" in latex and "90.12" in latex
-    assert r"B$^{\dagger}$" in latex
+    assert r"B$^{\dagger}$" in latex and r"A: \texttt{crf:\allowbreak{}scheme" in latex
 
 
 def test_tables_are_byte_identical_for_equal_summaries():
     outputs = []
     for _ in range(2):
         rows = table4_rows({LABEL: make_summary()})
-        outputs.append(to_csv(rows, TABLE4_COLUMNS) + table4_markdown(rows) + table4_latex(rows))
+        outputs.append(to_csv(rows, TABLE4_COLUMNS) + table4_markdown(rows) + table4_latex(rows)
+                       + table4_wide_latex(rows))
     assert outputs[0] == outputs[1]
 
 
@@ -226,13 +258,25 @@ def require_pdflatex():
 
 
 def _compile(tmp_path, name, body):
+    """pdflatex of ``body`` in a two-column article (a conference paper's layout)."""
     (tmp_path / f"{name}.tex").write_text(body)
     document = tmp_path / f"doc_{name}.tex"
-    document.write_text("\\documentclass{article}\n\\usepackage{booktabs,graphicx}\n\\begin{document}\n"
-                        f"\\input{{{name}.tex}}\n\\end{{document}}\n")
+    document.write_text("\\documentclass[twocolumn]{article}\n\\usepackage{booktabs}\n"
+                        f"\\begin{{document}}\n\\input{{{name}.tex}}\n\\end{{document}}\n")
     return subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error",
                            document.name], cwd=tmp_path, capture_output=True, text=True,
                           timeout=120)
+
+
+def assert_compiles_and_fits(tmp_path, name, body):
+    """It compiles, and nothing runs into the margin or the other column."""
+    result = _compile(tmp_path, name, body)
+    assert result.returncode == 0, result.stdout[-2000:]
+    assert (tmp_path / f"doc_{name}.pdf").read_bytes()[:4] == b"%PDF"
+    log = (tmp_path / f"doc_{name}.log").read_text(errors="replace")
+    assert "Missing character" not in log
+    overfull = [line for line in log.splitlines() if line.startswith("Overfull \\hbox")]
+    assert not overfull, f"{name}: {overfull}"
 
 
 def test_latex_tables_compile_standalone(tmp_path):
@@ -240,11 +284,9 @@ def test_latex_tables_compile_standalone(tmp_path):
     summaries = {LABEL: make_summary(), "second pair": make_summary(
         models={"A": r"odd\spec_{1}%", "B": "b~^#$&"}, degenerate=["A"])}
     for name, body in (("table4", table4_latex(table4_rows(summaries))),
+                       ("table4-wide", table4_wide_latex(table4_rows(summaries))),
                        ("table3", table3_latex(table3_rows(summaries)))):
-        result = _compile(tmp_path, name, body)
-        assert result.returncode == 0, result.stdout[-2000:]
-        assert (tmp_path / f"doc_{name}.pdf").read_bytes()[:4] == b"%PDF"
-        assert "Missing character" not in (tmp_path / f"doc_{name}.log").read_text()
+        assert_compiles_and_fits(tmp_path, name, body)
 
 
 def _claims():
@@ -269,6 +311,7 @@ def test_claims_table_in_three_formats(tmp_path):
     latex = claims_latex(rows)
     assert "Verdicts (Table 4): ST " in latex
     assert r"\label{tab:claims-crf-50-a-b-on-conll2000}" in latex
+    assert r"\label{tab:claims-crf-50-a-b-on-conll2000-wide}" in claims_wide_latex(rows)
     require_pdflatex()
-    result = _compile(tmp_path, "claims", latex)
-    assert result.returncode == 0, result.stdout[-2000:]
+    assert_compiles_and_fits(tmp_path, "claims", latex)
+    assert_compiles_and_fits(tmp_path, "claims-wide", claims_wide_latex(rows))

@@ -13,6 +13,7 @@ rule tables:
         ),
         table4_md="results/tables/table4.md",
         table4_tex="results/tables/table4.tex",
+        table4_wide_tex="results/tables/table4-wide.tex",
         table3_csv=report(
             "results/tables/table3.csv",
             category="Tables",
@@ -27,6 +28,7 @@ rule tables:
         ),
         claims_md="results/tables/claims.md",
         claims_tex="results/tables/claims.tex",
+        claims_wide_tex="results/tables/claims-wide.tex",
     log:
         "logs/report/tables.log",
     benchmark:

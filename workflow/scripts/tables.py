@@ -1,5 +1,6 @@
 # Thin adapter: Tables 3 and 4 (reprocompare.jobs.tables) and the significance claims
-# (reprocompare.significance_jobs.claims_tables) in CSV, Markdown and LaTeX.
+# (reprocompare.significance_jobs.claims_tables) in CSV, Markdown and LaTeX (column and full
+# width).
 from reprocompare.jobs import job, tables
 from reprocompare.significance_jobs import claims_tables
 
@@ -7,4 +8,4 @@ with job(snakemake.log[0]):
     outputs = dict(snakemake.output.items())
     tables(list(snakemake.input.summaries), outputs)
     claims_tables(list(snakemake.input.claims), list(snakemake.input.summaries),
-                  {kind: outputs[f"claims_{kind}"] for kind in ("csv", "md", "tex")})
+                  {kind: outputs[f"claims_{kind}"] for kind in ("csv", "md", "tex", "wide_tex")})

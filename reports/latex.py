@@ -1,0 +1,367 @@
+"""Tables 3 and 4 and the claims table as LaTeX that pastes into a two-column paper.
+
+Every table comes in the width a paper needs: a column-width float (``table``) and, for the wide
+ones (Table 4, claims), a full-width float (``table*``) with every row. Both use booktabs at
+8 pt or more and never shrink to fit (``\\resizebox``): a table that fits only when shrunk is
+unreadable in print. What a reader of the paper needs is in the float: a short caption with the
+models' labels (``models.<name>.label``, else their names), the corpus and R; and a compact note
+with the specs, the strategies, the intervals and the verdict's rule. The long "How to read"
+paragraph, for whoever edits the .tex, follows the float as comment lines.
+
+Each file compiles with ``\\usepackage{booktabs}`` and nothing else; a filesystem path never
+reaches the output (a spec's paths are shortened to their file names).
+
+Rows are the dicts of :mod:`reprocompare.reports.tables`.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+
+from reprocompare.reports.tables import (CLAIMS_NOTE, CONCLUSION_TEXT, HOLM_NOTE, TABLE3_NOTE,
+                                         TABLE4_NOTE, TEST_NAMES, _bootstrap_caveat,
+                                         _calibration, _groups, _repetitions_text, _shown,
+                                         _snr_interval_name, null_offset_note, verdict_cell,
+                                         verdict_lines)
+
+_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "_": r"\_", "#": r"\#",
+            "$": r"\$", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
+            "^": r"\textasciicircum{}"}
+#: the tests by their short names, for a column-width claims table
+SHORT_TEST_NAMES = {"paired_bootstrap": "paired bootstrap",
+                    "approximate_randomization": "approx. randomization",
+                    "mcnemar": "McNemar",
+                    "corrected_resampled_t": "corr. resampled $t$",
+                    "paired_t_mx2": "$m \\times 2$ paired $t$",
+                    "combined_f_mx2": "combined $m \\times 2$ $F$",
+                    "blocked_3x2_t": "blocked $3 \\times 2$ $t$"}
+STRATEGY_SHORT = {"ST": "ST", "RS": "RS", "BCV": "BCV"}
+
+
+# ---- text --------------------------------------------------------------------------------------
+
+def escape(text: str) -> str:
+    """LaTeX's special characters escaped, in one pass (the braces of \\textbackslash{} stay)."""
+    return re.sub(r"[\\&%_#${}~^]", lambda match: _SPECIAL[match.group()], str(text))
+
+
+def prose(text: str) -> str:
+    """Plain prose into LaTeX: escape, then typeset +-, < and > in math (text fonts lack them)."""
+    return (escape(text).replace("+-", r"$\pm$").replace(">=", r"$\geq$")
+            .replace("<=", r"$\leq$").replace("<", "$<$").replace(">", "$>$"))
+
+
+def number(value, digits: int = 3) -> str:
+    """A number in a cell, with a true minus sign; '--' when missing."""
+    text = _shown(value, digits)
+    return f"$-${text[1:]}" if text.startswith("-") and text != "--" else text
+
+
+def interval(low, high, digits: int = 2) -> str:
+    return f"[{number(low, digits)}, {number(high, digits)}]"
+
+
+#: a token with a slash (/home/me/tagger.py, ./x.py, scripts/x.sh) or a drive (C:\\x\\y.py)
+_PATH = re.compile(r"[A-Za-z]:\\[^\s,;={}]+|[^\s,;:={}()]*/[^\s,;:={}()]+")
+
+
+def no_paths(spec: str) -> str:
+    """A spec with every filesystem path cut to its file name: a user's home directory never
+    reaches a paper."""
+    return _PATH.sub(lambda m: re.split(r"[/\\]", m.group().rstrip("/\\"))[-1], spec)
+
+
+def spec_tt(spec: str) -> str:
+    """A spec in typewriter type that may break after its separators (a long spec in a column
+    note would otherwise run into the margin)."""
+    text = escape(no_paths(spec))
+    return r"\texttt{" + re.sub(r"(,|=|:|\\_)", r"\1\\allowbreak{}", text) + "}"
+
+
+def label(kind: str, comparison: str, wide: bool = False) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", comparison.lower()).strip("-") or "all"
+    return f"tab:{kind}-{slug}" + ("-wide" if wide else "")
+
+
+def _how_to_read(text: str) -> list[str]:
+    """The long reading note, after the float, as comment lines for whoever edits the paper."""
+    return [f"% {line}" for line in textwrap.wrap(text, 96)]
+
+
+def _caption(first: dict, group: list[dict], what: str) -> str:
+    """Short: the question, the models' labels, the corpus and R. Specs go to the note."""
+    size = f", {first['sentences']:,} sentences" if first["sentences"] is not None else ""
+    scoring = f", {first['scoring']} F1" if first["scoring"] else ""
+    corpus = first["corpus"] or "corpus not recorded"
+    return (f"{what} A = {escape(first['label_a'])}, B = {escape(first['label_b'])}; "
+            f"{escape(corpus)}{size}{escape(scoring)}; "
+            f"{prose(_repetitions_text(group).split(' (')[0])}.")
+
+
+def _models_note(first: dict) -> str:
+    """Which spec each label stands for (skipped when the label is the spec)."""
+    sides = [(first[f"label_{s}"], first[f"model_{s}"], s.upper()) for s in ("a", "b")]
+    if all(name == spec for name, spec, _ in sides):
+        return ""
+    return "; ".join(f"{side} = {escape(name)}: {spec_tt(spec)}" for name, spec, side in sides) \
+        + ". "
+
+
+def _strategies_note(group: list[dict]) -> str:
+    by_strategy: dict[str, list[str]] = {}
+    for r in group:
+        by_strategy.setdefault(r["strategy"], []).append(r["estimator"])
+    return "; ".join(f"{', '.join(names)}: {escape(strategy)}"
+                     for strategy, names in by_strategy.items()) + ". "
+
+
+def _note(parts: list[str]) -> list[str]:
+    text = " ".join(p.strip() for p in parts if p and p.strip())
+    return [r"\par\smallskip", r"{\footnotesize " + text + "\\par}"] if text else []
+
+
+# ---- Table 4 -------------------------------------------------------------------------------------
+
+def _verdict_short(row: dict) -> str:
+    cell = verdict_cell(row)
+    return prose(cell.replace(" reproduces", "").replace("no reproducible difference", "none")
+                 .replace("undecided", "undec.").replace("A > B", "A>B").replace("B > A", "B>A")
+                 .replace("(> max)", "(>max)"))
+
+
+def _verdict_rule(group: list[dict]) -> str:
+    """The verdict's rule in one sentence (the full rule is in the Markdown)."""
+    decided = [r for r in group if r["verdict"]]
+    if not decided:
+        return ""
+    threshold = decided[0]["verdict_threshold"] or 0.8
+    confidence = decided[0]["verdict_confidence"] or 0.95
+    kind = " (a confidence sequence: valid however the study stops)" \
+        if group[0].get("stopping") else ""
+    more = ("; undec. (+$n$): about $n$ more repetitions would decide"
+            if any(r["verdict"] == "undecided" for r in group) else "")
+    return (rf"Verdict: A$>$B reproduces when the {100 * confidence:g}\% interval{kind} of "
+            rf"$\Phi(\mathrm{{SNR}})$ lies at or above {threshold:g}, B$>$A at or below "
+            rf"{1 - threshold:g}, none between{more}. ")
+
+
+def _stopping_note(group: list[dict]) -> str:
+    stopping = group[0].get("stopping")
+    if not stopping:
+        return ""
+    state = ("decided" if stopping["decided"] else
+             "maximum reached, undecided" if stopping["stopped"] else "still running")
+    return (f"Sequential: waves of {stopping['wave']} up to {stopping['max_repetitions']}, "
+            f"R = {stopping['repetitions']}, {state}. ")
+
+
+def _table4_notes(first: dict, group: list[dict]) -> list[str]:
+    chose = [r["mixture_chose_vote"] for r in group if r["mixture_chose_vote"] is not None]
+    mixture = [r for r in group if r["estimator"] == "Mixture"
+               and r["null_reproducibility_normal"] is not None]
+    return [
+        f"\\textbf{{Warning:}} {prose(no_paths(first['warning']))}. " if first["warning"] else "",
+        _models_note(first), _strategies_note(group),
+        (rf"Brackets: 95\% intervals (mean: Student's $t$ over the $R$ repetitions; SNR: "
+         rf"{escape(_snr_interval_name(group))}; reproducibility: Clopper-Pearson). "),
+        _verdict_rule(group), _stopping_note(group),
+        (f"If A = B the mixture shows {number(mixture[0]['null_reproducibility_normal'], 2)} / "
+         f"{number(mixture[0]['null_snr_normal'], 2)} (reproducibility / SNR), the others "
+         f"0.5 / 0; it took Vote in {100 * chose[0]:.0f}\\% of the repetitions. "
+         if mixture and chose else ""),
+        prose(_bootstrap_caveat(group)),
+    ]
+
+
+def _table4_reading(first: dict, group: list[dict]) -> list[str]:
+    notes = verdict_lines(group, first["verdict_rule"], first["stopping"])
+    notes += [null_offset_note(group), TABLE4_NOTE.format(snr_interval=_snr_interval_name(group))]
+    return _how_to_read(" ".join(n for n in notes if n))
+
+
+def table4_latex(rows: list[dict]) -> str:
+    """Table 4 at column width: one row per estimator with the mean of A - B, the SNR and the
+    reproducibility, each over its 95% interval, and the verdict."""
+    out = ["% Table 4 (column width) written by reprocompare; needs \\usepackage{booktabs}",
+           "% the full-width variant with every row is table4-wide.tex"]
+    for group in _groups(rows):
+        first = group[0]
+        out += [r"\begin{table}[htbp]", r"\centering", r"\footnotesize",
+                r"\setlength{\tabcolsep}{3pt}",
+                r"\caption{" + _caption(first, group, f"Does ``{prose(first['conclusion'])}'' "
+                                                      f"reproduce?") + "}",
+                r"\label{" + label("table4", first["comparison"]) + "}",
+                r"\begin{tabular}{lcccc}", r"\toprule",
+                r" & Mean $A-B$ & SNR & Reprod. & Verdict \\",
+                r" & (F1 points) & (Eq.~4) & (Eq.~1) & \\", r"\midrule"]
+        for r in group:
+            # an undecided verdict's "(+n)" goes to the interval's line: a narrow column
+            verdict, more = (_verdict_short(r).split(" ", 1) + [""])[:2] if r["verdict"] \
+                else ("--", "")
+            out.append(f"{r['estimator']} & {number(r['mean_f1_points'], 2)} & "
+                       f"{number(r['snr'], 2)} & {number(r['reproducibility'], 2)} & "
+                       f"{verdict} \\\\")
+            out.append(f" & {interval(r['mean_low_f1_points'], r['mean_high_f1_points'])} & "
+                       f"{interval(r['snr_low'], r['snr_high'], 1)} & "
+                       f"{interval(r['reproducibility_low'], r['reproducibility_high'])} & "
+                       f"{more} \\\\")
+        out += [r"\bottomrule", r"\end{tabular}", *_note(_table4_notes(first, group)),
+                r"\end{table}", *_table4_reading(first, group), ""]
+    return "\n".join(out)
+
+
+def table4_wide_latex(rows: list[dict]) -> str:
+    """Table 4 at full width (``table*``): the paper's layout, one column per estimator, with
+    every row (Chebyshev bound, null offset, predictive reproducibility)."""
+    out = ["% Table 4 (full width, table*) written by reprocompare; needs \\usepackage{booktabs}"]
+    for group in _groups(rows):
+        first = group[0]
+        cell = lambda f: " & ".join(f(r) for r in group)
+        ci = lambda low, high: cell(lambda r: interval(r[low], r[high]))
+        out += [r"\begin{table*}[htbp]", r"\centering", r"\small",
+                r"\setlength{\tabcolsep}{4pt}",
+                r"\caption{" + _caption(first, group, "Reproducibility of "
+                                        f"``{prose(first['conclusion'])}'', per estimator of "
+                                        "$A-B$:") + "}",
+                r"\label{" + label("table4", first["comparison"], wide=True) + "}",
+                r"\begin{tabular}{l" + "c" * len(group) + "}", r"\toprule",
+                " & " + cell(lambda r: r["estimator"]) + r" \\",
+                "Splitting strategy & " + cell(lambda r: escape(r["strategy"])) + r" \\",
+                r"\midrule",
+                "Mean of $A-B$ (F1 points) & " + cell(lambda r: number(r["mean_f1_points"]))
+                + r" \\",
+                r"\quad 95\% CI & " + ci("mean_low_f1_points", "mean_high_f1_points") + r" \\",
+                "SD of $A-B$ (F1 points) & " + cell(lambda r: number(r["sd_f1_points"])) + r" \\",
+                "SNR (Eq.~4) & " + cell(lambda r: number(r["snr"])) + r" \\",
+                r"\quad 95\% CI & " + ci("snr_low", "snr_high") + r" \\",
+                "Reproducibility (Eq.~1) & " + cell(lambda r: number(r["reproducibility"]))
+                + r" \\",
+                r"\quad 95\% CI & " + ci("reproducibility_low", "reproducibility_high") + r" \\",
+                "Chebyshev bound (Eq.~3) & " + cell(lambda r: number(r["chebyshev_bound"]))
+                + r" \\"]
+        if any(r["null_reproducibility_normal"] is not None for r in group):
+            out += ["If $A=B$: reproducibility & " + cell(
+                        lambda r: number(r["null_reproducibility_normal"])) + r" \\",
+                    r"\quad and SNR (null offset) & " + cell(
+                        lambda r: number(r["null_snr_normal"])) + r" \\"]
+        if any(r["verdict"] for r in group):
+            out += [r"Predicted reprod.\ $\Phi(\mathrm{SNR})$ & " + cell(
+                        lambda r: number(r["predictive_reproducibility"])) + r" \\",
+                    r"\quad 95\% CI & " + ci(
+                        "predictive_reproducibility_low", "predictive_reproducibility_high")
+                    + r" \\",
+                    "Verdict & " + cell(_verdict_short) + r" \\"]
+        out += [r"\bottomrule", r"\end{tabular}", *_note(_table4_notes(first, group)),
+                r"\end{table*}", *_table4_reading(first, group), ""]
+    return "\n".join(out)
+
+
+# ---- Table 3 -------------------------------------------------------------------------------------
+
+def table3_latex(rows: list[dict]) -> str:
+    """Table 3 at column width: each model's F1 over the standard-split repetitions."""
+    out = ["% Table 3 (column width) written by reprocompare; needs \\usepackage{booktabs}"]
+    for group in _groups(rows):
+        first = group[0]
+        single = [{**first, "estimator": "ST", "standard_split": True}]
+        out += [r"\begin{table}[htbp]", r"\centering", r"\footnotesize",
+                r"\caption{" + _caption(first, single, "Chunk F1 of each model over the "
+                                                       "standard-split repetitions.") + "}",
+                r"\label{" + label("table3", first["comparison"]) + "}",
+                r"\begin{tabular}{lccc}", r"\toprule",
+                r"Model & Mean F1 & SE & 95\% CI \\", r" & (F1 points) & & \\", r"\midrule"]
+        for r in group:
+            flag = r"$^{\dagger}$" if r["warning"] else ""
+            name = {first["name_a"]: first["label_a"], first["name_b"]: first["label_b"]}.get(
+                r["model"], r["model"])
+            out.append(f"{escape(name)}{flag} & {number(r['mean_f1_points'], 2)} & "
+                       f"{number(r['standard_error_f1_points'], 2)} & "
+                       f"{interval(r['low_f1_points'], r['high_f1_points'])} \\\\")
+        specs = "; ".join(f"{escape(r['model'])}: {spec_tt(r['spec'])}" for r in group)
+        out += [r"\bottomrule", r"\end{tabular}",
+                *_note([r"$^{\dagger}$F1 = 0 on every fold. " if any(r["warning"] for r in group)
+                        else "", f"{specs}. ",
+                        rf"{escape(first['strategy'])}, one F1 per repetition; SE = SD / "
+                        rf"$\sqrt{{R}}$; 95\% CI: Student's $t$."]),
+                r"\end{table}", *_how_to_read(TABLE3_NOTE), ""]
+    return "\n".join(out)
+
+
+# ---- claims --------------------------------------------------------------------------------------
+
+def _claims_notes(first: dict, group: list[dict], holm: bool) -> list[str]:
+    return [_models_note(first),
+            rf"A better, B better: in how many of the $R = {first['repetitions']}$ repetitions "
+            rf"the test was significant (two-sided, $\alpha = {first['alpha']:g}$) with A, or B, "
+            r"ahead; share: of A better, with its 95\% Clopper-Pearson interval. ",
+            (f"Holm: corrected over the study's {first['holm_family']} comparisons. "
+             if holm else ""),
+            prose(first["verdicts"]) + " " if first.get("verdicts") else ""]
+
+
+def _claims_reading(group: list[dict], holm: bool) -> list[str]:
+    return _how_to_read(CLAIMS_NOTE + (HOLM_NOTE if holm else "") + _calibration(group))
+
+
+def claims_latex(rows: list[dict]) -> str:
+    """How often each test declares A significantly better, at column width: short test names,
+    grouped by strategy."""
+    out = ["% Significance claims (column width) written by reprocompare; needs "
+           "\\usepackage{booktabs}", "% the full-width variant is claims-wide.tex"]
+    for group in _groups(rows):
+        first = group[0]
+        holm = first["holm_family"] > 1
+        out += [r"\begin{table}[htbp]", r"\centering", r"\footnotesize",
+                r"\setlength{\tabcolsep}{3pt}",
+                r"\caption{" + _caption(first, [{**first, "estimator": ""}],
+                                        "How often a test declares A significantly better "
+                                        "than B.") + "}",
+                r"\label{" + label("claims", first["comparison"]) + "}",
+                r"\begin{tabular}{lccc" + ("c" if holm else "") + "}", r"\toprule",
+                r"Test & A & Share & B" + (r" & A" if holm else "") + r" \\",
+                r" & better & [95\% CI] & better" + (r" & (Holm)" if holm else "") + r" \\",
+                r"\midrule"]
+        strategy = None
+        for r in group:
+            if r["strategy"] != strategy:
+                if strategy is not None:
+                    out.append(r"\addlinespace")
+                strategy = r["strategy"]
+                out.append(rf"\multicolumn{{{5 if holm else 4}}}{{l}}"
+                           rf"{{\emph{{{escape(strategy)}}}}} \\")
+            name = SHORT_TEST_NAMES.get(r["test"]) or escape(TEST_NAMES[r["test"]][1])
+            out.append(f"{name} & {r['a_better']} & "
+                       f"{number(r['share'], 2)} {interval(r['share_low'], r['share_high'])} & "
+                       f"{r['b_better']}" + (f" & {r['a_better_holm']}" if holm else "")
+                       + r" \\")
+        out += [r"\bottomrule", r"\end{tabular}", *_note(_claims_notes(first, group, holm)),
+                r"\end{table}", *_claims_reading(group, holm), ""]
+    return "\n".join(out)
+
+
+def claims_wide_latex(rows: list[dict]) -> str:
+    """The claims table at full width (``table*``): strategies and the tests' full names."""
+    out = ["% Significance claims (full width, table*) written by reprocompare; needs "
+           "\\usepackage{booktabs}"]
+    for group in _groups(rows):
+        first = group[0]
+        holm = first["holm_family"] > 1
+        out += [r"\begin{table*}[htbp]", r"\centering", r"\small",
+                r"\caption{" + _caption(first, [{**first, "estimator": ""}],
+                                        "How often each test declares A significantly better "
+                                        "than B.") + "}",
+                r"\label{" + label("claims", first["comparison"], wide=True) + "}",
+                r"\begin{tabular}{llccc" + ("c" if holm else "") + "}", r"\toprule",
+                r"Strategy & Test & A better & Share [95\% CI] & B better"
+                + (r" & A better (Holm)" if holm else "") + r" \\", r"\midrule"]
+        for r in group:
+            out.append(f"{escape(r['strategy'])} & {escape(TEST_NAMES[r['test']][1])} & "
+                       f"{r['a_better']}/{r['repetitions']} & {number(r['share'])} "
+                       f"{interval(r['share_low'], r['share_high'], 3)} & "
+                       f"{r['b_better']}/{r['repetitions']}"
+                       + (f" & {r['a_better_holm']}/{r['repetitions']}" if holm else "")
+                       + r" \\")
+        out += [r"\bottomrule", r"\end{tabular}", *_note(_claims_notes(first, group, holm)),
+                r"\end{table*}", *_claims_reading(group, holm), ""]
+    return "\n".join(out)

@@ -1,0 +1,43 @@
+"""The mean difference's interval (estimators.effect) against statsmodels on the raw estimates."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from statsmodels.stats.weightstats import DescrStatsW
+
+from reprocompare.estimators.effect import mean_interval
+
+
+@pytest.mark.parametrize("repetitions", [2, 5, 30, 1000])
+@pytest.mark.parametrize("confidence", [0.9, 0.95, 0.99])
+def test_student_interval_matches_statsmodels(repetitions, confidence):
+    values = np.random.default_rng(repetitions).normal(0.01, 0.004, repetitions)
+    low, high = DescrStatsW(values).tconfint_mean(alpha=1 - confidence)
+    got = mean_interval(values.mean(), values.std(ddof=1), repetitions, confidence)
+    assert got.mean == pytest.approx(values.mean())
+    assert (got.low, got.high) == (pytest.approx(low, rel=1e-10), pytest.approx(high, rel=1e-10))
+
+
+def test_by_hand():
+    # t_{4, 0.975} = 2.776445; 0.5 / sqrt(5) = 0.223607; half-width 2.776445 * 0.223607 = 0.620832
+    assert mean_interval(1.0, 0.5, 5) == pytest.approx((1.0, 0.379168, 1.620832), abs=1e-6)
+
+
+def test_coverage_at_small_and_large_r():
+    """Calibrated: the share of seeded studies whose interval holds the true mean."""
+    rng = np.random.default_rng(7)
+    for repetitions, studies in ((5, 4000), (1000, 1000)):
+        draws = rng.normal(0.3, 1.0, (studies, repetitions))
+        hits = sum(lo <= 0.3 <= hi for lo, hi in (
+            mean_interval(d.mean(), d.std(ddof=1), repetitions)[1:] for d in draws))
+        assert abs(hits / studies - 0.95) < 0.015, (repetitions, hits / studies)
+
+
+@pytest.mark.parametrize("args", [(1.0, 0.5, 1), (float("nan"), 0.5, 5), (1.0, -1.0, 5),
+                                  (1.0, float("inf"), 5)])
+def test_bad_input_is_refused(args):
+    with pytest.raises(ValueError):
+        mean_interval(*args)
+    with pytest.raises(ValueError, match="confidence"):
+        mean_interval(1.0, 0.5, 5, confidence=1.0)
