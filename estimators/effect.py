@@ -18,8 +18,6 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from scipy import stats
-
 
 class MeanInterval(NamedTuple):
     """The mean of R estimates and its interval (same unit as the estimates)."""
@@ -45,5 +43,7 @@ def mean_interval(mean: float, sd: float, repetitions: int,
         raise ValueError(f"an interval needs at least 2 repetitions, got {repetitions!r}")
     if not (math.isfinite(mean) and math.isfinite(sd)) or sd < 0:
         raise ValueError(f"mean and sd must be finite (sd >= 0), got {mean!r} and {sd!r}")
+    from scipy import stats  # lazy: the tables import this module, and most jobs never call it
+
     half = stats.t.ppf((1 + confidence) / 2, repetitions - 1) * sd / math.sqrt(repetitions)
     return MeanInterval(float(mean), float(mean - half), float(mean + half))

@@ -20,6 +20,7 @@ from reprocompare.corpora.conll import (DOCSTART, Corpus, check_has_chunks, read
 from reprocompare.errors import UserError
 from reprocompare.io import write_json_atomic, write_text_atomic
 from reprocompare.reports import latex, tables as t
+from reprocompare.reports.front import answer_rst
 from reprocompare.search.config import load_best
 from reprocompare.seeds import generator
 
@@ -274,6 +275,23 @@ def tables(summary_paths: list[str], outputs: dict[str, str]) -> None:
     write_text_atomic(outputs["table3_csv"], t.to_csv(table3, t.TABLE3_COLUMNS))
     write_text_atomic(outputs["table3_md"], t.table3_markdown(table3))
     write_text_atomic(outputs["table3_tex"], latex.table3_latex(table3))
+
+
+def front_page(summary_paths: list[str], claims_paths: list[str], description: str,
+               out: str) -> None:
+    """The report's front page (reports.front): the answer of every comparison, the tests
+    measured liberal among those the study ran, then the description of how it was run."""
+    from reprocompare.estimators.claims import calibration_note  # lazy: scipy
+
+    records = _summaries(summary_paths)
+    table4 = t.table4_rows({_label(r): r["summary"] for r in records})
+    tests = sorted({test for path in claims_paths
+                    for repetitions in read_json(path)["repetitions"].values()
+                    for repetition in repetitions for test in repetition})
+    liberal = {t.TEST_NAMES.get(test, (None, test))[1]: note for test in tests
+               if (note := calibration_note(test)).startswith("liberal")}
+    write_text_atomic(out, answer_rst(table4, liberal)
+                      + Path(description).read_text(encoding="utf-8"))
 
 
 def figures(summary_paths: list[str], figure1_stem: str, figure2_stem: str) -> None:

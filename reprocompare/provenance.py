@@ -84,6 +84,13 @@ def _spec(mapping_json: str) -> str:
     return str(spec_from_mapping("model", json.loads(mapping_json)))
 
 
+def model(config: dict, name: str) -> dict:
+    """A config model's mapping as the jobs that train it record it: canonical, and without its
+    ``label`` (a name for the tables, which changes no training)."""
+    return canonical({key: value for key, value in config["models"][name].items()
+                      if key != "label"})
+
+
 def spec(config: dict, model: str) -> str:
     """The canonical spec string of a config model (cached: asked once per job of the DAG)."""
     return _spec(json.dumps(config["models"][model], sort_keys=True))

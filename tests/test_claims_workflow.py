@@ -11,19 +11,23 @@ from __future__ import annotations
 import csv
 import gzip
 import json
+import re
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 import yaml
 from statsmodels.stats.multitest import multipletests
 
 from conftest import ROOT, TEST_DATA
+from reprocompare.estimators import aso
 from reprocompare.estimators.claims import (TESTS_BY_STRATEGY, calibration_note, read_counts,
                                             repetition_tests)
-from reprocompare.reports.tables import TEST_NAMES
+from reprocompare.estimators.significance import corpus_f1
+from reprocompare.reports.tables import ASO_TEST, TEST_NAMES
 from reprocompare.seeds import STRATEGY_CODES, derive_seed
-from reprocompare.significance_jobs import CLAIM_TESTS
+from reprocompare.significance_jobs import ASO_TEST as ASO_SEED_PURPOSE, CLAIM_TESTS
 
 pytestmark = pytest.mark.slow
 
@@ -77,15 +81,47 @@ def test_every_repetition_test_is_recomputed_from_the_counts(study):
                 expected = repetition_tests(folds, strategy, n_train=n_train,
                                             n_resamples=300, random_state=seed)
                 assert written == {name: c.as_dict() for name, c in expected.items()}
+                # each model's score in the repetition: the mean F1 over the folds the tests saw
+                for name in ("A", "B"):
+                    assert record["scores"][strategy][name][r] == pytest.approx(
+                        np.mean([corpus_f1(fold[name]) for fold in folds]), abs=1e-15)
+            # the almost stochastic order of the R scores, both ways, at confidence 1 - alpha
+            seed = derive_seed(STUDY["seed"], "tiny", comparison, STRATEGY_CODES[strategy],
+                               ASO_SEED_PURPOSE, below=2**31 - 1)
+            scores = record["scores"][strategy]
+            forward = aso.almost_stochastic_order(scores["A"], scores["B"],
+                                                  confidence_level=0.8, random_state=seed)
+            backward = aso.almost_stochastic_order(scores["B"], scores["A"],
+                                                   confidence_level=0.8, random_state=seed)
+            assert record["aso"][strategy] == {
+                "repetitions": 2, "confidence": 0.8, "n_bootstrap": 1000,
+                "eps_min": forward.eps_min, "violation_ratio": forward.violation_ratio,
+                "eps_min_b_over_a": backward.eps_min,
+                "violation_ratio_b_over_a": backward.violation_ratio}
 
 
 def test_claims_table_counts_plain_and_after_holm(study):
     records = {c: json.loads((study / "summaries" / "tiny" / f"{c}.claims.json").read_text())
                for c in STUDY["comparisons"]}
-    rows = list(csv.DictReader((study / "tables" / "claims.csv").open()))
+    every = list(csv.DictReader((study / "tables" / "claims.csv").open()))
+    rows = [row for row in every if row["test"] != ASO_TEST]
     # two comparisons, one row per test of the three strategies that the report has a name for
     tested = [test for tests in TESTS_BY_STRATEGY.values() for test in tests]
     assert len(rows) == 2 * sum(test in TEST_NAMES for test in tested)
+    # then one almost stochastic order row per comparison and strategy, after the tests
+    aso_rows = every[len(rows):]
+    assert [row["test"] for row in aso_rows] == [ASO_TEST] * 6
+    assert all(not row["eps_min"] for row in rows)
+    strategies = {"8:1 hold-out": "holdout", "2 x 8:1 hold-outs": "repeated-holdout",
+                  "3x2 BCV": "bcv"}
+    for row in aso_rows:
+        written = records[row["comparison"].split(" on ")[0]]["aso"][strategies[row["strategy"]]]
+        assert float(row["eps_min"]) == pytest.approx(written["eps_min"], abs=1e-6)
+        assert float(row["eps_min_b_over_a"]) == pytest.approx(written["eps_min_b_over_a"],
+                                                               abs=1e-6)
+        assert float(row["confidence"]) == 0.8 and int(row["repetitions"]) == 2
+        assert row["a_better"] == row["share"] == row["holm_family"] == ""
+        assert row["calibration"] == aso.calibration_note(2)
     for row in rows:
         comparison = row["comparison"].split(" on ")[0]
         strategy = next(s for s, reps in records[comparison]["repetitions"].items()
@@ -112,6 +148,9 @@ def test_claims_table_counts_plain_and_after_holm(study):
     assert notes["paired_t_mx2"].startswith("conservative") and notes["mcnemar"] == ""
     text = (study / "tables" / "claims.md").read_text()
     assert "after Holm (2 comparisons)" in text and "alpha = 0.2" in text
+    assert text.count("| Strategy | Almost stochastic order of chunk F1, 80% confidence |") == 2
+    # one corpus per comparison: no partial-conjunction count
+    assert "Replicability across corpora" not in text
     # the corpus size comes from the splits the comparisons trained on
     assert text.count("Corpus: tiny, 120 sentences") == 2
     assert "Corpus: tiny, 120 sentences" in (study / "tables" / "table4.md").read_text()
@@ -140,3 +179,18 @@ def test_report_describes_the_study_and_includes_the_claims(study):
     for text in ("What was compared", "crf_vs_maj", "3x2 blocked cross-validation",
                  "alpha = 0.2", "claims.csv", "k in 2, 4"):
         assert text in html, text
+    # the front page leads with the answer: every comparison's verdicts as a table, the warnings
+    # (a model that learned nothing, a liberal test), then how the study was run
+    front = json.loads(re.search(r'var workflow_desc = (".*?");\n', html, re.S).group(1))
+    assert front.index("The answer") < front.index("What was compared")
+    answer = front[:front.index("What was compared")]
+    assert answer.count("<table") == 2 and answer.count("<th class=\"head\">Verdict</th>") == 2
+    assert answer.count("crf_vs_maj on tiny") == answer.count("maj_vs_crf on tiny") == 1
+    assert "A &gt; B reproduces" in answer or "undecided" in answer
+    degenerate = sum(bool(json.loads(path.read_text())["summary"]["degenerate"])
+                     for path in study.glob("summaries/tiny/*_vs_*[!s].json"))
+    assert answer.count('class="admonition warning"') == degenerate  # tests/test_front_page.py
+    assert 'class="admonition note"' in answer and "corrected resampled t" in answer
+    # lists render as lists for any number of comparisons: 2 comparisons, 2 models, 3 strategies
+    described = front[front.index("What was compared"):]
+    assert described.count("<li>") == 7 and "- <tt" not in described

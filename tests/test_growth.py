@@ -68,7 +68,7 @@ def test_more_repetitions_comparisons_and_corpora_add_jobs_and_touch_nothing(tmp
     # new: wsj's corpus (1); p1 on tiny rep2 (3), p2 on tiny (9), p1 on wsj (9), each with its
     # split; the three summaries; the reports
     assert planned(snakemake(tmp_path, grown, "-n", "--quiet", "rules")) == {
-        "corpus": 1, "compare": 21, "summarize": 3, "tables": 1, "figures": 1,
+        "corpus": 1, "compare": 21, "summarize": 3, "tables": 1, "figures": 1, "front_page": 1,
         "checklist": 1, "all": 1}
     snakemake(tmp_path, grown)
     after = snapshot(tmp_path)
@@ -102,7 +102,7 @@ def test_raising_max_k_trains_only_the_new_hold_outs(tmp_path):
         config = yaml.safe_load(yaml.safe_dump(RS_ONLY))
         config["strategies"]["repeated_holdout"]["k"] = ks
         assert planned(snakemake(first, config, "-n", "--quiet", "rules")) == {
-            "compare": 2, "summarize": 1, "tables": 1, "figures": 1, "checklist": 1, "all": 1}
+            "compare": 2, "summarize": 1, "tables": 1, "figures": 1, "front_page": 1, "checklist": 1, "all": 1}
         snakemake(first, config, "--until", "compare")
         snakemake(fresh, config, "--forceall", "--until", "compare")
         for r in range(2):

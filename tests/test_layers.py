@@ -51,6 +51,7 @@ LAZY = {
     ("reprocompare.jobs", "reprocompare.models"): "scikit-learn, torch",
     ("reprocompare.jobs", "reprocompare.compare"): "scikit-learn",
     ("reprocompare.jobs", "reprocompare.summary"): "scipy",
+    ("reprocompare.jobs", "reprocompare.estimators.claims"): "scipy",
     ("reprocompare.jobs", "reprocompare.reports.figures"): "matplotlib",
     ("reprocompare.search_jobs", "reprocompare.reports.budget"): "matplotlib",
     # the Snakefile imports provenance for every rule's params

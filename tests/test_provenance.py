@@ -96,7 +96,7 @@ def finished(tmp_path_factory):
 # ---- the expected plans ------------------------------------------------------------------------
 
 #: after any change that reaches a summary: the summaries' readers
-REPORTS = {"tables": 1, "figures": 1, "checklist": 1, "all": 1}
+REPORTS = {"tables": 1, "figures": 1, "front_page": 1, "checklist": 1, "all": 1}
 CHECKLIST = {"checklist": 1, "all": 1}
 NOTHING: dict[str, int] = {}
 #: seed variance on the fixed split: p1 and p2 on tiny, then its table
@@ -224,6 +224,9 @@ CASES = {
     "models.<name>.type": [("maj2 (B of p2) a CRF", change("models.maj2.type", "crf"),
                             plan(compare=6, summarize=1, seed_runs=1, seed_variance=1,
                                  **REPORTS))],
+    # a label names a model in tables and figures: its summary and the reports, no training
+    "models.<name>.label": [("maj2 (B of p2) labelled", change("models.maj2.label", "Majority"),
+                             plan(summarize=1, **REPORTS))],
     "comparisons.<name>.a": [("p1.a crf -> maj2", change("comparisons.p1.a", "maj2"),
                               plan(compare=6, summarize=1, seed_runs=1, seed_variance=1,
                                    **REPORTS))],

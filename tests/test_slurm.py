@@ -169,7 +169,7 @@ def test_study_on_slurm_matches_the_local_run(cluster, tmp_path):
     assert sorted(r["JobId"] for r in records) == sorted(rules), (records, rules)
     submitted = sorted(rules.values())
     assert submitted == sorted(["corpus", *["compare"] * 5, "summarize",
-                                "tables", "figures", "checklist"]), submitted
+                                "tables", "figures", "front_page", "checklist"]), submitted
     states = {r["JobId"]: r["JobState"] for r in records}
     assert states.pop(cancelled[0]) == "CANCELLED"
     assert set(states.values()) == {"COMPLETED"}, states

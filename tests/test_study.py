@@ -98,7 +98,7 @@ def test_a_cloned_study_resumes_without_training(tmp_path):
     out = run([*RESUME, *study, str(clone_dir)], tmp_path).stdout
     assert "6 of 6 repetitions are complete" in out, out
     assert planned(run([*SNAKEMAKE, *study, str(clone_dir), "-n", "--quiet", "rules"],
-                       tmp_path).stdout) == {"summarize": 1, "tables": 1, "figures": 1,
+                       tmp_path).stdout) == {"summarize": 1, "tables": 1, "figures": 1, "front_page": 1,
                                              "checklist": 1, "all": 1}
     run([*SNAKEMAKE, *study, str(clone_dir)], tmp_path)
     for name in REPORTS:

@@ -95,9 +95,9 @@ def study(tmp_path_factory):
 
 
 #: the two repetitions of one comparison, its summary, and the reports
-ONE_COMPARISON = {"compare": 2, "summarize": 1, "tables": 1, "figures": 1, "checklist": 1,
+ONE_COMPARISON = {"compare": 2, "summarize": 1, "tables": 1, "figures": 1, "front_page": 1, "checklist": 1,
                   "all": 1}
-BOTH_COMPARISONS = {"compare": 4, "summarize": 2, "tables": 1, "figures": 1, "checklist": 1,
+BOTH_COMPARISONS = {"compare": 4, "summarize": 2, "tables": 1, "figures": 1, "front_page": 1, "checklist": 1,
                     "all": 1}
 
 

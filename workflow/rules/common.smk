@@ -1,4 +1,5 @@
 # Helpers shared by the rules: the validated config, the targets, and job resources.
+import os
 import sys
 
 from reprocompare.config import (
@@ -149,6 +150,7 @@ def final_outputs():
         "results/figures/figure1.png",
         "results/figures/figure2.png",
         "results/checklist.md",
+        "results/report/front.rst",
         # search, seed variance and learning curves, when the config switches them on
         *search_outputs(config),
     ]

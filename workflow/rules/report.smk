@@ -75,3 +75,26 @@ rule figures:
         settings=lambda wildcards: provenance.reports(pairs()),
     script:
         "../scripts/figures.py"
+
+
+# The report's front page: the answer, the warnings, then how the study was run (the Snakefile's
+# report statement opens on it once it exists).
+rule front_page:
+    input:
+        summaries=summary_files(),
+        claims=claims_files(),
+        description=os.path.join(workflow.basedir, "workflow", "report", "workflow.rst"),
+    output:
+        "results/report/front.rst",
+    log:
+        "logs/report/front_page.log",
+    conda:
+        "../envs/reprocompare.yaml"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    params:
+        settings=lambda wildcards: provenance.reports(pairs()),
+    script:
+        "../scripts/front_page.py"

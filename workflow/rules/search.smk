@@ -66,7 +66,7 @@ rule search_trials:
             config["device"] == "cuda" and uses_gpu(config, wildcards.model)
         ),
     params:
-        model=lambda wildcards: provenance.canonical(config["models"][wildcards.model]),
+        model=lambda wildcards: provenance.model(config, wildcards.model),
         space=lambda wildcards: provenance.canonical(
             config["search"]["models"][wildcards.model]["space"]
         ),
@@ -180,9 +180,9 @@ rule seed_runs:
         seed=config["search"]["seed"],
         models=lambda wildcards: provenance.canonical(
             {
-                side: config["models"][
-                    config["comparisons"][wildcards.comparison][side]
-                ]
+                side: provenance.model(
+                    config, config["comparisons"][wildcards.comparison][side]
+                )
                 for side in ("a", "b")
             }
         ),
@@ -239,7 +239,7 @@ rule learning_curve_runs:
         runtime=240,
         gpu=int(config["device"] == "cuda"),
     params:
-        model=lambda wildcards: provenance.canonical(config["models"][wildcards.model]),
+        model=lambda wildcards: provenance.model(config, wildcards.model),
         seeds=config["learning_curves"]["seeds"],
         record_every=config["learning_curves"]["record_every"],
         seed=config["search"]["seed"],

@@ -1,0 +1,74 @@
+"""The report's front page: the answer first, then how the study was run.
+
+``snakemake --report`` opens on the workflow description. A reader who opens the report wants the
+answer to "does A > B reproduce?" before the method, so the study writes its own front page:
+for each comparison, one table (reStructuredText) of Table 4's verdicts with the mean difference
+in F1 points and its 95% interval and the reproducibility with its interval; then every warning
+that changes how to read it (a model that learned nothing, a significance test measured
+liberal); then the description of how it was run (workflow/report/workflow.rst, which Snakemake
+renders with the config). Rows are those of :mod:`reprocompare.reports.tables`.
+"""
+
+from __future__ import annotations
+
+from reprocompare.reports.tables import (_groups, _interval, _repetitions_text, verdict_cell)
+
+DEGENERATE_ADVICE = (
+    "A model with F1 = 0 on every fold predicted no chunk at all: the comparison says nothing "
+    "about the other model. Try more training (epochs or iterations: a BiLSTM's default epochs "
+    "are measured on corpora of a few thousand sentences, README 'Models'), a larger learning "
+    "rate, or check that its scheme matches the corpus's tags.")
+
+
+def _literal(text: str) -> str:
+    """Inline literal text in reST (a name or a spec: no markup, no Jinja inside)."""
+    return "``" + str(text).replace("`", "'") + "``"
+
+
+def _cell(text: str) -> str:
+    return str(text).replace("|", "/")
+
+
+def _comparison(group: list[dict]) -> list[str]:
+    first = group[0]
+    size = f", {first['sentences']:,} sentences" if first["sentences"] is not None else ""
+    conclusion = first["conclusion"].replace(">", " > ")
+    lines = [f"**{first['comparison']}**: does {conclusion} reproduce? A = "
+             f"{_literal(first['label_a'])}, B = {_literal(first['label_b'])}; corpus "
+             f"{_literal(first['corpus'] or 'not recorded')}{size}; "
+             f"{_repetitions_text(group)}.", "",
+             ".. list-table::", "   :header-rows: 1", "",
+             "   * - Estimator", "     - Strategy", "     - Verdict",
+             "     - Mean of A - B, F1 points [95% CI]", "     - Reproducibility [95% CI]"]
+    for r in group:
+        lines += [f"   * - {r['estimator']}", f"     - {_cell(r['strategy'])}",
+                  f"     - {_cell(verdict_cell(r))}",
+                  f"     - {_interval(r['mean_f1_points'], r['mean_low_f1_points'], r['mean_high_f1_points'], 2)}",
+                  f"     - {_interval(r['reproducibility'], r['reproducibility_low'], r['reproducibility_high'], 2)}"]
+    lines.append("")
+    if first["warning"]:
+        lines += [".. warning::", "", f"   {first['warning']}. {DEGENERATE_ADVICE}", ""]
+    return lines
+
+
+def answer_rst(table4: list[dict], liberal: dict[str, str]) -> str:
+    """The answer of every comparison (Table 4's rows), then the tests measured liberal
+    (``{test's name: its calibration note}``), as reStructuredText for the report's front page.
+
+    The text is wrapped in Jinja's raw block: Snakemake renders the front page as a template,
+    and a user's spec may hold braces."""
+    lines = ["{% raw %}", "**The answer.** For every comparison, whether its conclusion "
+             "reproduces over independent splits of the corpus (Table 4's verdicts; the rule is "
+             "under Table 4), with the mean difference in F1 points and the reproducibility, "
+             "each with its 95% interval.", ""]
+    for group in _groups(table4):
+        lines += _comparison(group)
+    if not table4:
+        lines += ["No comparison has been summarized yet.", ""]
+    if liberal:
+        lines += [".. note::", "", "   Significance tests measured liberal (they declare a "
+                  "difference more often than alpha when there is none; the claims table counts "
+                  "them): " + "; ".join(f"{name}: {note}" for name, note in liberal.items())
+                  + ".", ""]
+    lines += ["{% endraw %}", "", "**How the study was run.**", ""]
+    return "\n".join(lines)

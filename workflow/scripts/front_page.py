@@ -1,0 +1,6 @@
+# Thin adapter: the report's front page (reprocompare.jobs.front_page).
+from reprocompare.jobs import front_page, job
+
+with job(snakemake.log[0]):
+    front_page(list(snakemake.input.summaries), list(snakemake.input.claims),
+               snakemake.input.description, snakemake.output[0])
