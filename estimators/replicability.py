@@ -8,7 +8,7 @@ partial-conjunction null
 
     H0^(u/N): the conclusion holds on fewer than u of the N corpora
 
-has the p-values (Dror et al. 2017, section 4)
+has the p-values (Dror et al. 2017)
 
     Bonferroni:  p^(u/N) = min(1, (N - u + 1) p_(u)),
     Fisher:      p^(u/N) = P(chi2_(2(N - u + 1)) >= -2 sum_(i = u..N) ln p_(i)).

@@ -563,7 +563,76 @@ def verdicts_sentence(summary: dict) -> str:
     return f"Verdicts (Table 4): {cells}."
 
 
-def claims_markdown(rows: list[dict]) -> str:
+#: the almost stochastic order's columns of the claims CSV (issue 25), filled on its rows only
+ASO_COLUMNS = ("eps_min", "eps_min_b_over_a", "violation_ratio", "confidence")
+#: its name in the claims table's ``test`` column
+ASO_TEST = "almost_stochastic_order"
+ASO_NOTE = (
+    "Almost stochastic order (Dror et al. 2019, as the deepsig package computes it): eps_min "
+    "bounds, at the given confidence, how far A's chunk F1 over the R repetitions falls short of "
+    "being stochastically larger than B's (0: every quantile of A's F1 above B's; 0.5: no "
+    "order); eps_min < 0.5 reads 'A is better than B', and likewise B over A.")
+
+
+def aso_rows(aso: dict[str, dict], summaries: dict[str, dict]) -> list[dict]:
+    """One row per (comparison, strategy) from the claims records' ``aso`` (estimators.aso, both
+    directions), with the context of the claims rows; ``calibration`` is left to the caller."""
+    rows = []
+    for label, by_strategy in aso.items():
+        summary = summaries.get(label, {})
+        context = _context(label, summary)
+        labels = _strategy_labels(summary)
+        for strategy, short in (("holdout", "ST"), ("repeated-holdout", "RS"), ("bcv", "Avg")):
+            a = by_strategy.get(strategy)
+            if a is None:
+                continue
+            rows.append({**context, "strategy": labels[short], "test": ASO_TEST,
+                         "repetitions": a["repetitions"], "alpha": 1 - a["confidence"],
+                         "a_better": None, "share": None, "share_low": None, "share_high": None,
+                         "b_better": None, "holm_family": None, "a_better_holm": None,
+                         "share_holm": None, "eps_min": a["eps_min"],
+                         "eps_min_b_over_a": a["eps_min_b_over_a"],
+                         "violation_ratio": a["violation_ratio"],
+                         "confidence": a["confidence"]})
+    return rows
+
+
+#: Table 4's estimators that are one difference of A and B: their per-corpus p-value is a t test
+#: (the mixture leans to the conclusion when A = B, so it has none)
+REPLICABLE_ESTIMATORS = ("ST", "RS", "Avg", "Vote")
+
+
+def replicability_sentence(corpora: list[str], conclusion: str, alpha: float,
+                           results: dict[str, dict], p_values: dict[str, float]) -> str:
+    """The partial-conjunction count of a comparison on several corpora, for the claims table:
+    ``results[estimator]`` is estimators.replicability's ``as_dict()``, ``p_values`` this
+    corpus's p-value per estimator."""
+    direction = {"A>B": "A > B", "B>A": "B > A"}.get(conclusion, conclusion)
+    counts = ", ".join(f"{name} {r['count_bonferroni']} / {r['count_fisher']}"
+                       for name, r in results.items())
+    mine = ", ".join(f"{name} {p:.3g}" for name, p in p_values.items())
+    return (f"Replicability across corpora (Dror et al. 2017, partial conjunction over the "
+            f"{len(corpora)} corpora {', '.join(corpora)}; family-wise error alpha = {alpha:g}): "
+            f"{direction} can be claimed on {counts} of {len(corpora)} corpora (Bonferroni / "
+            f"Fisher); this corpus's p-value (one-sided Student t over its repetitions): {mine}.")
+
+
+def _aso_lines(group: list[dict]) -> list[str]:
+    if not group:
+        return []
+    confidence = f"{100 * group[0]['confidence']:g}%"
+    lines = ["", f"| Strategy | Almost stochastic order of chunk F1, {confidence} confidence | "
+                 "eps_min: A over B | eps_min: B over A |", "|---|---|---|---|"]
+    for r in group:
+        lines.append(f"| {r['strategy']} | {r['repetitions']} scores per model | "
+                     f"{_shown(r['eps_min'])} | {_shown(r['eps_min_b_over_a'])} |")
+    notes = [f"{r['strategy']}: {r['calibration']}" for r in group if r.get("calibration")]
+    return lines + ["", ASO_NOTE + (" Calibration: " + "; ".join(notes) + "." if notes else "")]
+
+
+def claims_markdown(rows: list[dict], aso: list[dict] | None = None) -> str:
+    """The claims table; ``aso`` (:func:`aso_rows`) adds each comparison's almost stochastic
+    order under its tests, and a row's ``replicability`` sentence follows its verdicts."""
     lines = []
     for group in _groups(rows):
         first = group[0]
@@ -584,7 +653,10 @@ def claims_markdown(rows: list[dict]) -> str:
                          f"{_interval(r['share'], r['share_low'], r['share_high'])} | "
                          f"{r['b_better']} of {r['repetitions']} |"
                          + (f" {r['a_better_holm']} of {r['repetitions']} |" if holm else ""))
+        lines += _aso_lines([r for r in aso or () if r["comparison"] == first["comparison"]])
         if first.get("verdicts"):
             lines += ["", first["verdicts"]]
+        if first.get("replicability"):
+            lines += ["", first["replicability"]]
         lines += ["", CLAIMS_NOTE + (HOLM_NOTE if holm else "") + _calibration(group), ""]
     return "\n".join(lines)

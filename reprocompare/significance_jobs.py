@@ -9,6 +9,15 @@ of the study (Holm, per test and repetition) and writes how often each test decl
 significantly better than B" (the reproducibility of the significance claim) as CSV, Markdown and
 LaTeX; each row carries the calibration benchmark's verdict on its test's size (the CSV column
 ``calibration``, :func:`reprocompare.estimators.claims.calibration_note`).
+
+Issue 25 adds two answers beside the tests. :func:`claims` also keeps each model's score per
+repetition (its chunk F1 on the hold-out, the mean over RS's first table4_k hold-outs, the mean
+over the BCV folds) and the almost stochastic order of A's scores over B's, and of B's over A's,
+per strategy (:mod:`reprocompare.estimators.aso`); the claims table shows them per strategy with
+the size the ASO benchmark measured. For a comparison run on several corpora,
+:func:`claims_tables` adds the partial-conjunction count of Dror et al. 2017 (on how many corpora
+the conclusion under test can be claimed, Bonferroni and Fisher, family-wise error alpha;
+:mod:`reprocompare.estimators.replicability`) beside each corpus's verdicts.
 """
 
 from __future__ import annotations
@@ -18,10 +27,14 @@ import gzip
 import sys
 from pathlib import Path
 
+import numpy as np
+
 from reprocompare.errors import UserError
+from reprocompare.estimators import aso
 from reprocompare.estimators.claims import Claim, calibration_note, claim_reproducibility, \
     read_counts, repetition_tests
-from reprocompare.estimators.significance import holm_bonferroni
+from reprocompare.estimators.replicability import corpus_p_value, replicability
+from reprocompare.estimators.significance import corpus_f1, holm_bonferroni
 from reprocompare.io import write_json_atomic, write_text_atomic
 from reprocompare.jobs import read_json
 from reprocompare.reports import latex, tables as t
@@ -29,12 +42,16 @@ from reprocompare.seeds import STRATEGY_CODES, derive_seed
 
 #: a purpose code in seed paths: the resampling tests of a repetition (see reprocompare.seeds)
 CLAIM_TESTS = 201
+#: a purpose code in seed paths: the bootstrap of a strategy's almost stochastic order
+ASO_TEST = 202
 #: the claims table's CSV columns: the report's, then each test's calibration note ('liberal,
-#: measured size ...' or 'conservative, ...'; empty when the measured size is near alpha)
-CLAIMS_CSV_COLUMNS = (*t.CLAIMS_COLUMNS, "calibration")
+#: measured size ...' or 'conservative, ...'; empty when the measured size is near alpha), then
+#: the almost stochastic order's columns (filled on its rows only)
+CLAIMS_CSV_COLUMNS = (*t.CLAIMS_COLUMNS, "calibration", *t.ASO_COLUMNS)
 
 
-def _repetition(directory: Path, strategy: str, settings: dict, random_state: int) -> dict:
+def _repetition(directory: Path, strategy: str, settings: dict,
+                random_state: int) -> tuple[dict, dict]:
     counts_path = directory / "counts.tsv.gz"
     try:
         folds = read_counts(gzip.decompress(counts_path.read_bytes()).decode("utf-8"))
@@ -48,7 +65,27 @@ def _repetition(directory: Path, strategy: str, settings: dict, random_state: in
         n_train = read_json(directory / "scores.json")["folds"][0]["n_train"]
     tested = repetition_tests(folds, strategy, n_train=n_train,
                               n_resamples=settings["resamples"], random_state=random_state)
-    return {name: claim.as_dict() for name, claim in tested.items()}
+    # each model's score in this repetition, as Table 4's estimators see it: ST's one hold-out,
+    # RS's mean over its hold-outs, BCV's mean over its folds (Avg's per model)
+    scores = {name: float(np.mean([corpus_f1(fold[name]) for fold in folds]))
+              for name in ("A", "B")}
+    return {name: claim.as_dict() for name, claim in tested.items()}, scores
+
+
+def _aso(scores: dict[str, list[float]], settings: dict, strategy: str) -> dict:
+    """eps_min of A over B and of B over A (estimators.aso) at confidence 1 - alpha, seeded
+    per strategy; the bootstrap of the two directions is the same seed's."""
+    seed = derive_seed(settings["seed"], settings["corpus"], settings["comparison"],
+                       STRATEGY_CODES[strategy], ASO_TEST, below=2**31 - 1)
+    confidence = 1 - settings["alpha"]
+    a_over_b = aso.almost_stochastic_order(scores["A"], scores["B"],
+                                           confidence_level=confidence, random_state=seed)
+    b_over_a = aso.almost_stochastic_order(scores["B"], scores["A"],
+                                           confidence_level=confidence, random_state=seed)
+    return {"repetitions": len(scores["A"]), "confidence": a_over_b.confidence_level,
+            "n_bootstrap": a_over_b.n_bootstrap, "eps_min": a_over_b.eps_min,
+            "violation_ratio": a_over_b.violation_ratio, "eps_min_b_over_a": b_over_a.eps_min,
+            "violation_ratio_b_over_a": b_over_a.violation_ratio}
 
 
 def claims(counts_paths: list[str], settings: dict, out: str) -> None:
@@ -57,22 +94,31 @@ def claims(counts_paths: list[str], settings: dict, out: str) -> None:
     ``settings``: :func:`reprocompare.provenance.summary` (corpus, comparison, seed, alpha,
     resamples, the strategies' settings). The resampling tests of repetition r of strategy s are seeded by
     ``derive_seed(seed, corpus, comparison, s, r, CLAIM_TESTS)``: adding repetitions never
-    changes the tests of the existing ones.
+    changes the tests of the existing ones. With each strategy's scores of A and B per
+    repetition (``scores``) goes their almost stochastic order (``aso``), seeded by
+    ``derive_seed(seed, corpus, comparison, s, ASO_TEST)``.
     """
     by_strategy: dict[str, dict[int, dict]] = {}
+    scores: dict[str, dict[int, dict]] = {}
     for path in counts_paths:
         directory = Path(path).parent
         strategy, repetition = directory.parent.name, int(directory.name.removeprefix("rep"))
         seed = derive_seed(settings["seed"], settings["corpus"], settings["comparison"],
                            STRATEGY_CODES[strategy], repetition, CLAIM_TESTS, below=2**31 - 1)
         print(f"{strategy} rep{repetition}: tests", file=sys.stderr, flush=True)
-        by_strategy.setdefault(strategy, {})[repetition] = _repetition(directory, strategy,
-                                                                       settings, seed)
+        tested, scored = _repetition(directory, strategy, settings, seed)
+        by_strategy.setdefault(strategy, {})[repetition] = tested
+        scores.setdefault(strategy, {})[repetition] = scored
+    per_model = {strategy: {name: [reps[r][name] for r in sorted(reps)] for name in ("A", "B")}
+                 for strategy, reps in scores.items()}
     write_json_atomic(out, {
         "comparison": settings["comparison"], "corpus": settings["corpus"],
         "alpha": settings["alpha"], "resamples": settings["resamples"],
         "repetitions": {strategy: [reps[r] for r in sorted(reps)]
-                        for strategy, reps in by_strategy.items()}})
+                        for strategy, reps in by_strategy.items()},
+        "scores": per_model,
+        "aso": {strategy: _aso(pair, settings, strategy) for strategy, pair in per_model.items()
+                if len(pair["A"]) >= 2}})
 
 
 def _holm(records: list[dict], alpha: float) -> list[dict]:
@@ -103,22 +149,57 @@ def _reproducibility(record: dict, alpha: float) -> dict[str, dict]:
     return out
 
 
+def _replicability(runs: list[dict], alpha: float) -> dict[str, str]:
+    """The partial-conjunction sentence of every comparison run on two corpora or more, keyed
+    by "comparison on corpus": per estimator that is one difference of A and B, each corpus's
+    one-sided t p-value over its repetitions, and k-hat (Bonferroni, Fisher) at ``alpha``."""
+    sentences = {}
+    for comparison in dict.fromkeys(r["comparison"] for r in runs):
+        members = [r for r in runs if r["comparison"] == comparison]
+        if len(members) < 2:
+            continue
+        conclusion = members[0]["summary"].get("conclusion", "A>B")
+        p_values, results = {}, {}
+        for name in t.REPLICABLE_ESTIMATORS:
+            if all(len(m["values"].get(name, ())) >= 2 for m in members):
+                p_values[name] = [corpus_p_value(m["values"][name], conclusion) for m in members]
+                results[name] = replicability(p_values[name], alpha).as_dict()
+        if not results:
+            continue
+        corpora = [m["corpus"] for m in members]
+        for i, member in enumerate(members):
+            sentences[f"{comparison} on {member['corpus']}"] = t.replicability_sentence(
+                corpora, conclusion, alpha, results, {n: p[i] for n, p in p_values.items()})
+    return sentences
+
+
 def claims_tables(claims_paths: list[str], summary_paths: list[str],
                   outputs: dict[str, str]) -> None:
-    """The claims table (CSV, Markdown, LaTeX) of every comparison, with Holm across them."""
+    """The claims table (CSV, Markdown, LaTeX) of every comparison, with Holm across them, the
+    almost stochastic order per strategy and, for a comparison on several corpora, the
+    partial-conjunction count beside each corpus's verdicts (CSV and Markdown)."""
     records = [read_json(p) for p in claims_paths]
-    summaries = {}
+    summaries, runs = {}, []
     for path in summary_paths:
         record = read_json(path)
         summaries[f"{record['comparison']} on {record['corpus']}"] = record["summary"]
+        runs.append(record)
     labels = [f"{r['comparison']} on {r['corpus']}" for r in records]
     alpha = records[0]["alpha"] if records else 0.05
     plain = {label: _reproducibility(r, alpha) for label, r in zip(labels, records)}
     holm = {label: _reproducibility(r, alpha)
             for label, r in zip(labels, _holm(records, alpha))} if len(records) > 1 else None
-    rows = [{**row, "calibration": calibration_note(row["test"])}
+    replicable = _replicability(runs, alpha)
+    rows = [{**row, "calibration": calibration_note(row["test"]),
+             **{column: None for column in t.ASO_COLUMNS},
+             **({"replicability": replicable[row["comparison"]]}
+                if row["comparison"] in replicable else {})}
             for row in t.claims_rows(plain, summaries, holm=holm)]
-    write_text_atomic(outputs["csv"], t.to_csv(rows, CLAIMS_CSV_COLUMNS))
-    write_text_atomic(outputs["md"], t.claims_markdown(rows))
+    # claims records written before issue 25 have no "aso": their tables have no ASO rows
+    aso_rows = [{**row, "calibration": aso.calibration_note(row["repetitions"])}
+                for row in t.aso_rows({label: r["aso"] for label, r in zip(labels, records)
+                                       if r.get("aso")}, summaries)]
+    write_text_atomic(outputs["csv"], t.to_csv(rows + aso_rows, CLAIMS_CSV_COLUMNS))
+    write_text_atomic(outputs["md"], t.claims_markdown(rows, aso_rows))
     write_text_atomic(outputs["tex"], latex.claims_latex(rows))
     write_text_atomic(outputs["wide_tex"], latex.claims_wide_latex(rows))
