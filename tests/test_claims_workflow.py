@@ -183,6 +183,8 @@ def test_report_describes_the_study_and_includes_the_claims(study):
     # (a model that learned nothing, a liberal test), then how the study was run
     front = json.loads(re.search(r'var workflow_desc = (".*?");\n', html, re.S).group(1))
     assert front.index("The answer") < front.index("What was compared")
+    # and starts at the top of the window (Snakemake centres it: a long one lost its top)
+    assert "align-items: flex-start" in front
     answer = front[:front.index("What was compared")]
     assert answer.count("<table") == 2 and answer.count("<th class=\"head\">Verdict</th>") == 2
     assert answer.count("crf_vs_maj on tiny") == answer.count("maj_vs_crf on tiny") == 1
