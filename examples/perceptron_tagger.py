@@ -14,7 +14,7 @@ averaging as in Honnibal's "A good part-of-speech tagger in about 200 lines of P
 
 Used in a comparison::
 
-    reprocompare compare --corpus data.conll --split split.json --out out/ \\
+    reprocompare compare data.conll --strategy bcv --out out/ \\
       --a crf \\
       --b 'command:train="python examples/perceptron_tagger.py train {train} {model_dir} --seed {seed}",predict="python examples/perceptron_tagger.py predict {model_dir} {input} {output}"'
 """

@@ -128,6 +128,24 @@ def _has_type(value: Any, kind: type) -> bool:
     return isinstance(value, kind)
 
 
+def module_files(name: str) -> list[Path]:
+    """The source files of a user's module ``name`` (see :meth:`SequenceTagger.source_files`):
+    its file, or every ``.py`` file of its top-level package when that is a folder; none for
+    this package's modules and for installed packages."""
+    module = sys.modules.get(name)
+    path = getattr(module, "__file__", None)
+    if not path or name.split(".")[0] == "reprocompare":
+        return []
+    path = Path(path).resolve()
+    if any(part in ("site-packages", "dist-packages") for part in path.parts):
+        return []
+    top = sys.modules.get(name.split(".")[0])
+    top_file = getattr(top, "__file__", None)
+    if top is not module and top_file and Path(top_file).name == "__init__.py":
+        return sorted(Path(top_file).resolve().parent.rglob("*.py"))
+    return [path]
+
+
 class SequenceTagger(BaseEstimator):
     """Base class: scheme conversion around ``_fit`` / ``_predict`` in the model's scheme.
 
@@ -164,18 +182,7 @@ class SequenceTagger(BaseEstimator):
         helper module of the same package changes results as much as the class does). An
         installed package (site-packages) is not hashed: upgrade it and rerun (README).
         """
-        module = sys.modules.get(cls.__module__)
-        path = getattr(module, "__file__", None)
-        if not path or cls.__module__.split(".")[0] == "reprocompare":
-            return []
-        path = Path(path).resolve()
-        if any(part in ("site-packages", "dist-packages") for part in path.parts):
-            return []
-        top = sys.modules.get(cls.__module__.split(".")[0])
-        top_file = getattr(top, "__file__", None)
-        if top is not module and top_file and Path(top_file).name == "__init__.py":
-            return sorted(Path(top_file).resolve().parent.rglob("*.py"))
-        return [path]
+        return module_files(cls.__module__)
 
     # ----------------------------------------------------------------- featurization
     def feature_key(self) -> Hashable:

@@ -22,9 +22,12 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 import re
+import sys
+from pathlib import Path
 
 from reprocompare.errors import UserError
 from reprocompare.models.base import SequenceTagger
+from reprocompare.models.plain import adapt, is_plain
 
 #: The entry-point group third-party taggers register under.
 ENTRY_POINT_GROUP = "reprocompare.taggers"
@@ -58,10 +61,31 @@ def available() -> list[str]:
     return sorted({*_registered, *_entry_points(), PYTHON})
 
 
-def load_class(target: str, *, key: str = "class") -> type[SequenceTagger]:
-    """The class at ``"package.module:ClassName"``, checked to be a tagger (UserError: ``key``)."""
+def import_path(path: str, *, key: str = "path") -> str:
+    """Put the folder ``path`` (relative to the working directory, or absolute) first on
+    ``sys.path``, so that ``class`` imports from it without PYTHONPATH; a file's folder for a
+    ``.py`` file."""
+    folder = Path(path).expanduser()
+    if folder.suffix == ".py":
+        folder = folder.parent
+    if not folder.is_dir():
+        raise UserError(f"{path!r} is not a folder (relative to the working directory "
+                        f"{Path.cwd()}) to import the class from", key=key)
+    resolved = str(folder.resolve())
+    if resolved not in sys.path:
+        sys.path.insert(0, resolved)
+    return resolved
+
+
+def load_class(target: str, *, key: str = "class", path: str | None = None,
+               path_key: str = "path") -> type[SequenceTagger]:
+    """The class at ``"package.module:ClassName"`` (imported from the folder ``path`` when
+    given), checked to be a tagger, or a class with fit and predict wrapped into one
+    (:mod:`reprocompare.models.plain`); UserError naming ``key``."""
     if not isinstance(target, str) or not _TARGET.fullmatch(target.strip()):
         raise UserError(f"expected 'package.module:ClassName', got {target!r}", key=key)
+    if path is not None:
+        import_path(path, key=path_key)
     module_name, _, qualname = target.strip().partition(":")
     try:
         found = importlib.import_module(module_name)
@@ -75,10 +99,13 @@ def load_class(target: str, *, key: str = "class") -> type[SequenceTagger]:
 
 
 def check_tagger_class(cls, target: str, *, key: str) -> type[SequenceTagger]:
-    """``cls`` if it implements the interface (a SequenceTagger subclass with declared PARAMS)."""
+    """``cls`` if it implements the interface (a SequenceTagger subclass with declared PARAMS),
+    its wrapper if it is a plain class with fit and predict."""
+    if is_plain(cls):
+        return adapt(cls, target, key=key)
     if not isinstance(cls, type) or not issubclass(cls, SequenceTagger):
-        raise UserError(f"{target} is not a subclass of reprocompare.models.SequenceTagger "
-                        "(the fit/predict interface)", key=key)
+        raise UserError(f"{target} is neither a class with fit and predict nor a subclass of "
+                        "reprocompare.models.SequenceTagger (README, 'Your own models')", key=key)
     if not any(param.name == "scheme" for param in cls.PARAMS):
         raise UserError(f"{target} declares no 'scheme' in PARAMS (add models.base.SCHEME_PARAM)",
                         key=key)

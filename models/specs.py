@@ -30,10 +30,12 @@ from reprocompare.models.base import Param, SequenceTagger
 from reprocompare.models.registry import PYTHON, available, load_class, tagger_class
 
 
-def model_class(model_type: str, target: str | None = None) -> type[SequenceTagger]:
-    """The tagger class of a spec type ("crf", "bilstm", ...; "python" with ``target``)."""
+def model_class(model_type: str, target: str | None = None,
+                path: str | None = None) -> type[SequenceTagger]:
+    """The tagger class of a spec type ("crf", "bilstm", ...; "python" with ``target``,
+    imported from the folder ``path`` when given)."""
     if model_type == PYTHON:
-        return load_class(target or "")
+        return load_class(target or "", path=path)
     return tagger_class(model_type)
 
 
@@ -44,7 +46,8 @@ def tagger_class_of(mapping: Mapping) -> type[SequenceTagger]:
     the workflow and the search ask of a model, never its type's name.
     """
     model_type = str(mapping.get("type", "")).strip().lower()
-    return model_class(model_type, mapping.get("class"))
+    path = mapping.get("path")
+    return model_class(model_type, mapping.get("class"), None if path is None else str(path))
 
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
@@ -76,12 +79,15 @@ class ModelSpec:
         Sorted by name; hashable, so specs can key dictionaries.
     target : str or None
         ``"package.module:ClassName"`` of a ``python`` spec.
+    path : str or None
+        The folder a ``python`` spec's class is imported from (no PYTHONPATH needed).
     """
 
     type: str
     scheme: str = "IOB2"
     hyperparameters: tuple[tuple[str, Any], ...] = ()
     target: str | None = None
+    path: str | None = None
 
     @property
     def params(self) -> dict[str, Any]:
@@ -90,15 +96,17 @@ class ModelSpec:
     def to_dict(self) -> dict[str, Any]:
         """The mapping form, as written in a YAML config (``spec_from_mapping`` reads it back)."""
         target = {"class": self.target} if self.target else {}
-        return {"type": self.type, **target, "scheme": self.scheme, **self.params}
+        path = {"path": self.path} if self.path else {}
+        return {"type": self.type, **target, **path, "scheme": self.scheme, **self.params}
 
     @property
     def tagger_class(self) -> type[SequenceTagger]:
-        return model_class(self.type, self.target)
+        return model_class(self.type, self.target, self.path)
 
     def __str__(self) -> str:
         """Canonical string form: ``type:scheme=...`` then the hyperparameters sorted by name."""
         items = [f"class={self.target}"] if self.target else []
+        items += [f"path={self.path}"] if self.path else []
         items += [f"scheme={self.scheme}"]
         items += [f"{key}={_format(value)}" for key, value in self.hyperparameters]
         return f"{self.type}:{','.join(items)}"
@@ -154,15 +162,19 @@ def _make_spec(model_type: Any, items: list[tuple[str, Any]], prefix: str) -> Mo
         raise UserError(f"unknown model type {model_type!r}; expected one of "
                         f"{', '.join(available())}", key=f"{prefix}type")
     model_type = model_type.strip().lower()
-    target = None
+    target = path = None
     if model_type == PYTHON:
         given = [raw for name, raw in items if name == "class"]
         if len(given) != 1:
             raise UserError("type python names its tagger class once: class: "
                             "\"package.module:ClassName\"", key=f"{prefix}class")
         target = str(given[0]).strip()
-        cls = load_class(target, key=f"{prefix}class")
-        items = [(name, raw) for name, raw in items if name != "class"]
+        folders = [raw for name, raw in items if name == "path"]
+        if len(folders) > 1:
+            raise UserError("given twice", key=f"{prefix}path")
+        path = str(folders[0]).strip() if folders else None
+        cls = load_class(target, key=f"{prefix}class", path=path, path_key=f"{prefix}path")
+        items = [(name, raw) for name, raw in items if name not in ("class", "path")]
     else:
         cls = tagger_class(model_type, key=f"{prefix}type")
     declared = _declared(cls)
@@ -187,7 +199,7 @@ def _make_spec(model_type: Any, items: list[tuple[str, Any]], prefix: str) -> Mo
     scheme = values.pop("scheme", declared["scheme"].default)
     kept = tuple(sorted((name, value) for name, value in values.items()
                         if value != declared[name].default))
-    return ModelSpec(model_type, scheme, kept, target)
+    return ModelSpec(model_type, scheme, kept, target, path)
 
 
 def parse_spec(text: str) -> ModelSpec:

@@ -101,6 +101,9 @@ def _corpus(summary: dict) -> tuple[str, int | None]:
     corpus = summary.get("corpus")
     if isinstance(corpus, dict):
         return str(corpus.get("name", "")), corpus.get("sentences")
+    if not corpus and summary.get("corpus_sha256"):
+        # runs of `reprocompare compare` know their corpus by its content, not by a name
+        return f"sha256 {summary['corpus_sha256'][:12]}", summary.get("sentences")
     return (str(corpus) if corpus else ""), summary.get("sentences")
 
 

@@ -212,9 +212,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
     out = write_directory_atomic(
         args.out, lambda temporary: write_comparison(run, corpus, temporary,
                                                      keep_predictions=not args.no_predictions))
+    # A - B in F1 points, as every table prints it (estimates.json keeps fractions)
+    print("A - B, F1 points:")
     for key in ("holdout", "mean", "avg", "vote", "mixture"):
         if key in run.estimates:
-            print(f"{key:>8}: {run.estimates[key]:+.4f}")
+            print(f"{key:>8}: {100 * run.estimates[key]:+.2f} F1 points")
     print(f"wrote {out}/", file=sys.stderr)
     return 0
 

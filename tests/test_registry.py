@@ -165,7 +165,7 @@ def test_type_python_names_a_class(toy_package):
      "cannot import 'no_such_module'"),
     ({"type": "python", "class": "toy_tagger:Missing"}, "models.p.class", "has no 'Missing'"),
     ({"type": "python", "class": "toy_tagger:NotATagger"}, "models.p.class",
-     "is not a subclass of reprocompare.models.SequenceTagger"),
+     "is neither a class with fit and predict nor a subclass of reprocompare.models"),
     ({"type": "python", "class": "toy_tagger:ToyTagger", "speed": 1}, "models.p.speed",
      "unknown hyperparameter 'speed'"),
     ({"type": "nope"}, "models.p.type", "unknown model type 'nope'; expected one of"),

@@ -1,0 +1,58 @@
+"""README's `type: python` example, run as it stands (issue 24, item 4): the tagger file and the
+command between the README's example markers, in a fresh directory with the shipped corpus, no
+PYTHONPATH."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+
+pytestmark = pytest.mark.slow
+
+README = (ROOT / "README.md").read_text()
+EXAMPLE = README.split("<!-- example:begin -->", 1)[1].split("<!-- example:end -->", 1)[0]
+BLOCKS = re.findall(r"```(\w+)\n(.*?)```", EXAMPLE, re.S)
+
+
+def test_the_readme_example_runs_verbatim(tmp_path):
+    (python, source), (shell, command) = BLOCKS
+    assert (python, shell) == ("python", "sh")
+    target = source.splitlines()[0].removeprefix("# ")  # its first line names its file
+    (tmp_path / target).parent.mkdir(parents=True)
+    (tmp_path / target).write_text(source)
+    (tmp_path / "data").symlink_to(ROOT / "data")
+    environment = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    environment["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{environment['PATH']}"
+    result = subprocess.run(["bash", "-e", "-c", command], cwd=tmp_path, env=environment,
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
+    scores = json.loads((tmp_path / "out" / "suffix" / "scores.json").read_text())
+    assert scores["models"]["B"] == ("python:class=suffix_tagger:SuffixTagger,path=taggers,"
+                                     "scheme=IOB2,n=2")
+    # the suffix tagger learned something on both folds, and the CRF beat it
+    assert all(0.3 < fold["B"]["f1"] < fold["A"]["f1"] for fold in scores["folds"]), scores
+    estimates = json.loads((tmp_path / "out" / "suffix" / "estimates.json").read_text())
+    assert estimates["avg"] > 0.2, estimates
+    assert "avg: +" in result.stdout and "F1 points" in result.stdout, result.stdout
+
+
+def test_the_command_tagger_examples_usage_parses():
+    """examples/perceptron_tagger.py's docstring shows a comparison with options that exist."""
+    import shlex
+
+    from reprocompare.cli import build_parser
+
+    doc = (ROOT / "examples" / "perceptron_tagger.py").read_text().split('"""')[1]
+    command = doc.split("Used in a comparison::", 1)[1].strip().replace("\\\n", " ")
+    words = shlex.split(command)
+    assert words[0] == "reprocompare"
+    args = build_parser().parse_args(words[1:])
+    assert (args.strategy, args.a) == ("bcv", "crf") and args.b.startswith("command:")
