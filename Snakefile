@@ -12,8 +12,10 @@ configfile: "config/config.yaml"
 
 # The report opens on the answer once the study has run (results/report/front.rst, the rule
 # front_page: the verdicts, the warnings, then workflow.rst), else on how the study runs.
-report: (os.path.abspath("results/report/front.rst")
-         if os.path.exists("results/report/front.rst") else "workflow/report/workflow.rst")
+FRONT_PAGE = os.path.abspath("results/report/front.rst")
+
+
+report: FRONT_PAGE if os.path.exists(FRONT_PAGE) else "workflow/report/workflow.rst"
 
 
 include: "workflow/rules/common.smk"

@@ -169,6 +169,10 @@ class SequenceTagger(BaseEstimator):
     #: Reads the characters of tokens (shapes, affixes, character embeddings), not only whole
     #: tokens: lower-casing or mapping tokens to ids beforehand would change what it learns.
     needs_characters: bool = False
+    #: What the same spec trains, as a number: bumped when a change to the class (a default,
+    #: the training loop) changes its results, so that the jobs that trained it rerun (the
+    #: workflow records it beside the spec from version 2 on).
+    version: int = 1
 
     # ----------------------------------------------------------------- provenance
     @classmethod

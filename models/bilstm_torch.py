@@ -274,7 +274,9 @@ def fit(tagger: BiLSTMTagger, featurized: Featurized, y: list[list[str]], eval_s
                     best_state = copy.deepcopy(module.state_dict())
                 else:
                     since_best += 1
-                    last = last or since_best >= tagger.patience
+                    # patience counts once a chunk was found: a network whose development F1
+                    # is still 0 has not started to learn (a small NER sample takes epochs)
+                    last = last or (best_f1 > 0 and since_best >= tagger.patience)
             else:
                 tagger.best_epoch_ = epoch
             if eval_encoded is not None and (epoch % tagger.record_every == 0 or last):

@@ -280,8 +280,10 @@ def spec_from_mapping(name: str, mapping: Any) -> ModelSpec:
     if "type" not in mapping:
         raise UserError(f"missing; expected one of {', '.join(available())}",
                         key=f"{prefix}type")
-    # a label is the model's short name in tables and figures, not a hyperparameter
-    items = [(str(key), value) for key, value in mapping.items() if key not in ("type", "label")]
+    # a label (its short name in tables) and resources (what its jobs ask a scheduler for) are
+    # not hyperparameters
+    items = [(str(key), value) for key, value in mapping.items()
+             if key not in ("type", "label", "resources")]
     return _make_spec(mapping["type"], items, prefix)
 
 

@@ -11,13 +11,9 @@ renders with the config). Rows are those of :mod:`reprocompare.reports.tables`.
 
 from __future__ import annotations
 
-from reprocompare.reports.tables import (_groups, _interval, _repetitions_text, verdict_cell)
+from reprocompare.reports.tables import (DEGENERATE_ADVICE, _groups, _interval,
+                                         _repetitions_text, verdict_cell)
 
-DEGENERATE_ADVICE = (
-    "A model with F1 = 0 on every fold predicted no chunk at all: the comparison says nothing "
-    "about the other model. Try more training (epochs or iterations: a BiLSTM's default epochs "
-    "are measured on corpora of a few thousand sentences, README 'Models'), a larger learning "
-    "rate, or check that its scheme matches the corpus's tags.")
 
 
 def _literal(text: str) -> str:
@@ -47,7 +43,8 @@ def _comparison(group: list[dict]) -> list[str]:
                   f"     - {_interval(r['reproducibility'], r['reproducibility_low'], r['reproducibility_high'], 2)}"]
     lines.append("")
     if first["warning"]:
-        lines += [".. warning::", "", f"   {first['warning']}. {DEGENERATE_ADVICE}", ""]
+        lines += [".. warning::", "", f"   {first['warning']}: the comparison says nothing about the "
+                  f"other model. {DEGENERATE_ADVICE}", ""]
     return lines
 
 

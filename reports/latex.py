@@ -19,7 +19,8 @@ from __future__ import annotations
 import re
 import textwrap
 
-from reprocompare.reports.tables import (CLAIMS_NOTE, CONCLUSION_TEXT, HOLM_NOTE, TABLE3_NOTE,
+from reprocompare.reports.tables import (CLAIMS_NOTE, CONCLUSION_TEXT, DEGENERATE_ADVICE,
+                                         HOLM_NOTE, TABLE3_NOTE,
                                          TABLE4_NOTE, TEST_NAMES, _bootstrap_caveat,
                                          _calibration, _groups, _repetitions_text, _shown,
                                          _snr_interval_name, null_offset_note, verdict_cell,
@@ -161,7 +162,9 @@ def _table4_notes(first: dict, group: list[dict]) -> list[str]:
     mixture = [r for r in group if r["estimator"] == "Mixture"
                and r["null_reproducibility_normal"] is not None]
     return [
-        f"\\textbf{{Warning:}} {prose(no_paths(first['warning']))}. " if first["warning"] else "",
+        (f"\\textbf{{Warning:}} {prose(no_paths(first['warning']))}: the comparison says "
+         f"nothing about which model is better. {prose(DEGENERATE_ADVICE)} "
+         if first["warning"] else ""),
         _models_note(first), _strategies_note(group),
         (rf"Brackets: 95\% intervals (mean: Student's $t$ over the $R$ repetitions; SNR: "
          rf"{escape(_snr_interval_name(group))}; reproducibility: Clopper-Pearson). "),

@@ -60,6 +60,11 @@ TABLE4_NOTE = (
     "difference, more for the mixture), R repetitions cannot tell whether the conclusion "
     "reproduces more often than a model no better than the other would. At small R the point SNR overstates the magnitude of the "
     "SNR (by 25% at R = 5, 4% at R = 20); the exact interval accounts for it.")
+#: what to try when a model scored F1 = 0 on every fold (it predicted no chunk at all)
+DEGENERATE_ADVICE = (
+    "Try training longer (a BiLSTM: more epochs, or validation_fraction > 0 to stop on a "
+    "development split, its default; a CRF: more max_iterations), a larger learning rate, or "
+    "check that the model's scheme and the corpus's tags match.")
 TABLE3_NOTE = (
     "How to read: each model's chunk F1 (F1 points) over the R standard-split (ST) repetitions "
     "only, one hold-out F1 per repetition; SE = sd / sqrt(R); the 95% CI is Student's t with "
@@ -381,7 +386,7 @@ def table4_markdown(rows: list[dict]) -> str:
         lines += _context_lines(first, group)
         if first["warning"]:
             lines.append(f"- **Warning:** {first['warning']}: the comparison says nothing about "
-                         "which model is better; check the model's spec and the corpus.")
+                         f"which model is better. {DEGENERATE_ADVICE}")
         lines.append("")
         lines.append("| | " + " | ".join(r["estimator"] for r in group) + " |")
         lines.append("|---|" + "---|" * len(group))

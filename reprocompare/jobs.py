@@ -239,7 +239,8 @@ def summarize(estimate_paths: list[str], settings: dict, out: str) -> None:
     degenerate = summary["degenerate"]
     warnings = [f"model {side} ({settings['model_names'][side]}: {summary['models'][side]}) has "
                 f"F1 = 0 on every fold of every repetition on {settings['corpus']}: it learned "
-                "nothing, and a comparison with it says nothing about the other model"
+                "nothing, and a comparison with it says nothing about the other model. "
+                + t.DEGENERATE_ADVICE
                 for side in degenerate]
     for warning in warnings:
         print(f"warning: {warning}", file=sys.stderr)

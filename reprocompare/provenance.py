@@ -85,10 +85,25 @@ def _spec(mapping_json: str) -> str:
 
 
 def model(config: dict, name: str) -> dict:
-    """A config model's mapping as the jobs that train it record it: canonical, and without its
-    ``label`` (a name for the tables, which changes no training)."""
-    return canonical({key: value for key, value in config["models"][name].items()
-                      if key != "label"})
+    """A config model's mapping as the jobs that train it record it: canonical, without its
+    ``label`` (a name for the tables, which changes no training), with its class's ``version``
+    from 2 on (:func:`version`)."""
+    mapping = {key: value for key, value in config["models"][name].items()
+               if key not in ("label", "resources")}
+    found = version(config, name)
+    return canonical({**mapping, **({"version": found} if found > 1 else {})})
+
+
+@lru_cache(maxsize=None)
+def _version(mapping_json: str) -> int:
+    from reprocompare.models import tagger_class_of  # lazy: scikit-learn
+
+    return int(getattr(tagger_class_of(json.loads(mapping_json)), "version", 1))
+
+
+def version(config: dict, name: str) -> int:
+    """The version of a model's class (``SequenceTagger.version``): what its spec trains."""
+    return _version(json.dumps(config["models"][name], sort_keys=True))
 
 
 def spec(config: dict, model: str) -> str:
@@ -163,8 +178,10 @@ def compare(config: dict, corpus_name: str, comparison: str, strategy: str) -> d
         files = code(config, pair[side])  # once per side: the DAG asks for every job's params
         # the user's code, when the model has some (models of this package have none, so their
         # params are as they always were)
+        found = version(config, pair[side])  # from 2 on: a class whose defaults changed
         record[side.upper()] = {"name": pair[side], "spec": spec(config, pair[side]),
-                                **({"code": files} if files else {})}
+                                **({"code": files} if files else {}),
+                                **({"version": found} if found > 1 else {})}
     record.update(typing(config, corpus_name))
     if strategy == "bcv":
         record["voting"] = config["strategies"]["bcv"]["voting"]

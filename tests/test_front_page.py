@@ -28,7 +28,7 @@ def test_every_comparison_leads_with_its_verdicts():
         assert f"pair{i} on corpus{i}" in html
     assert html.count("A &gt; B reproduces") == 3  # Vote, in each comparison
     # the warnings: the model that learned nothing (once) and what to try; the liberal test
-    assert html.count('class="admonition warning"') == 1 and "Try more training" in html
+    assert html.count('class="admonition warning"') == 1 and "Try training longer" in html
     assert 'class="admonition note"' in html and "liberal, 9.7%" in html
     # the effect in points with its interval, the reproducibility with its interval
     avg = next(r for r in rows if r["estimator"] == "Avg")

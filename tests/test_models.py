@@ -46,8 +46,9 @@ def small_crf(**kwargs):
 
 
 def small_bilstm(**kwargs):
+    # every training row trains (validation_fraction 0): these tests read the last epoch
     settings = dict(word_dim=8, feature_dim=4, hidden_size=8, epochs=2, batch_size=8,
-                    random_state=7)
+                    validation_fraction=0.0, random_state=7)
     settings.update(kwargs)
     return BiLSTMTagger(**settings)
 
@@ -278,6 +279,19 @@ def test_bilstm_records_the_learning_curve_on_schedule(train, test):
     # the last point is the score of the returned model
     from reprocompare.corpora.scoring import count_chunks
     assert model.learning_curve_[-1][1] == count_chunks(test[1], model.predict(test[0])).f1()
+
+
+def test_bilstm_stops_on_a_development_split_by_default(train, test):
+    """Version 2 defaults (benchmarks/RESULTS.md, 'BiLSTM defaults'): a tenth of the training
+    rows held back, at most 50 epochs, the best epoch's weights kept."""
+    model = BiLSTMTagger(word_dim=8, feature_dim=4, hidden_size=8, batch_size=8, patience=1,
+                         random_state=7)
+    assert (model.validation_fraction, model.epochs, BiLSTMTagger.version) == (0.1, 50, 2)
+    model.fit(*train)
+    assert len(model.validation_index_) == -(-len(train[1]) // 10)
+    assert model.best_epoch_ <= model.n_epochs_ <= 50 and len(model.validation_curve_) >= 1
+    best = max(f1 for _, f1 in model.validation_curve_)
+    assert dict(model.validation_curve_)[model.best_epoch_] == best
 
 
 def test_bilstm_cuda_without_a_device_is_a_user_error(train, monkeypatch):

@@ -175,3 +175,20 @@ def test_a_python_taggers_predictions_are_checked_with_fold_and_model_named(tmp_
     last = result.stderr.strip().splitlines()[-1]
     assert f"fold 1/1, model A (python:class=broken_taggers:{name}" in last and message in last
     assert not (tmp_path / "out").exists()
+
+
+def test_a_built_in_taggers_version_reruns_its_jobs_only():
+    """A class whose defaults changed (SequenceTagger.version, the BiLSTM's 2) is recorded beside
+    its spec, so that its old results rerun; a version-1 class's record is what it always was."""
+    from reprocompare import provenance
+    from reprocompare.config import validate
+
+    config = validate({"corpora": {"c": {"path": str(TEST_DATA / "tiny.conll")}},
+                       "models": {"lstm": {"type": "bilstm", "epochs": 3},
+                                  "crf": {"type": "crf"}},
+                       "comparisons": {"p": {"a": "lstm", "b": "crf", "corpora": ["c"]}}})
+    record = provenance.compare(config, "c", "p", "holdout")
+    assert record["A"] == {"name": "lstm", "spec": "bilstm:scheme=IOB2,epochs=3", "version": 2}
+    assert record["B"] == {"name": "crf", "spec": "crf:scheme=IOB2"}
+    assert provenance.model(config, "lstm") == {"epochs": 3, "type": "bilstm", "version": 2}
+    assert provenance.model(config, "crf") == {"type": "crf"}

@@ -62,18 +62,58 @@ def test_every_entry_takes_effect(name):
         assert getattr(args, attribute) == value, (key, getattr(args, attribute), value)
 
 
-def test_slurm_profile_measured_sizes():
+def test_slurm_profile_settings():
     args = effective("--profile", str(PROFILES / "slurm"))
     assert (args.keep_going, args.latency_wait, args.retries) == (True, 60, 1)
     assert args.executor == "slurm" and args.cores == 1
-    compare = args.set_resources["compare"]
-    assert compare["runtime"].value == 45
-    # mem_mb = 1000 * attempt: 1000 MB, then 2000 MB for the retry
-    assert "1000 * attempt" in profile("slurm")["set-resources"]["compare"]["mem_mb"]
+    # the sizes live in the rules (a command line's --set-resources then adds, never replaces)
+    assert "set-resources" not in profile("slurm") and not args.set_resources
     # nothing is bundled (splits are made inside the training jobs), so no rule that can ask for
     # a GPU is ever grouped
     assert not args.groups and not args.group_components
     assert "slurm-array-jobs" not in profile("slurm")  # arrays: see benchmarks/RESULTS.md
+
+
+def _planned_resources(tmp_path, models, *argv):
+    """{rule: [resources line of each job]} of a dry run under profiles/slurm."""
+    import subprocess
+    import sys
+
+    from conftest import TEST_DATA
+
+    (tmp_path / "study.yaml").write_text(yaml.safe_dump({
+        "corpora": {"tiny": {"path": str(TEST_DATA / "tiny.conll")}}, "models": models,
+        "comparisons": {"p": {"a": "crf", "b": "other", "corpora": ["tiny"]}},
+        "strategies": {"holdout": {}}, "repetitions": 2}))
+    result = subprocess.run([sys.executable, "-m", "snakemake", "--snakefile",
+                             str(ROOT / "Snakefile"), "--configfile", "study.yaml", "--profile",
+                             str(PROFILES / "slurm"), "-n", *argv], cwd=tmp_path,
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    planned, rule = {}, None
+    for line in result.stdout.splitlines():
+        if line.startswith("rule ") or line.startswith("localrule "):
+            rule = line.split()[1].rstrip(":")
+        elif line.strip().startswith("resources:") and rule:
+            planned.setdefault(rule, []).append(dict(
+                item.split("=", 1) for item in line.split(":", 1)[1].strip().split(", ")))
+    return planned
+
+
+@pytest.mark.slow
+def test_training_jobs_ask_for_the_measured_sizes_or_their_models(tmp_path):
+    """1 core, 1,000 MB, 45 minutes (benchmarks/RESULTS.md); a model's resources: raises them
+    for its own jobs; --set-resources on the command line adds a partition, sizes kept."""
+    crf = {"type": "crf", "max_iterations": 5}
+    plain = _planned_resources(tmp_path, {"crf": crf, "other": {"type": "majority"}})
+    assert {(r["mem_mb"], r["runtime"]) for r in plain["compare"]} == {("1000", "45")}
+    slow = _planned_resources(
+        tmp_path, {"crf": crf, "other": {"type": "majority",
+                                         "resources": {"runtime": 240, "mem_mb": 4000}}},
+        "--set-resources", "compare:slurm_partition=gpu")
+    assert {(r["mem_mb"], r["runtime"], r["slurm_partition"]) for r in slow["compare"]} == \
+        {("4000", "240", "gpu")}
+    assert all("slurm_partition" not in r for r in slow["summarize"])
 
 
 def test_no_placeholder_account_or_partition_is_ever_submitted():
@@ -92,4 +132,4 @@ def test_account_and_partition_on_the_command_line_keep_the_rule_sizes():
     args = effective("--profile", str(PROFILES / "slurm"), "--default-resources",
                      "slurm_account=proj", "slurm_partition=cpu")
     assert {"slurm_account", "slurm_partition"} <= set(args.default_resources.keys())
-    assert args.set_resources["compare"]["runtime"].value == 45
+    assert not args.set_resources  # the rules' sizes, untouched

@@ -224,6 +224,11 @@ CASES = {
     "models.<name>.type": [("maj2 (B of p2) a CRF", change("models.maj2.type", "crf"),
                             plan(compare=6, summarize=1, seed_runs=1, seed_variance=1,
                                  **REPORTS))],
+    # what a model's jobs ask a scheduler for: no result changes; the checklist prints the config
+    "models.<name>.resources.mem_mb": [("maj2 asks 4 GB", change("models.maj2.resources",
+                                                                 {"mem_mb": 4000}), CHECKLIST)],
+    "models.<name>.resources.runtime": [("maj2 asks 2 h", change("models.maj2.resources",
+                                                                 {"runtime": 120}), CHECKLIST)],
     # a label names a model in tables and figures: its summary and the reports, no training
     "models.<name>.label": [("maj2 (B of p2) labelled", change("models.maj2.label", "Majority"),
                              plan(summarize=1, **REPORTS))],

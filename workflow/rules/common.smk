@@ -74,13 +74,34 @@ def comparison_uses_gpu(comparison):
 # Per-job figures measured on CoNLL-2000-sized corpora (benchmarks/RESULTS.md, bench_jobs.py):
 # peak memory 0.54-0.68 GB for either model type; the longest job, a random-splits job of the
 # CRF pair, 18 min (projected 22 min on CoNLL-2002). The defaults leave about 3x headroom.
-def compare_mem_mb(wildcards):
-    return 2000
+# A training job's size (benchmarks/RESULTS.md, "Per-job figures"): measured peak 0.68 GB + 45%,
+# twice the longest projected job (RS on CoNLL-2002, 22 minutes). A model's `resources:` raises
+# them for the jobs that train it; its second attempt gets twice the memory.
+COMPARE_MEM_MB, COMPARE_MINUTES = 1000, 45
+
+
+def _job_models(wildcards):
+    if hasattr(wildcards, "comparison"):
+        pair = config["comparisons"][wildcards.comparison]
+        return [pair["a"], pair["b"]]
+    return [wildcards.model]
+
+
+def _model_resource(wildcards, name, default):
+    given = [
+        config["models"][model].get("resources", {}).get(name)
+        for model in _job_models(wildcards)
+    ]
+    return max([default, *(value for value in given if value is not None)])
+
+
+def compare_mem_mb(wildcards, attempt):
+    return _model_resource(wildcards, "mem_mb", COMPARE_MEM_MB) * attempt
 
 
 def compare_runtime(wildcards):
     # minutes
-    return 60
+    return _model_resource(wildcards, "runtime", COMPARE_MINUTES)
 
 
 def compare_priority(wildcards):
