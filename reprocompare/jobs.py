@@ -21,6 +21,7 @@ from reprocompare.errors import UserError
 from reprocompare.io import write_json_atomic, write_text_atomic
 from reprocompare.reports import latex, tables as t
 from reprocompare.reports.front import answer_rst
+from reprocompare.reports.html import markdown_html
 from reprocompare.search.config import load_best
 from reprocompare.seeds import generator
 
@@ -271,10 +272,12 @@ def tables(summary_paths: list[str], outputs: dict[str, str]) -> None:
     table3 = t.table3_rows(summaries)
     write_text_atomic(outputs["table4_csv"], t.to_csv(table4, t.TABLE4_COLUMNS))
     write_text_atomic(outputs["table4_md"], t.table4_markdown(table4))
+    write_text_atomic(outputs["table4_html"], markdown_html(t.table4_markdown(table4), "Table 4"))
     write_text_atomic(outputs["table4_tex"], latex.table4_latex(table4))
     write_text_atomic(outputs["table4_wide_tex"], latex.table4_wide_latex(table4))
     write_text_atomic(outputs["table3_csv"], t.to_csv(table3, t.TABLE3_COLUMNS))
     write_text_atomic(outputs["table3_md"], t.table3_markdown(table3))
+    write_text_atomic(outputs["table3_html"], markdown_html(t.table3_markdown(table3), "Table 3"))
     write_text_atomic(outputs["table3_tex"], latex.table3_latex(table3))
 
 

@@ -38,6 +38,7 @@ from reprocompare.estimators.significance import corpus_f1, holm_bonferroni
 from reprocompare.io import write_json_atomic, write_text_atomic
 from reprocompare.jobs import read_json
 from reprocompare.reports import latex, tables as t
+from reprocompare.reports.html import markdown_html
 from reprocompare.seeds import STRATEGY_CODES, derive_seed
 
 #: a purpose code in seed paths: the resampling tests of a repetition (see reprocompare.seeds)
@@ -200,6 +201,8 @@ def claims_tables(claims_paths: list[str], summary_paths: list[str],
                 for row in t.aso_rows({label: r["aso"] for label, r in zip(labels, records)
                                        if r.get("aso")}, summaries)]
     write_text_atomic(outputs["csv"], t.to_csv(rows + aso_rows, CLAIMS_CSV_COLUMNS))
-    write_text_atomic(outputs["md"], t.claims_markdown(rows, aso_rows))
+    markdown = t.claims_markdown(rows, aso_rows)
+    write_text_atomic(outputs["md"], markdown)
+    write_text_atomic(outputs["html"], markdown_html(markdown, "Significance claims"))
     write_text_atomic(outputs["tex"], latex.claims_latex(rows))
     write_text_atomic(outputs["wide_tex"], latex.claims_wide_latex(rows))

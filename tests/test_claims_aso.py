@@ -49,7 +49,7 @@ def _run(tmp_path, records, summaries) -> tuple[str, str]:
         path = tmp_path / f"{i}.json"
         path.write_text(json.dumps(record))
         paths.append(str(path))
-    outputs = {kind: str(tmp_path / f"claims.{kind}") for kind in ("csv", "md", "tex",
+    outputs = {kind: str(tmp_path / f"claims.{kind}") for kind in ("csv", "md", "html", "tex",
                                                                     "wide_tex")}
     claims_tables(paths[:len(records)], paths[len(records):], outputs)
     return (tmp_path / "claims.csv").read_text(), (tmp_path / "claims.md").read_text()

@@ -177,7 +177,7 @@ def test_report_describes_the_study_and_includes_the_claims(study):
     assert "WARNING" not in output and "ERROR" not in output, output[-3000:]
     html = (workdir / "report.html").read_text()
     for text in ("What was compared", "crf_vs_maj", "3x2 blocked cross-validation",
-                 "alpha = 0.2", "claims.csv", "k in 2, 4"):
+                 "alpha = 0.2", "claims.html", "k in 2, 4"):
         assert text in html, text
     # the front page leads with the answer: every comparison's verdicts as a table, the warnings
     # (a model that learned nothing, a liberal test), then how the study was run

@@ -46,7 +46,7 @@ def _all_tables(summary_paths: list[Path], claims_paths: list[Path], tmp_path: P
     tables = {"table4": latex.table4_latex(rows4), "table4-wide": latex.table4_wide_latex(rows4),
               "table3": latex.table3_latex(rows3)}
     if claims_paths:
-        outputs = {kind: str(tmp_path / f"claims.{kind}") for kind in ("csv", "md", "tex")}
+        outputs = {kind: str(tmp_path / f"claims.{kind}") for kind in ("csv", "md", "html", "tex")}
         outputs["wide_tex"] = str(tmp_path / "claims-wide.tex")
         claims_tables([str(p) for p in claims_paths], [str(p) for p in summary_paths], outputs)
         tables["claims"] = Path(outputs["tex"]).read_text()

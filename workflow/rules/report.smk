@@ -6,27 +6,30 @@ rule tables:
         summaries=summary_files(),
         claims=claims_files(),
     output:
-        table4_csv=report(
-            "results/tables/table4.csv",
+        table4_csv="results/tables/table4.csv",
+        table4_md="results/tables/table4.md",
+        table4_html=report(
+            "results/tables/table4.html",
             category="Tables",
             caption="../report/table4.rst",
         ),
-        table4_md="results/tables/table4.md",
         table4_tex="results/tables/table4.tex",
         table4_wide_tex="results/tables/table4-wide.tex",
-        table3_csv=report(
-            "results/tables/table3.csv",
+        table3_csv="results/tables/table3.csv",
+        table3_md="results/tables/table3.md",
+        table3_html=report(
+            "results/tables/table3.html",
             category="Tables",
             caption="../report/table3.rst",
         ),
-        table3_md="results/tables/table3.md",
         table3_tex="results/tables/table3.tex",
-        claims_csv=report(
-            "results/tables/claims.csv",
+        claims_csv="results/tables/claims.csv",
+        claims_md="results/tables/claims.md",
+        claims_html=report(
+            "results/tables/claims.html",
             category="Tables",
             caption="../report/claims.rst",
         ),
-        claims_md="results/tables/claims.md",
         claims_tex="results/tables/claims.tex",
         claims_wide_tex="results/tables/claims-wide.tex",
     log:

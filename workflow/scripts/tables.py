@@ -8,4 +8,4 @@ with job(snakemake.log[0]):
     outputs = dict(snakemake.output.items())
     tables(list(snakemake.input.summaries), outputs)
     claims_tables(list(snakemake.input.claims), list(snakemake.input.summaries),
-                  {kind: outputs[f"claims_{kind}"] for kind in ("csv", "md", "tex", "wide_tex")})
+                  {kind: outputs[f"claims_{kind}"] for kind in ("csv", "md", "html", "tex", "wide_tex")})
