@@ -5,8 +5,10 @@
 Reads the summaries the studies' workflow wrote (studies/*/results/summaries/*/*.json) and puts
 each estimator's SNR and reproducibility, with their 95% intervals, beside the values printed in
 Table 4 of Xue et al. (quoted below; their chunking corpus is Chinese base-phrase chunking and
-their NER corpus CoNLL-2003 English, ours CoNLL-2000 and CoNLL-2002 Spanish samples). Then each
-task at every sample size it was run at (studies/TASK-nN: the same study on a larger sample).
+their NER corpus CoNLL-2003 English, ours CoNLL-2000 and CoNLL-2002 Spanish): the whole-corpus
+study of a task (studies/TASK-full) where it has been run, else its 300-sentence sample
+(studies/TASK). Then each task at every sample size it was run at (studies/TASK: 300 sentences,
+studies/TASK-nN: N, studies/TASK-full: the whole corpus).
 """
 
 from __future__ import annotations
@@ -34,13 +36,26 @@ VERDICT_WORDS = {"A>B": "A > B reproduces", "B>A": "B > A reproduces",
                  "none": "no reproducible difference", "undecided": "undecided"}
 
 
+def _summary_paths(directory: Path) -> list[Path]:
+    return [path for path in sorted((directory / "results" / "summaries").glob("*/*.json"))
+            if not path.name.endswith(".claims.json")]
+
+
 def summaries() -> dict[str, dict]:
+    """Each task's study beside the paper: the whole corpus where it has been run."""
     out = {}
     for study in sorted(PAPER):
-        for path in sorted((HERE / study / "results" / "summaries").glob("*/*.json")):
-            if not path.name.endswith(".claims.json"):
-                out[study] = json.loads(path.read_text())
+        for directory in (HERE / f"{study}-full", HERE / study):
+            found = _summary_paths(directory)
+            if found:
+                out[study] = json.loads(found[-1].read_text())
+                break
     return out
+
+
+def _sizes(study: str) -> list[Path]:
+    """A task's studies from the smallest sample to the whole corpus."""
+    return [HERE / study, *sorted(HERE.glob(f"{study}-n*")), HERE / f"{study}-full"]
 
 
 def cell(value: float, low: float, high: float) -> str:
@@ -88,12 +103,8 @@ def by_size() -> str:
     rows = ["| task | sentences | R | " + " | ".join(ESTIMATORS) + " |",
             "|---|---|---|" + "---|" * len(ESTIMATORS)]
     for study in sorted(PAPER):
-        directories = [HERE / study, *sorted(HERE.glob(f"{study}-n*"))]
-        records = []
-        for directory in directories:
-            for path in sorted((directory / "results" / "summaries").glob("*/*.json")):
-                if not path.name.endswith(".claims.json"):
-                    records.append(json.loads(path.read_text())["summary"])
+        records = [json.loads(path.read_text())["summary"]
+                   for directory in _sizes(study) for path in _summary_paths(directory)]
         for summary in sorted(records, key=lambda r: r["sentences"]):
             estimators = summary["estimators"]
             r_values = sorted({estimators[name]["repetitions"] for name in ESTIMATORS})
@@ -106,10 +117,9 @@ def by_size() -> str:
 
 def _study_directories():
     for study in sorted(PAPER):
-        for directory in [HERE / study, *sorted(HERE.glob(f"{study}-n*"))]:
-            for path in sorted((directory / "results" / "summaries").glob("*/*.json")):
-                if not path.name.endswith(".claims.json"):
-                    yield study, directory, json.loads(path.read_text())
+        for directory in _sizes(study):
+            for path in _summary_paths(directory):
+                yield study, directory, json.loads(path.read_text())
 
 
 def holdout_correlation(directory: Path) -> float:
