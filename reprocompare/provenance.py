@@ -21,7 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from reprocompare.config import STRATEGY_NAMES, corpus_seed, section_defaults
-from reprocompare.search.config import curves_corpus, search_corpus
+from reprocompare.search.config import curves_corpus, fixed_split_seed, search_corpus
 
 def canonical(value):
     """``value`` with every mapping's keys sorted, recursively: Snakemake compares params by
@@ -201,6 +201,71 @@ def scoring(config: dict, corpus_name: str, models: list[str]) -> dict:
     if any(uses_device(config, name) for name in models):
         record["device"] = config["device"]
     return record
+
+
+# ---- the search, seed-variance and learning-curve jobs: one settings dict each, everything the
+# job reads (its script never reads the config) ------------------------------------------------
+
+def _trained(config: dict, name: str) -> dict:
+    """A model as a fixed-split job trains it: the mapping it is built from (no label, no
+    resources) and, as a record only, its class's version from 2 on."""
+    mapping = {key: value for key, value in config["models"][name].items()
+               if key not in ("label", "resources")}
+    found = version(config, name)
+    return canonical({"name": name, "mapping": mapping,
+                      **({"version": found} if found > 1 else {})})
+
+
+def fixed_split(config: dict, corpus_name: str) -> dict:
+    """The fixed train/validation split of a corpus (search, seed variance, learning curves)."""
+    return {"ratio": config["search"]["ratio"], "seed": fixed_split_seed(config, corpus_name),
+            "keep_documents": config["corpora"][corpus_name]["keep_documents"]}
+
+
+def search_trials(config: dict, corpus_name: str, model_name: str) -> dict:
+    """Trials of one model's random search: the model, its space, the search's seed, what is
+    scored and where it trains (:func:`scoring`)."""
+    return canonical({"model": _trained(config, model_name),
+                      "space": config["search"]["models"][model_name]["space"],
+                      "seed": config["search"]["seed"],
+                      **scoring(config, corpus_name, [model_name])})
+
+
+def search_table(config: dict, corpus_name: str, trials: list[str]) -> dict:
+    """The trials table: the models' order, and which trial files (a larger budget adds some:
+    the profiles leave out the "input" rerun trigger, so the plan is a setting)."""
+    return {"models": list(config["search"]["models"]), "trials": trials}
+
+
+def budget(config: dict) -> dict:
+    return {"target_f1": config["search"]["target_f1"],
+            "models": list(config["search"]["models"])}
+
+
+def search_best(config: dict, model_name: str, trials: list[str]) -> dict:
+    """One searched model's best configuration: its config mapping, under the trials' draws."""
+    return canonical({"model": _trained(config, model_name), "trials": trials})
+
+
+def seed_runs(config: dict, corpus_name: str, comparison: str) -> dict:
+    """A comparison's two models, each trained with several seeds on the fixed split."""
+    pair = config["comparisons"][comparison]
+    return canonical({"a": _trained(config, pair["a"]), "b": _trained(config, pair["b"]),
+                      "seeds": config["seed_variance"]["seeds"],
+                      "seed": config["search"]["seed"],
+                      **scoring(config, corpus_name, [pair["a"], pair["b"]])})
+
+
+def seed_variance(config: dict) -> dict:
+    return {"failure_f1": config["seed_variance"]["failure_f1"]}
+
+
+def learning_curve_runs(config: dict, corpus_name: str, model_name: str) -> dict:
+    """One model trained with several seeds, its validation F1 recorded every k epochs."""
+    curves = config["learning_curves"]
+    return canonical({"model": _trained(config, model_name), "seeds": curves["seeds"],
+                      "record_every": curves["record_every"], "seed": config["search"]["seed"],
+                      **scoring(config, corpus_name, [model_name])})
 
 
 def strategies(config: dict) -> dict:

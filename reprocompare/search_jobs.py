@@ -20,8 +20,8 @@ from reprocompare.io import write_json_atomic, write_text_atomic
 from reprocompare.jobs import load_prepared
 from reprocompare.reports.checklist import collect, render
 from reprocompare.search.budget import analyse, markdown
-from reprocompare.search.config import (fixed_split_seed, load_best, read_json, resolve_models,
-                                        run_seed, searched_models, space_of)
+from reprocompare.search.config import load_best, read_json, resolve_models, run_seed
+from reprocompare.search.space import parse_space
 from reprocompare.search.seeds import (CURVE_COLUMNS, SEED_COLUMNS, curve_band,
                                        seed_variance_markdown, spread, to_csv)
 from reprocompare.search.trials import (SplitData, best_trial, build, is_random, read_trials_csv,
@@ -30,40 +30,44 @@ from reprocompare.search.trials import fixed_split as draw_split
 from reprocompare.splitters import dumps, load_split
 
 
-def _split_data(corpus_conll: str, corpus_info: str, split_path: str, corpus_name: str,
-                config: dict):
-
-    settings = config["corpora"][corpus_name]
+def _split_data(corpus_conll: str, corpus_info: str, split_path: str, settings: dict):
+    """The fixed split's data, typed or not as ``settings`` say (provenance.scoring)."""
     corpus = task_corpus(load_prepared(corpus_conll, corpus_info), typed=settings["typed"],
-                         train_typed=settings["train_typed"])
+                         train_typed=settings.get("train_typed", False))
     return SplitData.from_document(corpus, load_split(split_path), typed=settings["typed"])
+
+
+def _mapping(model: dict, best: dict[str, dict]) -> dict:
+    """The mapping a model trains with: the search's best (search.feed_best), else its own."""
+    found = best.get(model["name"])
+    return dict(found["mapping"]) if found else dict(model["mapping"])
 
 
 # ---- fixed split --------------------------------------------------------------------------------
 
-def fixed_split(corpus_conll: str, corpus_info: str, corpus_name: str, config: dict,
-                out: str) -> None:
-    """The fixed train/validation split of one corpus (search, learning curves, seed variance)."""
+def fixed_split(corpus_conll: str, corpus_info: str, settings: dict, out: str) -> None:
+    """The fixed train/validation split of one corpus (search, learning curves, seed variance);
+    ``settings``: :func:`reprocompare.provenance.fixed_split`."""
 
     corpus = load_prepared(corpus_conll, corpus_info)
-    document = draw_split(corpus, ratio=config["search"]["ratio"],
-                          seed=fixed_split_seed(config, corpus_name),
-                          keep_documents=config["corpora"][corpus_name]["keep_documents"])
+    document = draw_split(corpus, ratio=settings["ratio"], seed=settings["seed"],
+                          keep_documents=settings["keep_documents"])
     write_text_atomic(out, dumps(document))
 
 
 # ---- search -------------------------------------------------------------------------------------
 
 def search_trials(corpus_conll: str, corpus_info: str, split_path: str, corpus_name: str,
-                  model_name: str, first: int, last: int, config: dict, out: str,
-                  threads: int = 1) -> None:
-    """Trials ``first..last`` (inclusive, 0-based) of one model's random search, as JSON."""
+                  first: int, last: int, settings: dict, out: str, threads: int = 1) -> None:
+    """Trials ``first..last`` (inclusive, 0-based) of one model's random search, as JSON;
+    ``settings``: :func:`reprocompare.provenance.search_trials`."""
 
-    mapping = config["models"][model_name]
-    data = _split_data(corpus_conll, corpus_info, split_path, corpus_name, config)
-    records = run_trials(data, model_name, mapping, space_of(config, model_name),
-                         seed=config["search"]["seed"], trials=range(int(first), int(last) + 1),
-                         device=config["device"], threads=threads)
+    model_name, mapping = settings["model"]["name"], settings["model"]["mapping"]
+    data = _split_data(corpus_conll, corpus_info, split_path, settings)
+    records = run_trials(data, model_name, mapping,
+                         parse_space(model_name, mapping, settings["space"]),
+                         seed=settings["seed"], trials=range(int(first), int(last) + 1),
+                         device=settings.get("device", "cpu"), threads=threads)
     # seconds (wall time) is the only field that changes between reruns
     write_json_atomic(out, {"model": model_name, "corpus": corpus_name, "trials": records})
 
@@ -72,10 +76,11 @@ def _trial_records(paths: Iterable[str]) -> list[dict]:
     return [record for path in paths for record in read_json(path)["trials"]]
 
 
-def collect_trials(trial_paths: list[str], config: dict, out: str) -> None:
-    """results/search/{corpus}/trials.csv: every trial, by model (config order) then trial."""
+def collect_trials(trial_paths: list[str], settings: dict, out: str) -> None:
+    """results/search/{corpus}/trials.csv: every trial, by model (config order) then trial;
+    ``settings``: :func:`reprocompare.provenance.search_table`."""
 
-    order = {name: i for i, name in enumerate(searched_models(config))}
+    order = {name: i for i, name in enumerate(settings["models"])}
     records = sorted(_trial_records(trial_paths),
                      key=lambda r: (order.get(r["model"], len(order)), r["model"], r["trial"]))
     write_text_atomic(out, trials_csv(records))
@@ -89,43 +94,45 @@ def mean_seconds(records: Iterable[Mapping]) -> dict[str, float]:
     return {name: float(np.mean(values)) for name, values in times.items()}
 
 
-def budget(trials_path: str, config: dict, out_json: str, out_md: str, figure_stem: str) -> None:
-    """budget.json, budget.md and the budget figure, from the trials table."""
+def budget(trials_path: str, settings: dict, out_json: str, out_md: str,
+           figure_stem: str) -> None:
+    """budget.json, budget.md and the budget figure, from the trials table; ``settings``:
+    :func:`reprocompare.provenance.budget`."""
     from reprocompare.reports.budget import budget_figure  # lazy: matplotlib, only this job draws
 
     records = read_trials_csv(trials_path)
-    analysis = analyse(records, target_f1=config["search"]["target_f1"],
-                       order=searched_models(config))
+    analysis = analyse(records, target_f1=settings["target_f1"], order=settings["models"])
     write_json_atomic(out_json, analysis)
     write_text_atomic(out_md, markdown(analysis))
     budget_figure(analysis, mean_seconds(records), figure_stem)
 
 
-def best_config(trial_paths: list[str], model_name: str, corpus_name: str, config: dict,
-                out: str) -> None:
-    """The best trial of one model (highest validation F1) and the full config mapping it is."""
+def best_config(trial_paths: list[str], corpus_name: str, settings: dict, out: str) -> None:
+    """The best trial of one model (highest validation F1) and the full config mapping it is;
+    ``settings``: :func:`reprocompare.provenance.search_best`."""
 
+    model_name = settings["model"]["name"]
     best = best_trial(r for r in _trial_records(trial_paths) if r["model"] == model_name)
     write_json_atomic(out, {
         "model": model_name, "corpus": corpus_name, "trial": best["trial"], "f1": best["f1"],
         "spec": best["spec"], "config": best["config"],
-        "mapping": {**config["models"][model_name], **best["config"]}})
+        "mapping": {**settings["model"]["mapping"], **best["config"]}})
 
 
 # ---- seed variance and learning curves ----------------------------------------------------------
 
-def _seed_runs(data, model_name: str, mapping: Mapping, seeds: int, config: dict,
-               corpus_name: str, *, learning_curve: bool = False,
-               record_every: int = 1, threads: int = 1) -> dict:
+def _seed_runs(data, model_name: str, mapping: Mapping, settings: dict, corpus_name: str, *,
+               learning_curve: bool = False, threads: int = 1) -> dict:
     """Train one model with seeds 0..seeds-1 (once, if its training has no seed)."""
 
     random = is_random(mapping)
     runs = []
-    for run in range(seeds if random else 1):
-        seed = run_seed(config, corpus_name, run)
-        extra = {"record_every": record_every} if learning_curve else {}
+    for run in range(settings["seeds"] if random else 1):
+        seed = run_seed(settings["seed"], corpus_name, run)
+        extra = {"record_every": settings["record_every"]} if learning_curve else {}
         spec, model = build(model_name, mapping, random_state=seed if random else None,
-                            device=config["device"], num_threads=max(1, threads), **extra)
+                            device=settings.get("device", "cpu"), num_threads=max(1, threads),
+                            **extra)
         result = train_and_score(data, model, learning_curve=learning_curve)
         runs.append({"run": run, "seed": seed if random else None, **result})
         print(f"{model_name} run {run}: F1 {result['f1']:.4f} ({result['seconds']:.1f} s)",
@@ -134,22 +141,23 @@ def _seed_runs(data, model_name: str, mapping: Mapping, seeds: int, config: dict
 
 
 def seed_runs(corpus_conll: str, corpus_info: str, split_path: str, corpus_name: str,
-              comparison: str, config: dict, best_paths: Iterable[str], out: str,
+              comparison: str, settings: dict, best_paths: Iterable[str], out: str,
               threads: int = 1) -> None:
-    """Models A and B of a comparison, each trained with several seeds on the fixed split."""
-    mappings = resolve_models(config, comparison, best_paths)
-    pair = config["comparisons"][comparison]
-    data = _split_data(corpus_conll, corpus_info, split_path, corpus_name, config)
-    seeds = config["seed_variance"]["seeds"]
-    models = {side.upper(): _seed_runs(data, pair[side], mappings[pair[side]], seeds, config,
-                                       corpus_name, threads=threads) for side in ("a", "b")}
+    """Models A and B of a comparison, each trained with several seeds on the fixed split;
+    ``settings``: :func:`reprocompare.provenance.seed_runs`."""
+    best = load_best(best_paths)
+    data = _split_data(corpus_conll, corpus_info, split_path, settings)
+    models = {side.upper(): _seed_runs(data, settings[side]["name"],
+                                       _mapping(settings[side], best), settings, corpus_name,
+                                       threads=threads) for side in ("a", "b")}
     write_json_atomic(out, {"corpus": corpus_name, "comparison": comparison, "models": models})
 
 
-def seed_variance_table(paths: list[str], config: dict, out_csv: str, out_md: str) -> None:
-    """results/tables/seed_variance.csv and .md: spread and failure rate of every model."""
+def seed_variance_table(paths: list[str], settings: dict, out_csv: str, out_md: str) -> None:
+    """results/tables/seed_variance.csv and .md: spread and failure rate of every model;
+    ``settings``: :func:`reprocompare.provenance.seed_variance`."""
 
-    threshold = config["seed_variance"]["failure_f1"]
+    threshold = settings["failure_f1"]
     rows = []
     for path in paths:
         record = read_json(path)
@@ -163,16 +171,13 @@ def seed_variance_table(paths: list[str], config: dict, out_csv: str, out_md: st
 
 
 def curve_runs(corpus_conll: str, corpus_info: str, split_path: str, corpus_name: str,
-               model_name: str, config: dict, best_paths: Iterable[str], out: str,
-               threads: int = 1) -> None:
-    """One BiLSTM trained with several seeds, recording validation F1 every k epochs."""
-    settings = config["learning_curves"]
-    mapping = dict(load_best(best_paths).get(model_name, {}).get("mapping")
-                   or config["models"][model_name])
-    data = _split_data(corpus_conll, corpus_info, split_path, corpus_name, config)
-    record = _seed_runs(data, model_name, mapping, settings["seeds"], config, corpus_name,
-                        learning_curve=True, record_every=settings["record_every"],
-                        threads=threads)
+               settings: dict, best_paths: Iterable[str], out: str, threads: int = 1) -> None:
+    """One BiLSTM trained with several seeds, recording validation F1 every k epochs;
+    ``settings``: :func:`reprocompare.provenance.learning_curve_runs`."""
+    model = settings["model"]
+    data = _split_data(corpus_conll, corpus_info, split_path, settings)
+    record = _seed_runs(data, model["name"], _mapping(model, load_best(best_paths)), settings,
+                        corpus_name, learning_curve=True, threads=threads)
     write_json_atomic(out, {"corpus": corpus_name, **record})
 
 

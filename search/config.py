@@ -114,13 +114,14 @@ def fixed_split_seed(config: dict, corpus: str) -> int:
     return derive_seed(config["search"]["seed"], corpus, FIXED_SPLIT)
 
 
-def run_seed(config: dict, corpus: str, run: int) -> int:
-    """Training seed of run ``run`` of the seed-variance and learning-curve runs on a corpus.
+def run_seed(search_seed: int, corpus: str, run: int) -> int:
+    """Training seed of run ``run`` of the seed-variance and learning-curve runs on a corpus
+    (``search_seed``: the config's ``search.seed``).
 
     The same for every model (common random numbers, as in a comparison's folds), and a function
     of the run's index only, so more seeds keep the first runs.
     """
-    return derive_seed(config["search"]["seed"], corpus, SEED_RUN, int(run), below=2**31 - 1)
+    return derive_seed(search_seed, corpus, SEED_RUN, int(run), below=2**31 - 1)
 
 
 def model_mapping(config: dict, model_name: str, best: dict[str, dict] | None = None) -> dict:

@@ -192,3 +192,22 @@ def test_a_built_in_taggers_version_reruns_its_jobs_only():
     assert record["B"] == {"name": "crf", "spec": "crf:scheme=IOB2"}
     assert provenance.model(config, "lstm") == {"epochs": 3, "type": "bilstm", "version": 2}
     assert provenance.model(config, "crf") == {"type": "crf"}
+
+
+def test_every_rule_passes_one_settings_dict_and_no_script_reads_the_config():
+    """One contract between rules and scripts (issue 21, item 2): a rule's params are one
+    ``settings`` value built in reprocompare/provenance.py, and its script reads that, never
+    ``snakemake.config`` (which would let a job depend on a value its params do not record)."""
+    import re
+
+    scripts = sorted((ROOT / "workflow" / "scripts").glob("*.py"))
+    assert len(scripts) >= 15
+    for script in scripts:
+        assert "snakemake.config" not in script.read_text(), script.name
+    blocks = []
+    for rules in sorted((ROOT / "workflow" / "rules").glob("*.smk")):
+        text = rules.read_text()
+        for match in re.finditer(r"\n    params:\n((?:        .*\n|\n)+?)(?=    \w)", text):
+            names = re.findall(r"^        (\w+)=", match.group(1), re.M)
+            blocks.append((rules.name, names))
+    assert len(blocks) >= 14 and all(names == ["settings"] for _, names in blocks), blocks

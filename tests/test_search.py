@@ -302,7 +302,10 @@ def test_resolve_models_uses_the_best_configuration(tmp_path):
         row["config"] = {"c1": 0.1 * (row["trial"] + 1)}
     trials.write_text(json.dumps({"model": "crf", "trials": rows}))
     best = tmp_path / "best.json"
-    best_config([str(trials)], "crf", "tiny", config, str(best))
+    from reprocompare import provenance
+
+    best_config([str(trials)], "tiny", provenance.search_best(config, "crf", [str(trials)]),
+                str(best))
     record = json.loads(best.read_text())
     assert record["trial"] == 1 and record["mapping"] == {**CRF, "c1": 0.2}
     models = resolve_models(config, "pair", [str(best)])
@@ -320,16 +323,19 @@ def test_seed_runs_repeat_random_models_and_train_deterministic_ones_once(tmp_pa
     config["comparisons"]["mixed"] = {"a": "lstm", "b": "crf", "corpora": ["tiny"]}
     conll, info, split = (str(tmp_path / name) for name in ("c.conll", "c.json", "split.json"))
     prepare_corpus(config["corpora"]["tiny"]["path"], config["corpora"]["tiny"], conll, info)
-    fixed_split_job(conll, info, "tiny", config, split)
+    from reprocompare import provenance
+
+    fixed_split_job(conll, info, provenance.fixed_split(config, "tiny"), split)
     outputs = []
     for attempt in range(2):
         out = tmp_path / f"runs{attempt}.json"
-        seed_runs(conll, info, split, "tiny", "mixed", config, [], str(out))
+        seed_runs(conll, info, split, "tiny", "mixed", provenance.seed_runs(config, "tiny", "mixed"),
+                  [], str(out))
         outputs.append(json.loads(out.read_text()))
     lstm, crf = outputs[0]["models"]["A"], outputs[0]["models"]["B"]
     assert (lstm["name"], lstm["random"], crf["name"], crf["random"]) == ("lstm", True, "crf", False)
-    assert [r["seed"] for r in lstm["runs"]] == [run_seed(config, "tiny", 0),
-                                                run_seed(config, "tiny", 1)]
+    assert [r["seed"] for r in lstm["runs"]] == [run_seed(config["search"]["seed"], "tiny", 0),
+                                                run_seed(config["search"]["seed"], "tiny", 1)]
     assert [r["seed"] for r in crf["runs"]] == [None]
     for side in ("A", "B"):  # the same seeds give the same scores
         assert [r["f1"] for r in outputs[0]["models"][side]["runs"]] == \

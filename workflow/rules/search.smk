@@ -31,11 +31,7 @@ rule fixed_split:
         mem_mb=2000,
         runtime=10,
     params:
-        ratio=config["search"]["ratio"],
-        seed=config["search"]["seed"],
-        keep_documents=lambda wildcards: {
-            "keep_documents": config["corpora"][wildcards.corpus]["keep_documents"]
-        },
+        settings=lambda wildcards: provenance.fixed_split(config, wildcards.corpus),
     script:
         "../scripts/search_split.py"
 
@@ -66,13 +62,8 @@ rule search_trials:
             config["device"] == "cuda" and uses_gpu(config, wildcards.model)
         ),
     params:
-        model=lambda wildcards: provenance.model(config, wildcards.model),
-        space=lambda wildcards: provenance.canonical(
-            config["search"]["models"][wildcards.model]["space"]
-        ),
-        seed=config["search"]["seed"],
-        scoring=lambda wildcards: provenance.scoring(
-            config, wildcards.corpus, [wildcards.model]
+        settings=lambda wildcards: provenance.search_trials(
+            config, wildcards.corpus, wildcards.model
         ),
     script:
         "../scripts/search_trials.py"
@@ -94,10 +85,9 @@ rule search_table:
         mem_mb=2000,
         runtime=10,
     params:
-        models=list(config["search"]["models"]),  # the table's order
-        # which trials: a new budget adds trial jobs, and the table must follow (the profiles
-        # leave out the "input" rerun trigger, so the plan is a param)
-        trials=lambda wildcards: trial_files(config, wildcards.corpus),
+        settings=lambda wildcards: provenance.search_table(
+            config, wildcards.corpus, trial_files(config, wildcards.corpus)
+        ),
     script:
         "../scripts/search_table.py"
 
@@ -125,8 +115,7 @@ rule budget:
         mem_mb=2000,
         runtime=10,
     params:
-        target_f1=config["search"]["target_f1"],
-        models=list(config["search"]["models"]),  # the order of curves and pairs
+        settings=provenance.budget(config),
     script:
         "../scripts/search_budget.py"
 
@@ -148,9 +137,10 @@ rule search_best:
         mem_mb=2000,
         runtime=10,
     params:
-        model=lambda wildcards: provenance.spec(config, wildcards.model),
-        trials=lambda wildcards: trial_files(
-            config, wildcards.corpus, [wildcards.model]
+        settings=lambda wildcards: provenance.search_best(
+            config,
+            wildcards.model,
+            trial_files(config, wildcards.corpus, [wildcards.model]),
         ),
     script:
         "../scripts/search_best.py"
@@ -176,20 +166,8 @@ rule seed_runs:
         runtime=compare_runtime,
         gpu=compare_gpu,
     params:
-        seeds=config["seed_variance"]["seeds"],
-        seed=config["search"]["seed"],
-        models=lambda wildcards: provenance.canonical(
-            {
-                side: provenance.model(
-                    config, config["comparisons"][wildcards.comparison][side]
-                )
-                for side in ("a", "b")
-            }
-        ),
-        scoring=lambda wildcards: provenance.scoring(
-            config,
-            wildcards.corpus,
-            [config["comparisons"][wildcards.comparison][s] for s in ("a", "b")],
+        settings=lambda wildcards: provenance.seed_runs(
+            config, wildcards.corpus, wildcards.comparison
         ),
     script:
         "../scripts/search_seed_runs.py"
@@ -212,7 +190,7 @@ rule seed_variance:
         mem_mb=2000,
         runtime=10,
     params:
-        failure_f1=config["seed_variance"]["failure_f1"],
+        settings=provenance.seed_variance(config),
     script:
         "../scripts/search_seed_variance.py"
 
@@ -239,12 +217,8 @@ rule learning_curve_runs:
         runtime=240,
         gpu=int(config["device"] == "cuda"),
     params:
-        model=lambda wildcards: provenance.model(config, wildcards.model),
-        seeds=config["learning_curves"]["seeds"],
-        record_every=config["learning_curves"]["record_every"],
-        seed=config["search"]["seed"],
-        scoring=lambda wildcards: provenance.scoring(
-            config, wildcards.corpus, [wildcards.model]
+        settings=lambda wildcards: provenance.learning_curve_runs(
+            config, wildcards.corpus, wildcards.model
         ),
     script:
         "../scripts/search_curve_runs.py"

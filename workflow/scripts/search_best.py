@@ -3,5 +3,5 @@ from reprocompare.jobs import job
 from reprocompare.search_jobs import best_config
 
 with job(snakemake.log[0]):
-    best_config(list(snakemake.input), snakemake.wildcards.model, snakemake.wildcards.corpus,
-                snakemake.config, snakemake.output[0])
+    best_config(list(snakemake.input), snakemake.wildcards.corpus, snakemake.params.settings,
+                snakemake.output[0])

@@ -5,5 +5,6 @@ from reprocompare.jobs import job
 from reprocompare.search_jobs import budget
 
 with job(snakemake.log[0]):
-    budget(snakemake.input[0], snakemake.config, snakemake.output.json, snakemake.output.table,
+    budget(snakemake.input[0], snakemake.params.settings, snakemake.output.json,
+           snakemake.output.table,
            str(Path(snakemake.output.figure).with_suffix("")))

@@ -4,5 +4,6 @@ from reprocompare.search_jobs import seed_runs
 
 with job(snakemake.log[0]):
     seed_runs(snakemake.input.conll, snakemake.input.info, snakemake.input.split,
-              snakemake.wildcards.corpus, snakemake.wildcards.comparison, snakemake.config,
+              snakemake.wildcards.corpus, snakemake.wildcards.comparison,
+              snakemake.params.settings,
               list(snakemake.input.best), snakemake.output[0], threads=snakemake.threads)

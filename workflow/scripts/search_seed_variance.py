@@ -3,5 +3,5 @@ from reprocompare.jobs import job
 from reprocompare.search_jobs import seed_variance_table
 
 with job(snakemake.log[0]):
-    seed_variance_table(list(snakemake.input), snakemake.config, snakemake.output.csv,
+    seed_variance_table(list(snakemake.input), snakemake.params.settings, snakemake.output.csv,
                         snakemake.output.md)

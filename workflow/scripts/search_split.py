@@ -3,5 +3,5 @@ from reprocompare.jobs import job
 from reprocompare.search_jobs import fixed_split
 
 with job(snakemake.log[0]):
-    fixed_split(snakemake.input.conll, snakemake.input.info, snakemake.wildcards.corpus,
-                snakemake.config, snakemake.output[0])
+    fixed_split(snakemake.input.conll, snakemake.input.info, snakemake.params.settings,
+                snakemake.output[0])

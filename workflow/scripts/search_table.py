@@ -3,4 +3,4 @@ from reprocompare.jobs import job
 from reprocompare.search_jobs import collect_trials
 
 with job(snakemake.log[0]):
-    collect_trials(list(snakemake.input), snakemake.config, snakemake.output[0])
+    collect_trials(list(snakemake.input), snakemake.params.settings, snakemake.output[0])

@@ -4,6 +4,6 @@ from reprocompare.search_jobs import search_trials
 
 with job(snakemake.log[0]):
     search_trials(snakemake.input.conll, snakemake.input.info, snakemake.input.split,
-                  snakemake.wildcards.corpus, snakemake.wildcards.model,
-                  int(snakemake.wildcards.first), int(snakemake.wildcards.last),
-                  snakemake.config, snakemake.output[0], threads=snakemake.threads)
+                  snakemake.wildcards.corpus, int(snakemake.wildcards.first),
+                  int(snakemake.wildcards.last), snakemake.params.settings, snakemake.output[0],
+                  threads=snakemake.threads)
