@@ -84,16 +84,6 @@ def _spec(mapping_json: str) -> str:
     return str(spec_from_mapping("model", json.loads(mapping_json)))
 
 
-def model(config: dict, name: str) -> dict:
-    """A config model's mapping as the jobs that train it record it: canonical, without its
-    ``label`` (a name for the tables, which changes no training), with its class's ``version``
-    from 2 on (:func:`version`)."""
-    mapping = {key: value for key, value in config["models"][name].items()
-               if key not in ("label", "resources")}
-    found = version(config, name)
-    return canonical({**mapping, **({"version": found} if found > 1 else {})})
-
-
 @lru_cache(maxsize=None)
 def _version(mapping_json: str) -> int:
     from reprocompare.models import tagger_class_of  # lazy: scikit-learn

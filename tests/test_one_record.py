@@ -190,8 +190,10 @@ def test_a_built_in_taggers_version_reruns_its_jobs_only():
     record = provenance.compare(config, "c", "p", "holdout")
     assert record["A"] == {"name": "lstm", "spec": "bilstm:scheme=IOB2,epochs=3", "version": 2}
     assert record["B"] == {"name": "crf", "spec": "crf:scheme=IOB2"}
-    assert provenance.model(config, "lstm") == {"epochs": 3, "type": "bilstm", "version": 2}
-    assert provenance.model(config, "crf") == {"type": "crf"}
+    assert provenance.learning_curve_runs(config, "c", "lstm")["model"] == {
+        "mapping": {"epochs": 3, "type": "bilstm"}, "name": "lstm", "version": 2}
+    assert provenance.search_best(config, "crf", [])["model"] == {
+        "mapping": {"type": "crf"}, "name": "crf"}
 
 
 def test_every_rule_passes_one_settings_dict_and_no_script_reads_the_config():
