@@ -307,9 +307,22 @@ def _claims_reading(group: list[dict], holm: bool) -> list[str]:
     return _how_to_read(CLAIMS_NOTE + (HOLM_NOTE if holm else "") + _calibration(group))
 
 
-def claims_latex(rows: list[dict]) -> str:
+def _aso_note(aso: list[dict]) -> str:
+    """Almost stochastic order under the tests, one clause per strategy (eps_min both ways)."""
+    if not aso:
+        return ""
+    cells = "; ".join(f"{escape(r['strategy'])} {number(r['eps_min'], 2)} / "
+                      f"{number(r['eps_min_b_over_a'], 2)}" for r in aso)
+    # its calibration at this study's R (estimators.aso, measured by benchmarks/bench_aso.py)
+    note = aso[0].get("calibration") or ""
+    return (rf"Almost stochastic order of the models' F1 ({100 * aso[0]['confidence']:g}\% "
+            rf"confidence), $\epsilon_{{\min}}$ of A over B / B over A: {cells} "
+            rf"($<$ 0.5 reads `better'{'; ' + prose(note) if note else ''}). ")
+
+
+def claims_latex(rows: list[dict], aso: list[dict] | None = None) -> str:
     """How often each test declares A significantly better, at column width: short test names,
-    grouped by strategy."""
+    grouped by strategy; ``aso`` (reports.tables.aso_rows) adds a line to each note."""
     out = ["% Significance claims (column width) written by reprocompare; needs "
            "\\usepackage{booktabs}", "% the full-width variant is claims-wide.tex"]
     for group in _groups(rows):
@@ -338,13 +351,16 @@ def claims_latex(rows: list[dict]) -> str:
                        f"{number(r['share'], 2)} {interval(r['share_low'], r['share_high'])} & "
                        f"{r['b_better']}" + (f" & {r['a_better_holm']}" if holm else "")
                        + r" \\")
-        out += [r"\bottomrule", r"\end{tabular}", *_note(_claims_notes(first, group, holm)),
+        own = [r for r in aso or () if r["comparison"] == first["comparison"]]
+        out += [r"\bottomrule", r"\end{tabular}",
+                *_note(_claims_notes(first, group, holm) + [_aso_note(own)]),
                 r"\end{table}", *_claims_reading(group, holm), ""]
     return "\n".join(out)
 
 
-def claims_wide_latex(rows: list[dict]) -> str:
-    """The claims table at full width (``table*``): strategies and the tests' full names."""
+def claims_wide_latex(rows: list[dict], aso: list[dict] | None = None) -> str:
+    """The claims table at full width (``table*``): strategies and the tests' full names, and
+    the almost stochastic order of ``aso`` in the note."""
     out = ["% Significance claims (full width, table*) written by reprocompare; needs "
            "\\usepackage{booktabs}"]
     for group in _groups(rows):
@@ -365,6 +381,8 @@ def claims_wide_latex(rows: list[dict]) -> str:
                        f"{r['b_better']}/{r['repetitions']}"
                        + (f" & {r['a_better_holm']}/{r['repetitions']}" if holm else "")
                        + r" \\")
-        out += [r"\bottomrule", r"\end{tabular}", *_note(_claims_notes(first, group, holm)),
+        own = [r for r in aso or () if r["comparison"] == first["comparison"]]
+        out += [r"\bottomrule", r"\end{tabular}",
+                *_note(_claims_notes(first, group, holm) + [_aso_note(own)]),
                 r"\end{table*}", *_claims_reading(group, holm), ""]
     return "\n".join(out)

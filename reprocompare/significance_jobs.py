@@ -204,5 +204,5 @@ def claims_tables(claims_paths: list[str], summary_paths: list[str],
     markdown = t.claims_markdown(rows, aso_rows)
     write_text_atomic(outputs["md"], markdown)
     write_text_atomic(outputs["html"], markdown_html(markdown, "Significance claims"))
-    write_text_atomic(outputs["tex"], latex.claims_latex(rows))
-    write_text_atomic(outputs["wide_tex"], latex.claims_wide_latex(rows))
+    write_text_atomic(outputs["tex"], latex.claims_latex(rows, aso_rows))
+    write_text_atomic(outputs["wide_tex"], latex.claims_wide_latex(rows, aso_rows))

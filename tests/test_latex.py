@@ -50,6 +50,8 @@ def _all_tables(summary_paths: list[Path], claims_paths: list[Path], tmp_path: P
         outputs["wide_tex"] = str(tmp_path / "claims-wide.tex")
         claims_tables([str(p) for p in claims_paths], [str(p) for p in summary_paths], outputs)
         tables["claims"] = Path(outputs["tex"]).read_text()
+        # the almost stochastic order of the claims record (issue 25), with its calibration
+        assert "Almost stochastic order" in tables["claims"] and "liberal" in tables["claims"]
         tables["claims-wide"] = Path(outputs["wide_tex"]).read_text()
     return tables
 
