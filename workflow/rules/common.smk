@@ -45,6 +45,20 @@ if workflow.is_main_process:
         except UserError as error:
             sys.exit(f"reprocompare: config error: {error}")
 
+    # a sequential study's R is the wave it has reached, which `reprocompare sequential` passes
+    # with --config: run alone on the config, the summaries would shrink back to its first wave
+    if (
+        config["stopping"]["enabled"]
+        and "repetitions" not in workflow.config_settings.config
+    ):
+        print(
+            f"reprocompare: warning: stopping.enabled: this run takes repetitions = "
+            f"{config['repetitions']} from {CONFIG_SOURCE}, the first wave; a sequential study "
+            f"grows and rebuilds with `reprocompare sequential --configfile {CONFIG_SOURCE} "
+            f"--directory DIR`, which passes the R it has reached",
+            file=sys.stderr,
+        )
+
 REPETITIONS = range(config["repetitions"])
 STRATEGY_RUN = [STRATEGY_NAMES[key] for key in config["strategies"]]
 
