@@ -57,6 +57,19 @@ study-chunking study-ner study-chunking-n600 study-ner-n600: study-%: $(STAMP)
 		--report results/report.html
 	@echo "Tables: studies/$*/results/tables/table4.md, table3.md, claims.md"
 
+# The sequential studies (issue 26: whole corpora, the sample-size curve, two comparisons):
+# waves of repetitions until the verdicts are decided (reprocompare sequential), resumed from
+# what studies/NAME/ holds, tables and figures rebuilt at the R reached.
+SEQUENTIAL := study-chunking-full study-ner-full study-size-chunking study-size-ner \
+	study-two-comparisons
+.PHONY: $(SEQUENTIAL)
+study-ner-full study-size-ner: $(CONLL2002)
+
+$(SEQUENTIAL): study-%: $(STAMP)
+	$(BIN)/reprocompare sequential --configfile config/study-$*.yaml --directory studies/$* \
+		-- --profile profiles/local --cores $(CORES)
+	@echo "Tables: studies/$*/results/tables/table4.md, table3.md, claims.md"
+
 # tests/system-packages.sh installs what the tests need from the system (pdflatex) when it can.
 test: $(STAMP)
 	bash tests/system-packages.sh
