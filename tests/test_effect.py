@@ -41,3 +41,20 @@ def test_bad_input_is_refused(args):
         mean_interval(*args)
     with pytest.raises(ValueError, match="confidence"):
         mean_interval(1.0, 0.5, 5, confidence=1.0)
+
+
+def test_the_docs_coverage_table_is_the_benchmarks_output():
+    """docs/statistics.md, "The effect in F1 points": benchmarks/bench_effect.py's table."""
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    text = (ROOT / "docs" / "statistics.md").read_text()
+    section = text.split("<!-- effect:begin -->\n", 1)[1].split("<!-- effect:end -->", 1)[0]
+    made = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_effect.py")],
+                          capture_output=True, text=True, check=True).stdout
+    assert section == made, "regenerate: python benchmarks/bench_effect.py --write"
+    # the interval is calibrated for normal estimates at the R our users run, 5 as 1000
+    rows = {int(line.split("|")[1]): line for line in made.splitlines()[2:]}
+    assert all(abs(float(rows[r].split("|")[3].strip(" %")) - 95) < 0.8 for r in (5, 1000))
