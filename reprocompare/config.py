@@ -9,6 +9,7 @@ config key, e.g. ``config/config.yaml: strategies.bcv.m: 0 is less than the mini
 from __future__ import annotations
 
 import copy
+import inspect
 from pathlib import Path
 from typing import Any
 
@@ -166,6 +167,7 @@ def _check_references(config: dict, source: str) -> None:
                                 f"{', '.join(config['corpora'])})", path=source,
                                 key=f"comparisons.{name}.corpora")
     _check_stopping(config, source)
+    _check_variation(config, source)
     rs = config["strategies"].get("repeated_holdout")
     if rs is not None and rs["table4_k"] > max(rs["k"]):
         raise UserError(f"{rs['table4_k']} is more than the largest k ({max(rs['k'])})",
@@ -193,6 +195,42 @@ def _check_stopping(config: dict, source: str) -> None:
             raise UserError(f"{name} needs strategies.{ESTIMATOR_STRATEGY[name]}, which this "
                             f"study does not run (strategies: {', '.join(config['strategies'])})",
                             path=source, key="stopping.estimators")
+
+
+def _check_variation(config: dict, source: str) -> None:
+    """A design of samples x splits x seeds that is what it says (reprocompare.variation)."""
+    from reprocompare.models import tagger_class_of  # lazy: scikit-learn; jobs import config
+
+    def fail(message: str, key: str):
+        raise UserError(message, path=source, key=key)
+
+    v, repetitions = config["variation"], config["repetitions"]
+    if v["samples"] >= 2 and v["sample_size"] is None:
+        fail(f"{v['samples']} data samples of how many sentences? give sample_size",
+             "variation.sample_size")
+    if v["samples"] == 1 and v["sample_size"] is not None:
+        fail("one sample of a corpus is corpora.<name>.subsample; sample_size draws a fresh "
+             "sample per data sample, so it needs samples >= 2", "variation.sample_size")
+    if v["samples"] >= 2 and v["splits"] is None:
+        fail("with samples >= 2 the splits per sample are fixed (the study grows by samples)",
+             "variation.splits")
+    if v["splits"] is not None and v["samples"] * v["splits"] * v["seeds"] != repetitions:
+        fail(f"{v['samples']} samples x {v['splits']} splits x {v['seeds']} seeds is "
+             f"{v['samples'] * v['splits'] * v['seeds']} repetitions, not {repetitions}",
+             "repetitions")
+    if repetitions % v["seeds"]:
+        fail(f"{repetitions} repetitions are not whole splits of {v['seeds']} seeds",
+             "repetitions")
+    if config["stopping"]["enabled"] and (v["samples"] > 1 or v["seeds"] > 1):
+        fail("a sequential study adds waves of repetitions, which would cut a design of "
+             "samples and seeds short: run the design at a fixed R", "variation")
+    if v["seeds"] > 1:
+        for name, pair in config["comparisons"].items():
+            seeded = [m for m in (pair["a"], pair["b"]) if "random_state" in inspect.signature(
+                tagger_class_of(config["models"][m])).parameters]
+            if not seeded:
+                fail(f"neither {pair['a']} nor {pair['b']} (comparisons.{name}) trains with a "
+                     "seed: more seeds would repeat identical runs", "variation.seeds")
 
 
 def strategy_settings(config: dict, strategy: str) -> dict:

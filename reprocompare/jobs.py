@@ -23,7 +23,8 @@ from reprocompare.reports import latex, tables as t
 from reprocompare.reports.front import answer_rst
 from reprocompare.reports.html import markdown_html
 from reprocompare.search.config import load_best
-from reprocompare.seeds import generator
+from reprocompare.seeds import SAMPLE, derive_seed, generator
+from reprocompare.variation import indices
 
 
 @contextlib.contextmanager
@@ -164,7 +165,7 @@ def compare(corpus_conll: str, corpus_info: str, settings: dict, repetition: int
             model.set_params(device=settings.get("device", "cpu"), num_threads=max(1, threads))
     corpus = task_corpus(load_prepared(corpus_conll, corpus_info), typed=settings["typed"],
                          train_typed=settings.get("train_typed", False))
-    split = make_split(corpus, corpus_conll, settings["split"], repetition)
+    corpus, split = _repetition(corpus, corpus_conll, settings, repetition)
     kept = _kept_folds(out_dir, settings, split, corpus)
     # the earlier run is read: from here on the directory is incomplete until estimates.json
     Path(out_dir, "estimates.json").unlink(missing_ok=True)
@@ -177,6 +178,28 @@ def compare(corpus_conll: str, corpus_info: str, settings: dict, repetition: int
                          kept=kept, train_typed=settings.get("train_typed"))
     write_comparison(run, corpus, out_dir, keep_predictions=settings["keep_predictions"])
     print(f"done in {time.perf_counter() - started:.1f} s", file=sys.stderr)
+
+
+def _repetition(corpus: Corpus, corpus_conll: str, settings: dict,
+                repetition: int) -> tuple[Corpus, dict]:
+    """The corpus and split of one repetition: the paper's design (a new split of the corpus),
+    or its sample, split and seed in a design of ``variation`` (reprocompare.variation)."""
+    variation = settings.get("variation")
+    if variation is None:
+        return corpus, make_split(corpus, corpus_conll, settings["split"], repetition)
+    at = indices(variation, repetition)
+    if variation["sample_size"] is not None:
+        if variation["sample_size"] >= len(corpus):
+            raise UserError(f"a sample of {variation['sample_size']} sentences needs a larger "
+                            f"corpus than {len(corpus)} sentences", path=corpus_conll,
+                            key="variation.sample_size")
+        corpus = subsample(corpus, variation["sample_size"],
+                           derive_seed(settings["split"]["seed"], SAMPLE, at.sample))
+    split = make_split(corpus, corpus_conll, settings["split"], at.split_key)
+    # the repetition's own number (its models' seeds come from it) and where it sits
+    split["repetition"] = repetition
+    split["variation"] = {"sample": at.sample, "split": at.split, "seed": at.seed}
+    return corpus, split
 
 
 def _kept_folds(out_dir: str, settings: dict, split: dict, corpus: Corpus) -> dict:
@@ -248,7 +271,8 @@ def summarize(estimate_paths: list[str], settings: dict, out: str) -> None:
     # the specs the runs trained (with search.feed_best, the search's best, not the config's)
     run = {"models": summary["models"], **{key: settings[key] for key in (
         "corpus", "model_names", "typed", "strategies", "repetitions", "seed")},
-           **{key: settings[key] for key in ("train_typed", "model_labels") if key in settings}}
+           **{key: settings[key] for key in ("train_typed", "model_labels", "variation")
+              if key in settings}}
     # every repetition split the same prepared corpus: its size labels the tables
     sentences = read_json(Path(directories[0]) / "split.json")["n_sentences"]
     summary.update(run, warnings=warnings, sentences=sentences)

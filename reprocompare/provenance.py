@@ -22,6 +22,7 @@ from pathlib import Path
 
 from reprocompare.config import STRATEGY_NAMES, corpus_seed, section_defaults
 from reprocompare.search.config import curves_corpus, fixed_split_seed, search_corpus
+from reprocompare.variation import is_default
 
 def canonical(value):
     """``value`` with every mapping's keys sorted, recursively: Snakemake compares params by
@@ -173,6 +174,8 @@ def compare(config: dict, corpus_name: str, comparison: str, strategy: str) -> d
                                 **({"code": files} if files else {}),
                                 **({"version": found} if found > 1 else {})}
     record.update(typing(config, corpus_name))
+    if not is_default(config["variation"]):  # a design of samples and seeds (issue 25)
+        record["variation"] = canonical(config["variation"])
     if strategy == "bcv":
         record["voting"] = config["strategies"]["bcv"]["voting"]
     record["keep_predictions"] = config["keep_predictions"]
@@ -279,6 +282,8 @@ def summary(config: dict, corpus_name: str, comparison: str) -> dict:
             "seed": config["seed"], "alpha": config["significance"]["alpha"],
             "resamples": config["significance"]["resamples"],
             "verdict": canonical(config["verdict"]),
+            **({"variation": canonical(config["variation"])}
+               if not is_default(config["variation"]) else {}),
             # the stopping rule changes the verdicts' intervals only when it is on
             **({"stopping": canonical(config["stopping"])} if config["stopping"]["enabled"]
                else {})}

@@ -25,6 +25,7 @@ STRATEGY_CODES = {"holdout": 1, "repeated-holdout": 2, "bcv": 3}
 FOLD_TRAINING = 1  # a fold's training run in a comparison (after strategy, repetition, fold)
 TRIAL_DRAW, TRIAL_TRAINING = 0, 1  # a search trial's hyperparameters / its training run
 FIXED_SPLIT, SEED_RUN = 101, 102  # the search's fixed split / its seed-variance runs
+SAMPLE = 103  # a data sample of a design of samples (reprocompare.variation)
 
 
 def _key(part) -> int:

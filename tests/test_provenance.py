@@ -105,6 +105,10 @@ SEED_VARIANCE = {"seed_runs": 2, "seed_variance": 1}
 SEARCH = {"search_trials": 1, "search_table": 1, "budget": 1}
 
 
+#: the study's R = 2 as 2 data samples of 30 sentences, one split each
+DESIGN = {"samples": 2, "sample_size": 30, "splits": 1}
+
+
 def plan(**counts: int) -> dict[str, int]:
     return {rule: n for rule, n in counts.items() if n}
 
@@ -229,6 +233,12 @@ CASES = {
                                                                  {"mem_mb": 4000}), CHECKLIST)],
     "models.<name>.resources.runtime": [("maj2 asks 2 h", change("models.maj2.resources",
                                                                  {"runtime": 120}), CHECKLIST)],
+    # a design of data samples (issue 25): every repetition draws its sample, so every
+    # comparison job reruns; seeds > 1 need a seeded model (tests/test_variation.py)
+    "variation.samples": [("2 samples", change("variation", DESIGN), resplit(12))],
+    "variation.sample_size": [("samples of 30", change("variation", DESIGN), resplit(12))],
+    "variation.splits": [("1 split a sample", change("variation", DESIGN), resplit(12))],
+    "variation.seeds": [("1 (the default, given)", change("variation.seeds", 1), NOTHING)],
     # a label names a model in tables and figures: its summary and the reports, no training
     "models.<name>.label": [("maj2 (B of p2) labelled", change("models.maj2.label", "Majority"),
                              plan(summarize=1, **REPORTS))],

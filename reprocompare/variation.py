@@ -1,0 +1,37 @@
+"""Sources of variation per repetition: which data sample, split and training seed repetition r
+is (issue 25, item 1; the config's ``variation``).
+
+A design of S samples x P splits x Q seeds numbers its repetitions seed-fastest:
+r = (s P + p) Q + q. The split of repetition r is the split the paper's design would draw for
+repetition s P + p (its "split key"), so the Q repetitions of one split share it exactly and
+differ only in their training seed, which comes from r (``compare.model_seed``). Sample s is a
+fresh draw of ``sample_size`` sentences of the corpus, seeded by the corpus's seed and s.
+With the defaults (S = Q = 1) the split key is r and nothing else changes: the paper's design.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Indices(NamedTuple):
+    sample: int
+    split: int
+    seed: int
+    split_key: int
+
+
+def is_default(variation: dict) -> bool:
+    """One sample and one seed per split: every repetition a new split, as in the paper."""
+    return variation["samples"] == 1 and variation["seeds"] == 1
+
+
+def indices(variation: dict, repetition: int) -> Indices:
+    """(sample, split, seed) of ``repetition``, and the repetition its split is drawn for."""
+    seeds, samples = variation["seeds"], variation["samples"]
+    q, rest = repetition % seeds, repetition // seeds
+    if samples == 1:
+        return Indices(0, rest, q, rest)
+    splits = variation["splits"]
+    s, p = divmod(rest, splits)
+    return Indices(s, p, q, s * splits + p)

@@ -1,0 +1,113 @@
+"""Sources of variation per repetition (issue 25, item 1): data sample, split, training seed.
+
+reprocompare.variation numbers a design of samples x splits x seeds; the compare job draws the
+repetition's sample and split from it; the config refuses a design that is not what it says.
+The defaults change nothing: the paper's design keeps its params, so no study reruns.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+from conftest import ROOT, TEST_DATA
+from reprocompare import provenance
+from reprocompare.config import validate
+from reprocompare.errors import UserError
+from reprocompare.variation import indices
+
+TINY = str(TEST_DATA / "tiny.conll")
+LSTM = {"type": "bilstm", "word_dim": 4, "feature_dim": 2, "hidden_size": 4, "epochs": 1,
+        "validation_fraction": 0.0}
+
+
+def config(variation: dict | None = None, repetitions: int = 8, **extra) -> dict:
+    return {"corpora": {"tiny": {"path": TINY}},
+            "models": {"lstm": LSTM, "maj": {"type": "majority"}, "crf": {"type": "crf"}},
+            "comparisons": {"p": {"a": "lstm", "b": "maj", "corpora": ["tiny"]}},
+            "strategies": {"holdout": {}}, "repetitions": repetitions,
+            **({"variation": variation} if variation is not None else {}), **extra}
+
+
+def test_repetitions_number_the_design_seed_fastest():
+    design = {"samples": 2, "splits": 3, "seeds": 2, "sample_size": 50}
+    # r = (s * 3 + p) * 2 + q, by hand
+    assert [tuple(indices(design, r))[:3] for r in (0, 1, 2, 5, 6, 11)] == \
+        [(0, 0, 0), (0, 0, 1), (0, 1, 0), (0, 2, 1), (1, 0, 0), (1, 2, 1)]
+    # the split is drawn for repetition s * splits + p: shared by a split's seeds
+    assert [indices(design, r).split_key for r in range(12)] == [0, 0, 1, 1, 2, 2, 3, 3, 4, 4,
+                                                                 5, 5]
+    paper = validate(config())["variation"]
+    assert [tuple(indices(paper, r)) for r in range(3)] == [(0, r, 0, r) for r in range(3)]
+
+
+def test_the_paper_design_records_nothing_new():
+    """No variation section, or its defaults: the params of every existing study stand."""
+    record = provenance.compare(validate(config()), "tiny", "p", "holdout")
+    assert "variation" not in record
+    assert "variation" not in provenance.summary(validate(config()), "tiny", "p")
+    designed = validate(config({"seeds": 2}))
+    assert provenance.compare(designed, "tiny", "p", "holdout")["variation"] == {
+        "sample_size": None, "samples": 1, "seeds": 2, "splits": None}
+
+
+@pytest.mark.parametrize("variation, repetitions, key, message", [
+    ({"samples": 2, "splits": 4}, 8, "variation.sample_size", "give sample_size"),
+    ({"sample_size": 50}, 8, "variation.sample_size", "needs samples >= 2"),
+    ({"samples": 2, "sample_size": 50}, 8, "variation.splits", "grows by samples"),
+    ({"samples": 2, "sample_size": 50, "splits": 3}, 8, "repetitions",
+     "is 6 repetitions, not 8"),
+    ({"seeds": 3}, 8, "repetitions", "not whole splits of 3 seeds"),
+])
+def test_an_impossible_design_is_refused_naming_its_key(variation, repetitions, key, message):
+    with pytest.raises(UserError, match=message) as error:
+        validate(config(variation, repetitions))
+    assert error.value.key == key
+
+
+def test_seeds_for_models_without_a_seed_are_refused():
+    crf_only = config({"seeds": 2})
+    crf_only["comparisons"]["p"] = {"a": "crf", "b": "maj", "corpora": ["tiny"]}
+    with pytest.raises(UserError, match="neither crf nor maj .* trains with a seed") as error:
+        validate(crf_only)
+    assert error.value.key == "variation.seeds"
+
+
+def test_a_sequential_design_is_refused():
+    with pytest.raises(UserError, match="fixed R") as error:
+        validate(config({"seeds": 2}, stopping={"enabled": True, "estimators": ["ST"]}))
+    assert error.value.key == "variation"
+
+
+@pytest.mark.slow
+def test_a_design_of_samples_splits_and_seeds_runs(tmp_path):
+    """2 samples of 80 sentences x 2 splits x 2 seeds: the seeds of a split share its folds,
+    the splits differ, the samples hold other sentences; the summary records the design."""
+    study = config({"samples": 2, "sample_size": 80, "splits": 2, "seeds": 2},
+                   keep_predictions=True)
+    (tmp_path / "study.yaml").write_text(yaml.safe_dump(study))
+    result = subprocess.run([sys.executable, "-m", "snakemake", "--snakefile",
+                             str(ROOT / "Snakefile"), "--configfile", "study.yaml", "--profile",
+                             str(ROOT / "profiles" / "local"), "--cores", "2", "--until",
+                             "summarize"], capture_output=True, text=True, cwd=tmp_path)
+    assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
+    runs = tmp_path / "results" / "compare" / "tiny" / "p" / "holdout"
+    splits = [json.loads((runs / f"rep{r}" / "split.json").read_text()) for r in range(8)]
+    assert [tuple(s["variation"].values()) for s in splits] == [
+        (0, 0, 0), (0, 0, 1), (0, 1, 0), (0, 1, 1), (1, 0, 0), (1, 0, 1), (1, 1, 0), (1, 1, 1)]
+    assert [s["repetition"] for s in splits] == list(range(8))
+    assert all(s["n_sentences"] == 80 for s in splits)
+    assert splits[0]["folds"] == splits[1]["folds"] and splits[0]["folds"] != splits[2]["folds"]
+
+    def tokens(r: int) -> str:  # the validation sentences' tokens of repetition r
+        text = (runs / f"rep{r}" / "fold0" / "A.conll").read_text()
+        return " ".join(line.split()[0] for line in text.splitlines() if line.strip())
+
+    assert tokens(0) == tokens(1)  # one split, two seeds
+    assert tokens(0) != tokens(4)  # another sample
+    summary = json.loads((tmp_path / "results" / "summaries" / "tiny" / "p.json").read_text())
+    assert summary["variation"]["samples"] == 2 and summary["summary"]["sentences"] == 80
