@@ -261,6 +261,13 @@ def check_corpora(config: dict) -> None:
         if n > len(read):
             raise UserError(f"subsample of {n} sentences, but the corpus has {len(read)}",
                             path=corpus["path"])
+        sample = config["variation"]["sample_size"]
+        if sample is not None:  # each data sample of a design is split, not the corpus
+            if sample >= n:
+                raise UserError(f"a data sample of {sample} sentences needs a corpus of more "
+                                f"than its {n}", path=corpus["path"],
+                                key="variation.sample_size")
+            n = sample
         for key in config["strategies"]:
             try:  # a corpus too small for a strategy fails here, not in a job
                 split_document(STRATEGY_NAMES[key], n,

@@ -111,3 +111,13 @@ def test_a_design_of_samples_splits_and_seeds_runs(tmp_path):
     assert tokens(0) != tokens(4)  # another sample
     summary = json.loads((tmp_path / "results" / "summaries" / "tiny" / "p.json").read_text())
     assert summary["variation"]["samples"] == 2 and summary["summary"]["sentences"] == 80
+
+
+def test_a_sample_no_smaller_than_the_corpus_is_refused_before_any_job():
+    from reprocompare.config import check_corpora
+
+    too_big = validate(config({"samples": 2, "sample_size": 120, "splits": 4}))
+    with pytest.raises(UserError, match="needs a corpus of more than its 120") as error:
+        check_corpora(too_big)
+    assert error.value.key == "variation.sample_size"
+    check_corpora(validate(config({"samples": 2, "sample_size": 119, "splits": 4})))
