@@ -156,6 +156,21 @@ def _warning(summary: dict) -> str:
     return "; ".join(f"{name} ({models.get(name, '?')}) scored F1 = 0 on every fold" for name in bad)
 
 
+def _design(variation: dict | None) -> str:
+    """A design of data samples, splits and seeds in words ('' for the paper's design)."""
+    if not variation:
+        return ""
+    parts = []
+    if variation["samples"] > 1:
+        parts.append(f"{variation['samples']} data samples of {variation['sample_size']} "
+                     "sentences")
+    parts.append(f"{variation['splits']} splits" + (" each" if parts else "")
+                 if variation.get("splits") else "a new split each")
+    if variation["seeds"] > 1:
+        parts.append(f"{variation['seeds']} training seeds per split")
+    return " x ".join(parts)
+
+
 def _context(label: str, summary: dict) -> dict:
     corpus, sentences = _corpus(summary)
     models, names = summary.get("models", {}), summary.get("model_names") or {}
@@ -163,6 +178,7 @@ def _context(label: str, summary: dict) -> dict:
     labels = summary.get("model_labels") or {}
     short = lambda side: labels.get(side) or names.get(side) or models.get(side, "")
     return {"comparison": label, "corpus": corpus, "sentences": sentences,
+            "design": _design(summary.get("variation")),
             "scoring": _scoring(summary), "name_a": names.get("A", ""), "label_a": short("A"),
             "model_a": models.get("A", ""), "name_b": names.get("B", ""), "label_b": short("B"),
             "model_b": models.get("B", ""), "conclusion": summary.get("conclusion", "A>B")}
@@ -355,10 +371,11 @@ def _context_lines(first: dict, group: list[dict]) -> list[str]:
         first["scoring"], "typed or untyped not recorded")
     strategies = "; ".join(f"{r['estimator']} = {r['strategy']}" for r in group)
     md = lambda spec: f"`{spec}`"
+    design = f" ({first['design']})" if first.get("design") else ""
     return [f"- A = {_side(first, 'a', md)}, B = {_side(first, 'b', md)}",
             f"- Conclusion under test: {CONCLUSION_TEXT.get(first['conclusion'], first['conclusion'])}",
             f"- Corpus: {corpus}{size}; scoring: {scoring}",
-            f"- {_repetitions_text(group)}; strategies: {strategies}"]
+            f"- {_repetitions_text(group)}{design}; strategies: {strategies}"]
 
 
 def _bootstrap_caveat(group: list[dict]) -> str:

@@ -111,6 +111,11 @@ def test_a_design_of_samples_splits_and_seeds_runs(tmp_path):
     assert tokens(0) != tokens(4)  # another sample
     summary = json.loads((tmp_path / "results" / "summaries" / "tiny" / "p.json").read_text())
     assert summary["variation"]["samples"] == 2 and summary["summary"]["sentences"] == 80
+    from reprocompare.reports.tables import table4_markdown, table4_rows
+
+    markdown = table4_markdown(table4_rows({"p on tiny": summary["summary"]}))
+    assert ("R = 8 independent repetitions of every strategy (2 data samples of 80 sentences x "
+            "2 splits each x 2 training seeds per split)") in markdown
 
 
 def test_a_sample_no_smaller_than_the_corpus_is_refused_before_any_job():
