@@ -13,7 +13,7 @@ def _html(text: str) -> str:
     # Snakemake renders the front page with Jinja, then docutils: drop the raw markers as Jinja
     # does; a reST error would show as a system message
     text = text.replace("{% raw %}", "").replace("{% endraw %}", "")
-    return publish_parts(text, writer_name="html",
+    return publish_parts(text, writer="html",
                          settings_overrides={"report_level": 2, "halt_level": 2})["html_body"]
 
 
