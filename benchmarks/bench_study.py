@@ -30,13 +30,15 @@ def run_spans(directory: Path) -> list[tuple[datetime.datetime, datetime.datetim
     return spans
 
 
-def job_seconds(directory: Path) -> dict[str, list[float]]:
+def job_seconds(directory: Path, column: str = "s") -> dict[str, list[float]]:
+    """Per strategy, each training job's ``column`` of its benchmark file: wall seconds ("s") or
+    CPU seconds ("cpu_time", what the job cost on a loaded machine)."""
     by_strategy: dict[str, list[float]] = {}
     for path in (directory / "results" / "benchmarks" / "compare").rglob("*.tsv"):
         strategy = path.parent.name
         with path.open() as handle:
             row = next(csv.DictReader(handle, delimiter="\t"))
-        by_strategy.setdefault(strategy, []).append(float(row["s"]))
+        by_strategy.setdefault(strategy, []).append(float(row[column]))
     return by_strategy
 
 
@@ -44,14 +46,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("studies", type=Path, nargs="+")
     args = parser.parse_args()
-    print("| study | runs | wall (min) | strategy | jobs | job median (s) | jobs' sum (min) |")
-    print("|---|---|---|---|---|---|---|")
+    print("| study | runs | wall (min) | strategy | jobs | job median (s) | jobs' sum (min) | "
+          "jobs' CPU (min) |")
+    print("|---|---|---|---|---|---|---|---|")
     for directory in args.studies:
         spans = run_spans(directory)
         wall = sum((end - start).total_seconds() for start, end in spans) / 60
+        cpu = job_seconds(directory, "cpu_time")
         for strategy, seconds in sorted(job_seconds(directory).items()):
             print(f"| {directory.name} | {len(spans)} | {wall:.1f} | {strategy} | {len(seconds)} | "
-                  f"{statistics.median(seconds):.1f} | {sum(seconds) / 60:.1f} |")
+                  f"{statistics.median(seconds):.1f} | {sum(seconds) / 60:.1f} | "
+                  f"{sum(cpu[strategy]) / 60:.1f} |")
 
 
 if __name__ == "__main__":
