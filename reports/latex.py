@@ -19,9 +19,8 @@ from __future__ import annotations
 import re
 import textwrap
 
-from reprocompare.reports.tables import (CLAIMS_NOTE, CONCLUSION_TEXT, DEGENERATE_ADVICE,
-                                         HOLM_NOTE, TABLE3_NOTE,
-                                         TABLE4_NOTE, TEST_NAMES, _bootstrap_caveat,
+from reprocompare.reports.tables import (CLAIMS_NOTE, DEGENERATE_ADVICE, HOLM_NOTE,
+                                         TABLE3_NOTE, TABLE4_NOTE, TEST_NAMES, _bootstrap_caveat,
                                          _calibration, _groups, _repetitions_text, _shown,
                                          _snr_interval_name, null_offset_note, verdict_cell,
                                          verdict_lines)
