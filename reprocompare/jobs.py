@@ -295,13 +295,14 @@ def tables(summary_paths: list[str], outputs: dict[str, str]) -> None:
     table4 = t.table4_rows(summaries)
     table3 = t.table3_rows(summaries)
     write_text_atomic(outputs["table4_csv"], t.to_csv(table4, t.TABLE4_COLUMNS))
-    write_text_atomic(outputs["table4_md"], t.table4_markdown(table4))
-    write_text_atomic(outputs["table4_html"], markdown_html(t.table4_markdown(table4), "Table 4"))
+    markdown4, markdown3 = t.table4_markdown(table4), t.table3_markdown(table3)
+    write_text_atomic(outputs["table4_md"], markdown4)
+    write_text_atomic(outputs["table4_html"], markdown_html(markdown4, "Table 4"))
     write_text_atomic(outputs["table4_tex"], latex.table4_latex(table4))
     write_text_atomic(outputs["table4_wide_tex"], latex.table4_wide_latex(table4))
     write_text_atomic(outputs["table3_csv"], t.to_csv(table3, t.TABLE3_COLUMNS))
-    write_text_atomic(outputs["table3_md"], t.table3_markdown(table3))
-    write_text_atomic(outputs["table3_html"], markdown_html(t.table3_markdown(table3), "Table 3"))
+    write_text_atomic(outputs["table3_md"], markdown3)
+    write_text_atomic(outputs["table3_html"], markdown_html(markdown3, "Table 3"))
     write_text_atomic(outputs["table3_tex"], latex.table3_latex(table3))
 
 
