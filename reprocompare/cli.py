@@ -2,11 +2,16 @@
 
 Every subcommand is a thin layer over a library function; mistakes a user can make end in one
 line on stderr naming the file and line (or the option) and exit status 2, never a traceback.
+Every number an option takes has a documented range (``BOUNDS``), checked while the arguments
+are parsed, before any work: ``split --k 1000000000`` is refused, not allocated. The world
+failing under a command (Ctrl-C, a full disk, a closed pipe, memory) also ends in one line: exit
+status 130 for an interrupt, 1 for the rest.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sys
 from pathlib import Path
@@ -24,13 +29,67 @@ from reprocompare.sequential import run_waves
 from reprocompare.study import resume
 
 EXIT_USER_ERROR = 2
+EXIT_FAILURE = 1
+EXIT_INTERRUPTED = 130
+
+#: option -> (type, lowest, highest): the range of every number an option takes (issue 23). The
+#: columns a corpus may have, the config schema's own bounds for k (100) and m (15), and for the
+#: expected-max simulation what fits in memory (with simulate_bias's own bound on N x searches).
+BOUNDS = {
+    "--token-column": (int, -1000, 999),
+    "--tag-column": (int, -1000, 999),
+    "--k": (int, 1, 100),
+    "--m": (int, 1, 15),
+    "--seed": (int, 0, 2**63 - 1),
+    "--repetition": (int, 0, 999_999),
+    "--table4-k": (int, 1, 100),
+    "--trials": (int, 1, 10_000),
+    "--budgets": (int, 1, 10_000),
+    "--simulations": (int, 2, 1_000_000),
+}
+#: the largest part of a --ratio (train:validation)
+MAX_RATIO_PART = 1_000_000
+
+
+def _bounded(option: str):
+    """The argparse type of ``option``: its kind within its range from ``BOUNDS``, else one
+    line naming the range."""
+    kind, low, high = BOUNDS[option]
+    words = "an integer" if kind is int else "a number"
+
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {words} in [{low}, {high}], "
+                                             f"got {text!r}") from None
+        if not low <= value <= high:  # NaN compares false: refused too
+            raise argparse.ArgumentTypeError(f"must be in [{low}, {high}], got {text}")
+        return value
+
+    parse.__name__ = words  # what argparse would name in its own messages
+    return parse
+
+
+def _range(option: str) -> str:
+    _, low, high = BOUNDS[option]
+    return f"{low}..{high}"
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's errors in one line, as the rest of the command's: no usage block first."""
+
+    def error(self, message: str):
+        self.exit(EXIT_USER_ERROR, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def _corpus_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--token-column", type=int, default=0, metavar="I",
-                        help="column of the tokens (default: 0, the first)")
-    parser.add_argument("--tag-column", type=int, default=-1, metavar="I",
-                        help="column of the gold tags (default: -1, the last)")
+    parser.add_argument("--token-column", type=_bounded("--token-column"), default=0,
+                        metavar="I", help="column of the tokens (default: 0, the first; "
+                                          f"{_range('--token-column')})")
+    parser.add_argument("--tag-column", type=_bounded("--tag-column"), default=-1, metavar="I",
+                        help="column of the gold tags (default: -1, the last; "
+                             f"{_range('--tag-column')})")
     parser.add_argument("--scheme", default="auto", choices=["auto", "IOB1", "IOB2", "IOBES"],
                         help="tag scheme of the corpus (default: detected)")
     parser.add_argument("--ill-formed", default="error", choices=["error", "repair", "keep"],
@@ -47,8 +106,9 @@ def _read_corpus(args: argparse.Namespace):
 
 def _ratio(text: str) -> str:
     parts = text.split(":")
-    if len(parts) != 2 or not all(p.isdigit() and int(p) > 0 for p in parts):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a ratio like 8:1")
+    if len(parts) != 2 or not all(p.isdigit() and 0 < int(p) <= MAX_RATIO_PART for p in parts):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a ratio like 8:1 (two whole numbers "
+                                         f"in 1..{MAX_RATIO_PART})")
     return text
 
 
@@ -149,17 +209,21 @@ def _split_options(parser: argparse.ArgumentParser, *, required: bool = True) ->
     parser.add_argument("--strategy", required=required,
                         choices=["holdout", "repeated-holdout", "bcv"],
                         **({} if required else {"default": "bcv"}))
-    parser.add_argument("--k", type=int, default=10, help="hold-outs of repeated-holdout (10)")
-    parser.add_argument("--m", type=int, default=3, help="repetitions of the m x 2 BCV (3)")
+    parser.add_argument("--k", type=_bounded("--k"), default=10,
+                        help=f"hold-outs of repeated-holdout (10; {_range('--k')})")
+    parser.add_argument("--m", type=_bounded("--m"), default=3,
+                        help=f"repetitions of the m x 2 BCV (3; {_range('--m')})")
     parser.add_argument("--ratio", type=_ratio, default="8:1", help="train:validation (8:1)")
-    parser.add_argument("--seed", type=int, default=0,
-                        help="the splits' seed (0); with --corpus-name, the config's seed")
+    parser.add_argument("--seed", type=_bounded("--seed"), default=0,
+                        help="the splits' seed (0; 0..2^63-1); with --corpus-name, the "
+                             "config's seed")
     parser.add_argument("--corpus-name", metavar="NAME",
                         help="derive the splits' seed from --seed and this corpus name as the "
                              "workflow does (config `seed`, `corpora.NAME`): the same splits "
                              "as its jobs; the derived seed is printed")
-    parser.add_argument("--repetition", type=int, default=0,
-                        help="repetition index; each derives its own seed (0)")
+    parser.add_argument("--repetition", type=_bounded("--repetition"), default=0,
+                        help="repetition index; each derives its own seed (0; "
+                             f"{_range('--repetition')})")
     parser.add_argument("--keep-documents", action="store_true",
                         help="never split a -DOCSTART- document across train and validation")
 
@@ -297,7 +361,7 @@ def cmd_expected_max_bias(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="reprocompare",
         description="Will 'model A beats model B' on this corpus reproduce? Splits, paired "
                     "taggers, avg/vote/mixture estimators, SNR and reproducibility.")
@@ -368,8 +432,9 @@ def build_parser() -> argparse.ArgumentParser:
     summarize.add_argument("directories", type=Path, nargs="+", metavar="DIR")
     summarize.add_argument("--conclusion", choices=["A>B", "B>A"], default="A>B",
                            help="the conclusion whose reproducibility is measured (A>B)")
-    summarize.add_argument("--k", type=int, default=6,
-                           help="hold-outs in the RS column of Table 4 (6, as the paper)")
+    summarize.add_argument("--k", type=_bounded("--table4-k"), default=6,
+                           help="hold-outs in the RS column of Table 4 (6, as the paper; "
+                                f"{_range('--table4-k')})")
     summarize.add_argument("--json", action="store_true", help="print JSON")
     summarize.set_defaults(run=cmd_summarize)
 
@@ -418,27 +483,61 @@ def build_parser() -> argparse.ArgumentParser:
                     "each estimator's bias and its Monte Carlo standard error at several budgets.")
     bias.add_argument("--distribution", choices=["normal", "beta"], default="normal",
                       help="Normal(0.8, 0.05) clipped to [0, 1], or Beta(16, 4) (normal)")
-    bias.add_argument("--trials", type=int, default=50, help="N trials per search (50)")
-    bias.add_argument("--budgets", type=int, nargs="+", metavar="N",
-                      help="budgets n to report (default: 1, N/4, N/2, 3N/4, N)")
-    bias.add_argument("--simulations", type=int, default=2000, help="simulated searches (2000)")
-    bias.add_argument("--seed", type=int, default=0)
+    bias.add_argument("--trials", type=_bounded("--trials"), default=50,
+                      help=f"N trials per search (50; {_range('--trials')})")
+    bias.add_argument("--budgets", type=_bounded("--budgets"), nargs="+", metavar="N",
+                      help="budgets n to report, each at most N (default: 1, N/4, N/2, 3N/4, N)")
+    bias.add_argument("--simulations", type=_bounded("--simulations"), default=2000,
+                      help=f"simulated searches (2000; {_range('--simulations')}, and "
+                           "N x searches within what simulate_bias holds in memory)")
+    bias.add_argument("--seed", type=_bounded("--seed"), default=0, help="seed (0; 0..2^63-1)")
     bias.add_argument("--json", action="store_true", help="print JSON")
     bias.set_defaults(run=cmd_expected_max_bias)
     return parser
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null once writing to it failed, so that the flush at exit does not
+    fail a second time with Python's own message."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (AttributeError, OSError, ValueError):  # a stdout without a file (captured)
+        pass
+
+
+def _world_error(error: OSError) -> str:
+    """One line for an OSError nothing closer to it turned into a UserError."""
+    if isinstance(error, BrokenPipeError) or error.errno == errno.EPIPE:
+        return "the output was closed before it was written (broken pipe)"
+    where = f": {error.filename}" if error.filename else ""
+    if error.errno == errno.ENOSPC:
+        return f"no space left on the device{where or ' (the output)'}"
+    return f"{error.strerror or error}{where}"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return args.run(args)
+        status = args.run(args)
+        sys.stdout.flush()  # a full disk or a closed pipe is found here, not at exit
+        return status
     except UserError as error:
         print(f"reprocompare {args.command}: error: {error}", file=sys.stderr)
         return EXIT_USER_ERROR
     except KeyboardInterrupt:
         print(f"reprocompare {args.command}: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
+    except OSError as error:
+        _quiet_stdout()
+        print(f"reprocompare {args.command}: error: {_world_error(error)}", file=sys.stderr)
+        return EXIT_FAILURE
+    except MemoryError:
+        print(f"reprocompare {args.command}: error: out of memory (a smaller corpus, model or "
+              "option value needs less)", file=sys.stderr)
+        return EXIT_FAILURE
 
 
 if __name__ == "__main__":

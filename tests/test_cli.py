@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -157,3 +158,95 @@ def test_a_fifo_is_not_a_corpus(tmp_path):
     result = subprocess.run([*CLI, "split", str(fifo), "--strategy", "holdout"],
                             capture_output=True, text=True, timeout=60)
     assert_user_error(result, "fifo.conll", "not a regular file")
+
+
+# ---- issue 23: every number has a range, and the world failing ends in one line ----
+
+def _options_taking_numbers():
+    """(subcommand, option, its type) for every option of every subcommand that takes one."""
+    from reprocompare.cli import build_parser
+
+    parser = build_parser()
+    commands = next(a for a in parser._actions if a.dest == "command").choices
+    return [(name, action.option_strings[0], action.type)
+            for name, sub in commands.items() for action in sub._actions
+            if action.option_strings and action.type not in (None, Path, str)]
+
+
+def test_every_number_an_option_takes_has_a_checked_range():
+    from reprocompare.cli import BOUNDS
+
+    found = _options_taking_numbers()
+    assert {option for _, option, _ in found} >= {"--k", "--m", "--trials", "--simulations"}
+    for command, option, kind in found:
+        assert kind not in (int, float), f"{command} {option} takes any {kind.__name__}"
+        if option == "--ratio":
+            continue
+        bound = BOUNDS["--table4-k" if (command, option) == ("summarize", "--k") else option]
+        _, low, high = bound
+        assert kind(str(low)) == low and kind(str(high)) == high
+        for outside in (low - 1, high + 1, "1e3", "nan", ""):
+            with pytest.raises(Exception, match=r"in \[|must be in"):
+                kind(str(outside))
+
+
+@pytest.mark.parametrize("argv,fragment", [
+    (["split", "c", "--strategy", "repeated-holdout", "--k", "1000000000"],
+     "argument --k: must be in [1, 100], got 1000000000"),
+    (["split", "c", "--strategy", "bcv", "--m", "0"], "argument --m: must be in [1, 15], got 0"),
+    (["expected-max-bias", "--trials", "100000000"], "argument --trials: must be in [1, 10000]"),
+    (["expected-max-bias", "--simulations", "1"], "argument --simulations: must be in [2, "),
+    (["expected-max-bias", "--budgets", "0"], "argument --budgets: must be in [1, 10000]"),
+    (["split", "c", "--strategy", "holdout", "--seed", "-1"], "argument --seed: must be in"),
+    (["split", "c", "--strategy", "holdout", "--ratio", "10000000:1"], "not a ratio like 8:1"),
+    (["summarize", "d", "--k", "x"], "argument --k: expected an integer in [1, 100], got 'x'"),
+])
+def test_an_option_out_of_range_is_one_line_before_any_work(capsys, argv, fragment):
+    from reprocompare.cli import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)  # the corpus "c" does not exist: the option is refused before it is read
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert fragment in err and len(err.strip().splitlines()) == 1 and "usage" not in err
+
+
+def test_simulations_times_trials_is_bounded_by_memory(capsys):
+    from reprocompare.cli import main
+
+    assert main(["expected-max-bias", "--trials", "10000", "--simulations", "1000000"]) == 2
+    assert "10,000,000,000 scores would not fit in memory" in capsys.readouterr().err
+
+
+def test_a_full_disk_and_a_closed_pipe_are_one_line(tmp_path):
+    full = subprocess.run(f"{' '.join(CLI)} split {DATA / 'test.txt.gz'} --strategy bcv "
+                          "> /dev/full", shell=True, capture_output=True, text=True)
+    assert full.returncode == 1, full.stderr
+    assert full.stderr == "reprocompare split: error: no space left on the device (the output)\n"
+    scores = write(tmp_path / "scores.txt", "\n".join(str(i / 7e4) for i in range(70_000)))
+    closed = subprocess.run(f"{' '.join(CLI)} expected-max {scores} | head -c 1", shell=True,
+                            capture_output=True, text=True, executable="/bin/bash")
+    assert closed.stdout == " " and "Traceback" not in closed.stderr
+    assert closed.stderr == ("reprocompare expected-max: error: the output was closed before "
+                             "it was written (broken pipe)\n")
+
+
+@pytest.mark.parametrize("failure,status,message", [
+    (KeyboardInterrupt(), 130, "reprocompare split: interrupted"),
+    (OSError(28, "No space left on device", "out.json"), 1,
+     "reprocompare split: error: no space left on the device: out.json"),
+    (BrokenPipeError(32, "Broken pipe"), 1,
+     "reprocompare split: error: the output was closed before it was written (broken pipe)"),
+    (MemoryError(), 1, "reprocompare split: error: out of memory"),
+])
+def test_the_world_failing_inside_a_command_is_one_line(monkeypatch, capsys, failure, status,
+                                                        message):
+    from reprocompare import cli
+
+    def fail(args):
+        raise failure
+
+    monkeypatch.setattr(cli, "cmd_split", fail)
+    assert cli.main(["split", str(DATA / "test.txt.gz"), "--strategy", "holdout"]) == status
+    err = capsys.readouterr().err
+    assert err.startswith(message) and len(err.strip().splitlines()) == 1
