@@ -40,9 +40,14 @@ __all__ = [
     "ESTIMATORS",
 ]
 
-#: Rows of the (budget, trial) weight matrix built at a time: for N = 5,000 trials a block is
-#: 256 x 5,000 doubles = 10 MB, where the whole matrix would be 200 MB.
-_BLOCK = 256
+#: Weight (probability mass) an expected maximum may leave out: the order statistics whose
+#: weights sum to at most this are never multiplied in. At 1e-18 of a total of 1 the sum of
+#: the left-out terms is below the rounding of the result itself (about 1e-16 of it).
+_LEFT_OUT = 1e-18
+#: Weights computed at a time: 2^20 doubles = 8 MB, whatever N.
+_BLOCK_ELEMENTS = 2**20
+#: Scores a simulation of the bias may hold (searches x trials, 8 bytes each: 400 MB).
+MAX_SIMULATED_SCORES = 50_000_000
 
 
 class ExpectedMax(NamedTuple):
@@ -56,25 +61,36 @@ class ExpectedMax(NamedTuple):
 # weights: E_hat[max of n] = sum_i w[n, i] * v_(i) over the ascending order statistics
 
 
-def _meanmax_weights(n_total: int, budgets: np.ndarray) -> np.ndarray:
-    """w[n, i] = (i/N)^n - ((i-1)/N)^n, i = 1..N: P(max of n draws with replacement = v_(i))."""
-    # ECDF powers (i/N)^n for i = 0..N; the weights are differences of neighbouring columns.
-    # exp(n log q) rather than q ** n: a float power is several times slower, and this is the
-    # whole cost of the curve for N in the thousands (relative error ~ n * eps, negligible).
+def _meanmax_weights(n_total: int, budgets: np.ndarray, first: int = 1) -> np.ndarray:
+    """w[n, i] = (i/N)^n - ((i-1)/N)^n, i = first..N: P(max of n draws with replacement = v_(i))."""
+    # ECDF powers (i/N)^n for i = first-1..N; the weights are differences of neighbouring
+    # columns. exp(n log q) rather than q ** n: a float power is several times slower
+    # (relative error ~ n * eps, negligible).
     with np.errstate(divide="ignore"):
-        log_q = np.log(np.arange(n_total + 1, dtype=float) / n_total)  # log 0 = -inf -> 0**n = 0
+        log_q = np.log(np.arange(first - 1, n_total + 1, dtype=float) / n_total)  # log 0 -> 0**n
     n = np.asarray(budgets, dtype=float)[:, None]
     return np.diff(np.exp(n * log_q), axis=1)
 
 
-def _unbiased_weights(n_total: int, budgets: np.ndarray) -> np.ndarray:
-    """w[n, i] = C(i-1, n-1) / C(N, n) for i >= n, else 0: P(max of an n-subset = v_(i)).
+def _meanmax_left_out(n_total: int, below: np.ndarray, budgets: np.ndarray) -> np.ndarray:
+    """log of the weight of v_(1)..v_(below) at each budget: (below/N)^n, telescoped."""
+    with np.errstate(divide="ignore"):
+        return budgets * np.log(below / n_total)
+
+
+def _log_factorials(n_total: int) -> np.ndarray:
+    return special.gammaln(np.arange(n_total + 1, dtype=float) + 1.0)  # log k! = gammaln(k + 1)
+
+
+def _unbiased_weights(n_total: int, budgets: np.ndarray, first: int = 1) -> np.ndarray:
+    """w[n, i] = C(i-1, n-1) / C(N, n) for i >= n, else 0, i = first..N: P(max of an n-subset
+    = v_(i)).
 
     The binomial coefficients overflow a double beyond N ~ 1,030, so they are built from a table
-    of log-factorials, log k! = gammaln(k + 1), and exponentiated only as ratios.
+    of log-factorials and exponentiated only as ratios.
     """
-    log_fact = special.gammaln(np.arange(n_total + 1, dtype=float) + 1.0)
-    i = np.arange(1, n_total + 1)
+    log_fact = _log_factorials(n_total)
+    i = np.arange(first, n_total + 1)
     n = np.asarray(budgets, dtype=np.int64)[:, None]
     k = i - n  # (i-1) - (n-1): the lower index of C(i-1, n-1) is n - 1, the "rest" is i - n
     valid = k >= 0
@@ -82,22 +98,68 @@ def _unbiased_weights(n_total: int, budgets: np.ndarray) -> np.ndarray:
     log_num = log_fact[i - 1] - log_fact[n - 1] - log_fact[kk]
     log_den = log_fact[n_total] - log_fact[n] - log_fact[n_total - n]
     w = np.where(valid, np.exp(np.where(valid, log_num - log_den, 0.0)), 0.0)
-    # By the hockey-stick identity sum_i C(i-1, n-1) = C(N, n) each row sums to 1 exactly; the
-    # log-space rounding (~1e-12 relative for N in the thousands) is renormalized away so that a
-    # constant sample gives back exactly that constant.
+    # By the hockey-stick identity sum_i C(i-1, n-1) = C(N, n) each full row sums to 1 exactly;
+    # the log-space rounding (~1e-12 relative for N in the thousands) and the at most _LEFT_OUT
+    # below ``first`` are renormalized away, so that a constant sample gives back that constant.
     return w / w.sum(axis=1, keepdims=True)
 
 
-def _curve(scores, weights: Callable[[int, np.ndarray], np.ndarray]) -> ExpectedMax:
+def _unbiased_left_out(n_total: int, below: np.ndarray, budgets: np.ndarray) -> np.ndarray:
+    """log of the weight of v_(1)..v_(below) at each budget: C(below, n) / C(N, n) by the
+    hockey-stick identity (0 when below < n)."""
+    log_fact = _log_factorials(n_total)
+    m = np.maximum(below, budgets)
+    value = (log_fact[m] - log_fact[m - budgets]) - (log_fact[n_total] - log_fact[n_total - budgets])
+    return np.where(below >= budgets, value, -np.inf)
+
+
+def _first_needed(n_total: int, left_out, budgets: np.ndarray) -> np.ndarray:
+    """Per budget, the first order statistic (1-based) whose weight counts: the lowest ones,
+    whose weights sum to at most _LEFT_OUT, are left out. A bisection on all budgets at once
+    (the left-out weight grows with how many are left out)."""
+    low = np.zeros(budgets.size, dtype=np.int64)  # leaving out none is always allowed
+    high = np.full(budgets.size, n_total, dtype=np.int64)  # leaving out all never is
+    limit = math.log(_LEFT_OUT)
+    while np.any(high - low > 1):
+        middle = (low + high) // 2
+        ok = left_out(n_total, middle, budgets) <= limit
+        low, high = np.where(ok, middle, low), np.where(ok, high, middle)
+    return low + 1
+
+
+def _curve(scores, weights: Callable[..., np.ndarray], left_out) -> ExpectedMax:
+    """The curve, in O(N log N) rather than the N x N weights of the sums as written.
+
+    Both sums (Dodge et al. 2019, Eq. 8; Tang et al. 2020, section 3.1) weigh the order
+    statistic :math:`v_{(i)}` by the probability that it is the max of n draws, and that mass
+    sits on the top ones: what the lowest m carry together is :math:`(m/N)^n` for MeanMax and
+    :math:`\\binom{m}{n}/\\binom{N}{n}` for the U-statistic (the hockey-stick identity), both
+    below :math:`(m/N)^n`. Leaving out the lowest ones whose mass is at most ``_LEFT_OUT``
+    leaves about :math:`N (1 - e^{-41/n}) \\le 41 N / n` terms at budget n, and the budgets
+    together a harmonic sum, :math:`41 N H_N = O(N \\log N)`: 20,000 scores take a fraction of
+    a second where the full sums took seconds (benchmarks/RESULTS.md, issue 23). The result is
+    the full sum's to rounding (tests/test_expected_max.py checks it against the full weights).
+    Budgets go in blocks that share the widest of their windows.
+    """
     v = np.sort(_check_scores(scores))
     n_total = v.size
+    budgets = np.arange(1, n_total + 1)
+    first = _first_needed(n_total, left_out, budgets)
     expected = np.empty(n_total)
     second = np.empty(n_total)
-    for start in range(1, n_total + 1, _BLOCK):
-        budgets = np.arange(start, min(start + _BLOCK, n_total + 1))
-        w = weights(n_total, budgets)
-        expected[budgets - 1] = w @ v
-        second[budgets - 1] = w @ (v * v)
+    start = 1
+    while start <= n_total:
+        width = n_total - int(first[start - 1]) + 1
+        # at most as many rows as the block already spans (a row of the block wastes at most
+        # half its work), and at most _BLOCK_ELEMENTS weights in all
+        rows = max(1, min(start, _BLOCK_ELEMENTS // width, n_total - start + 1))
+        block = budgets[start - 1:start - 1 + rows]
+        lowest = int(first[start - 1:start - 1 + rows].min())
+        w = weights(n_total, block, lowest)
+        top = v[lowest - 1:]
+        expected[block - 1] = w @ top
+        second[block - 1] = w @ (top * top)
+        start += rows
     # Var = E[M^2] - E[M]^2 can come out a few ulps below zero when the weight is concentrated
     # on one value (n = N for the unbiased estimator, or a constant sample); that is a zero.
     var = np.clip(second - expected**2, 0.0, None)
@@ -155,7 +217,7 @@ def expected_max_meanmax(scores) -> ExpectedMax:
     J. Dodge, S. Gururangan, D. Card, R. Schwartz and N. A. Smith (2019). Show your work:
     improved reporting of experimental results. EMNLP-IJCNLP, 2185-2194, Eq. 8 and section 3.3.
     """
-    return _curve(scores, _meanmax_weights)
+    return _curve(scores, _meanmax_weights, _meanmax_left_out)
 
 
 def expected_max_unbiased(scores) -> ExpectedMax:
@@ -194,7 +256,7 @@ def expected_max_unbiased(scores) -> ExpectedMax:
     R. Tang, J. Lee, J. Xin, X. Liu, Y. Yu and J. Lin (2020). Showing your work doesn't always
     work. Proceedings of ACL 2020, section 3.1 (Theorem 1 and its proof).
     """
-    return _curve(scores, _unbiased_weights)
+    return _curve(scores, _unbiased_weights, _unbiased_left_out)
 
 
 #: Estimator name -> function, for :func:`expected_max` and the command line.
@@ -360,7 +422,8 @@ def simulate_bias(*, distribution: str = "normal", n_trials: int = 50, budgets=N
     budgets : sequence of int, optional
         Budgets n in 1..N; default 1, N/4, N/2, 3N/4 and N (deduplicated).
     n_simulations : int
-        Number of simulated searches.
+        Number of simulated searches, at least 2; with ``n_trials`` at most
+        ``MAX_SIMULATED_SCORES`` scores in all (the whole sample is held in memory).
     random_state : None, int or numpy.random.Generator
         Seed.
 
@@ -372,9 +435,14 @@ def simulate_bias(*, distribution: str = "normal", n_trials: int = 50, budgets=N
     dist = _distribution(distribution)
     if isinstance(n_trials, bool) or not isinstance(n_trials, (int, np.integer)) or n_trials < 1:
         raise ValueError(f"n_trials must be a positive integer, got {n_trials!r}")
-    if n_simulations < 2:
-        raise ValueError(f"n_simulations must be at least 2 (for a standard error), "
-                         f"got {n_simulations!r}")
+    if isinstance(n_simulations, bool) or not isinstance(n_simulations, (int, np.integer)) \
+            or n_simulations < 2:
+        raise ValueError(f"n_simulations must be an integer of at least 2 (for a standard "
+                         f"error), got {n_simulations!r}")
+    if n_trials * n_simulations > MAX_SIMULATED_SCORES:
+        raise ValueError(f"n_trials x n_simulations = {n_trials * n_simulations:,} scores would "
+                         f"not fit in memory; at most {MAX_SIMULATED_SCORES:,} (fewer "
+                         "--simulations or --trials)")
     if budgets is None:
         budgets = sorted({1, max(1, n_trials // 4), max(1, n_trials // 2),
                           max(1, 3 * n_trials // 4), n_trials})
@@ -421,9 +489,13 @@ def read_scores(path) -> tuple[np.ndarray, np.ndarray | None]:
     reprocompare.errors.UserError
         (a ``ValueError``) with the message ``"<path>:<line>: ..."`` for a value that is not a
         number, a NaN or infinite value, a negative runtime, or a wrong column count;
-        ``"<path>: ..."`` for an unreadable file or one without any scores.
+        ``"<path>: ..."`` for an unreadable file, one that is not a regular file (a FIFO
+        would block the read), or one without any scores.
     """
     p = Path(path)
+    if p.exists() and not p.is_file():  # reading a FIFO or a terminal would wait forever
+        raise UserError("not a regular file (a directory, FIFO, socket or device): scores are "
+                        "read from a file", path=str(path))
     try:
         text = p.read_bytes().decode("utf-8-sig")
     except OSError as exc:

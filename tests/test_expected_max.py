@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
 
 import numpy as np
 import pytest
@@ -11,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import integrate, stats
 
+from reprocompare.errors import UserError
 from reprocompare.estimators.expected_max import (
     ExpectedMax,
     budget_to_reach,
@@ -369,3 +371,82 @@ def test_read_scores_empty_or_missing_file(tmp_path):
     assert str(info.value).startswith(f"{path}: ")
     with pytest.raises(ValueError, match="cannot read"):
         read_scores(tmp_path / "missing.txt")
+
+
+# ------------------------------------------------------------------ O(N log N), issue 23
+
+
+def _full_weights_curve(scores, estimator):
+    """The sums as written (before issue 23): every budget weighs every order statistic."""
+    v = np.sort(np.asarray(scores, dtype=float))
+    n_total = v.size
+    i = np.arange(1, n_total + 1)
+    n = np.arange(1, n_total + 1)[:, None]
+    if estimator == "meanmax":
+        w = (i / n_total) ** n - ((i - 1) / n_total) ** n
+    else:
+        w = np.array([[math.comb(int(k) - 1, int(b) - 1) / math.comb(n_total, int(b))
+                       if k >= b else 0.0 for k in i] for b in n[:, 0]])
+    expected = w @ v
+    return expected, np.clip(w @ (v * v) - expected**2, 0.0, None)
+
+
+@pytest.mark.parametrize("estimator", ["unbiased", "meanmax"])
+@pytest.mark.parametrize("size", [1, 2, 5, 60, 300])
+def test_the_windowed_curve_is_the_full_sum(estimator, size):
+    rng = np.random.default_rng(size)
+    for scores in (rng.random(size), rng.integers(0, 4, size) / 4.0, rng.standard_cauchy(size)):
+        expected, var = _full_weights_curve(scores, estimator)
+        curve = expected_max(scores, estimator=estimator)
+        # the weights are ratios of log-factorials: ~1e-12 relative (see _unbiased_weights)
+        scale = float(np.max(np.abs(scores)))
+        np.testing.assert_allclose(curve.expected, expected, rtol=1e-12, atol=1e-12 * scale)
+        # the variance is E[M^2] - E[M]^2: equal to the rounding of E[M^2]
+        np.testing.assert_allclose(curve.std**2, var, rtol=0,
+                                   atol=1e-12 * scale**2)
+
+
+def test_the_windowed_curve_by_hand():
+    # .5 .7 .7 .9, n = 2 without replacement: the 6 pairs' maxima are .7 .7 .9 .7 .9 .9
+    assert expected_max_unbiased([0.7, 0.9, 0.5, 0.7]).expected[1] == pytest.approx(0.8)
+    # n = 3 with replacement: weights (i/4)^3 - ((i-1)/4)^3 = 1, 7, 19, 37 over 64
+    assert expected_max_meanmax([0.7, 0.9, 0.5, 0.7]).expected[2] == pytest.approx(
+        (0.5 * 1 + 0.7 * 7 + 0.7 * 19 + 0.9 * 37) / 64)
+
+
+@pytest.mark.parametrize("estimator", ["unbiased", "meanmax"])
+def test_the_curve_weighs_n_log_n_terms_not_n_squared(monkeypatch, estimator):
+    """What is computed is counted, not timed (benchmarks/RESULTS.md has the seconds): at
+    N = 20,000 the full sums weigh 4e8 terms, the windows at most 60 N ln N = 1.2e7."""
+    from reprocompare.estimators import expected_max as module
+
+    computed = []
+    name = "_unbiased_weights" if estimator == "unbiased" else "_meanmax_weights"
+    original = getattr(module, name)
+
+    def counting(n_total, budgets, first=1):
+        w = original(n_total, budgets, first)
+        computed.append(w.size)
+        return w
+
+    monkeypatch.setattr(module, name, counting)
+    size = 20_000
+    scores = np.random.default_rng(0).random(size)
+    curve = getattr(module, f"expected_max_{estimator}")(scores)
+    assert sum(computed) <= 60 * size * math.log(size) < size**2 / 30
+    assert curve.expected[0] == pytest.approx(scores.mean(), rel=1e-12)
+    assert curve.expected[-1] <= scores.max() and np.all(np.diff(curve.expected) >= -1e-15)
+
+
+def test_read_scores_refuses_a_fifo_without_blocking(tmp_path):
+    fifo = tmp_path / "scores"
+    os.mkfifo(fifo)
+    with pytest.raises(UserError, match=r"scores: not a regular file \(a directory, FIFO"):
+        read_scores(fifo)  # reading it would wait for a writer forever
+
+
+def test_simulate_bias_refuses_what_does_not_fit_in_memory():
+    with pytest.raises(ValueError, match=r"n_trials x n_simulations = 10,000,000,000 scores"):
+        simulate_bias(n_trials=10_000, n_simulations=1_000_000)
+    with pytest.raises(ValueError, match="n_simulations must be an integer"):
+        simulate_bias(n_simulations=2.5)
