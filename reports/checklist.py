@@ -278,6 +278,7 @@ def _splits(records: dict) -> list[str]:
         rows.append([names[key], described[key](settings), config["repetitions"], text])
     lines += _table(["strategy", "splits", "repetitions", "train / validation sentences per fold"],
                     rows)
+    lines += _variation(config)
     lines += ["### Fixed train/validation split (search, seed variance, learning curves)", ""]
     if records["fixed_splits"]:
         rows = [[c, s["ratio"], s["seed"], s["n_sentences"], s["train"], s["validation"],
@@ -287,6 +288,45 @@ def _splits(records: dict) -> list[str]:
     else:
         lines += ["Not used in this run.", ""]
     return lines
+
+
+#: what varying each source adds to a paper's claim (README, "Sources of variation")
+SOURCE_CLAIMS = {
+    "split": ("splits: whether the conclusion survives another split of these sentences (the "
+              "paper's question; the verdicts and intervals answer it)"),
+    "seed": ("training seeds: whether it survives retraining on the same split (zero for "
+             "models without a seed, such as the CRF)"),
+    "sample": ("data samples: whether it is a property of the kind of data or of the one "
+               "sample drawn"),
+}
+
+
+def _variation(config: dict) -> list[str]:
+    """Which sources of variation the repetitions drew, what each adds to the claim, and what
+    the study leaves out (issue 25, item 5)."""
+    v = {"samples": 1, "seeds": 1, "decompose": False, **(config.get("variation") or {})}
+    varied = ["split"] + [s for s, key in (("seed", "seeds"), ("sample", "samples"))
+                          if v[key] > 1]
+    lines = ["### Sources of variation", ""]
+    if varied == ["split"]:
+        lines.append(f"Each of the R = {config['repetitions']} repetitions is a fresh split of "
+                     "the one corpus (the paper's design), its models seeded with it.")
+    else:
+        splits = v.get("splits") or config["repetitions"] // v["seeds"]
+        lines.append(f"R = {config['repetitions']} repetitions: {v['samples']} data sample(s)"
+                     + (f" of {v['sample_size']} sentences" if v["samples"] > 1 else "")
+                     + f" x {splits} split(s) each x {v['seeds']} training seed(s) per split.")
+    lines += ["", "Varied, and what each adds to the claim:", ""]
+    lines += [f"- {SOURCE_CLAIMS[s]}" for s in varied]
+    missing = [s for s in ("seed", "sample") if s not in varied]
+    if missing:
+        lines += ["", "Not varied, so the claim says nothing of them:", ""]
+        lines += [f"- {SOURCE_CLAIMS[s]} (`variation.{s}s`)" for s in missing]
+    if len(varied) > 1:
+        lines += ["", "Variance by source: " + ("`results/tables/variance.md` (and its figure)."
+                                                if v["decompose"] else
+                                                "not decomposed (`variation.decompose`).")]
+    return lines + [""]
 
 
 def _validation(records: dict) -> list[str]:

@@ -221,6 +221,17 @@ def _check_variation(config: dict, source: str) -> None:
     if repetitions % v["seeds"]:
         fail(f"{repetitions} repetitions are not whole splits of {v['seeds']} seeds",
              "repetitions")
+    if v["decompose"]:  # every source it separates needs 2 levels (estimators.variance)
+        if v["samples"] == 1 and v["seeds"] == 1:
+            fail("nothing to decompose: one sample and one seed per split vary the split alone "
+                 "(give seeds >= 2 or samples >= 2)", "variation.decompose")
+        if v["samples"] >= 2 and v["splits"] == 1:
+            fail("one split per sample cannot tell the split's variance from the sample's: "
+                 "give 2 splits per sample or more to decompose", "variation.splits")
+        if v["samples"] == 1 and repetitions // v["seeds"] < 2:
+            fail(f"{repetitions} repetitions of {v['seeds']} seeds are one split, which cannot "
+                 "tell the split's variance from the seed's: run 2 splits or more",
+                 "repetitions")
     if config["stopping"]["enabled"] and (v["samples"] > 1 or v["seeds"] > 1):
         fail("a sequential study adds waves of repetitions, which would cut a design of "
              "samples and seeds short: run the design at a fixed R", "variation")

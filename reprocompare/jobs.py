@@ -19,7 +19,8 @@ from reprocompare.corpora.conll import (DOCSTART, Corpus, check_has_chunks, read
                                         task_corpus)
 from reprocompare.errors import UserError
 from reprocompare.io import write_json_atomic, write_text_atomic
-from reprocompare.reports import latex, tables as t
+from reprocompare.estimators.variance import decompose, design_array
+from reprocompare.reports import latex, tables as t, variance as v
 from reprocompare.reports.front import answer_rst
 from reprocompare.reports.html import markdown_html
 from reprocompare.search.config import load_best
@@ -276,8 +277,37 @@ def summarize(estimate_paths: list[str], settings: dict, out: str) -> None:
     # every repetition split the same prepared corpus: its size labels the tables
     sentences = read_json(Path(directories[0]) / "split.json")["n_sentences"]
     summary.update(run, warnings=warnings, sentences=sentences)
+    variation = settings.get("variation")
+    if variation and variation.get("decompose"):
+        summary["variance"] = _decomposition(values, variation, settings["seed"])
     write_json_atomic(out, {"comparison": settings["comparison"], "corpus": settings["corpus"],
                             **run, "summary": summary, "values": values})
+
+
+def _decomposition(values: dict, variation: dict, seed: int) -> dict:
+    """Every Table 4 estimator's variance by source (estimators.variance), on the design's
+    nested array of its R estimates."""
+    found = {}
+    for name in t.ESTIMATORS:
+        if name in values:
+            y, sources = design_array(values[name], variation["samples"], variation["seeds"])
+            found[name] = decompose(y, sources, random_state=seed).as_dict()
+    return found
+
+
+def variance(summary_paths: list[str], outputs: dict[str, str]) -> None:
+    """The variance decomposition's table (CSV, Markdown, HTML, LaTeX) and figure."""
+    records = _summaries(summary_paths)
+    rows = v.variance_rows({_label(r): r["summary"] for r in records})
+    if not rows:
+        raise UserError("no summary holds a variance decomposition: set variation.decompose "
+                        "(and rerun the summaries)", key="variation.decompose")
+    markdown = v.variance_markdown(rows)
+    write_text_atomic(outputs["csv"], v.variance_csv(rows))
+    write_text_atomic(outputs["md"], markdown)
+    write_text_atomic(outputs["html"], markdown_html(markdown, "Variance by source"))
+    write_text_atomic(outputs["tex"], v.variance_latex(rows))
+    v.variance_figure(rows, outputs["figure"][: -len(".png")])
 
 
 def _label(record: dict) -> str:

@@ -175,7 +175,9 @@ def compare(config: dict, corpus_name: str, comparison: str, strategy: str) -> d
                                 **({"version": found} if found > 1 else {})}
     record.update(typing(config, corpus_name))
     if not is_default(config["variation"]):  # a design of samples and seeds (issue 25)
-        record["variation"] = canonical(config["variation"])
+        # decompose reads the summaries: no training changes with it
+        record["variation"] = canonical({key: value for key, value in config["variation"].items()
+                                         if key != "decompose"})
     if strategy == "bcv":
         record["voting"] = config["strategies"]["bcv"]["voting"]
     record["keep_predictions"] = config["keep_predictions"]

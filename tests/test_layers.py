@@ -53,6 +53,7 @@ LAZY = {
     ("reprocompare.jobs", "reprocompare.summary"): "scipy",
     ("reprocompare.jobs", "reprocompare.estimators.claims"): "scipy",
     ("reprocompare.jobs", "reprocompare.reports.figures"): "matplotlib",
+    ("reprocompare.reports.variance", "reprocompare.reports.figures"): "matplotlib",
     ("reprocompare.search_jobs", "reprocompare.reports.budget"): "matplotlib",
     # the Snakefile imports provenance for every rule's params
     ("reprocompare.provenance", "reprocompare.models"): "scikit-learn",

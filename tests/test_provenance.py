@@ -183,6 +183,11 @@ def second_corpus(config: dict, workdir: Path) -> None:
     config["comparisons"]["p2"]["corpora"] = ["tiny", "wsj"]
 
 
+def decomposed(config: dict, workdir: Path) -> None:
+    config["repetitions"] = 4
+    config["variation"] = {**DESIGN, "splits": 2, "decompose": True}
+
+
 def learning_curves(config: dict, workdir: Path) -> None:
     config["models"]["bilstm"] = {"type": "bilstm", "word_dim": 5, "hidden_size": 4,
                                   "char_dim": 0, "epochs": 1}
@@ -239,6 +244,11 @@ CASES = {
     "variation.sample_size": [("samples of 30", change("variation", DESIGN), resplit(12))],
     "variation.splits": [("1 split a sample", change("variation", DESIGN), resplit(12))],
     "variation.seeds": [("1 (the default, given)", change("variation.seeds", 1), NOTHING)],
+    # the decomposition reads the summaries: it adds its own table and figure, and its
+    # samples and splits train as without it (toggled on a finished design, it retrains
+    # nothing: tests/test_variance.py)
+    "variation.decompose": [("2 samples x 2 splits, decomposed", decomposed,
+                             plan(compare=24, summarize=2, variance=1, **REPORTS))],
     # a label names a model in tables and figures: its summary and the reports, no training
     "models.<name>.label": [("maj2 (B of p2) labelled", change("models.maj2.label", "Majority"),
                              plan(summarize=1, **REPORTS))],

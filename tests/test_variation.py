@@ -87,13 +87,17 @@ def test_a_sequential_design_is_refused():
 def test_a_design_of_samples_splits_and_seeds_runs(tmp_path):
     """2 samples of 80 sentences x 2 splits x 2 seeds: the seeds of a split share its folds,
     the splits differ, the samples hold other sentences; the summary records the design."""
-    study = config({"samples": 2, "sample_size": 80, "splits": 2, "seeds": 2},
-                   keep_predictions=True)
+    study = config({"samples": 2, "sample_size": 80, "splits": 2, "seeds": 2,
+                    "decompose": True}, keep_predictions=True)
     (tmp_path / "study.yaml").write_text(yaml.safe_dump(study))
-    result = subprocess.run([sys.executable, "-m", "snakemake", "--snakefile",
-                             str(ROOT / "Snakefile"), "--configfile", "study.yaml", "--profile",
-                             str(ROOT / "profiles" / "local"), "--cores", "2", "--until",
-                             "summarize"], capture_output=True, text=True, cwd=tmp_path)
+
+    def snakemake(*targets: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "snakemake", "--snakefile",
+                               str(ROOT / "Snakefile"), "--configfile", "study.yaml",
+                               "--profile", str(ROOT / "profiles" / "local"), "--cores", "2",
+                               *targets], capture_output=True, text=True, cwd=tmp_path)
+
+    result = snakemake("results/tables/variance.md")  # the summaries, then the decomposition
     assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
     runs = tmp_path / "results" / "compare" / "tiny" / "p" / "holdout"
     splits = [json.loads((runs / f"rep{r}" / "split.json").read_text()) for r in range(8)]
@@ -116,6 +120,18 @@ def test_a_design_of_samples_splits_and_seeds_runs(tmp_path):
     markdown = table4_markdown(table4_rows({"p on tiny": summary["summary"]}))
     assert ("R = 8 independent repetitions of every strategy (2 data samples of 80 sentences x "
             "2 splits each x 2 training seeds per split)") in markdown
+    # the decomposition (issue 25, item 2): ST's variance by sample, split and seed
+    assert [c["source"] for c in summary["summary"]["variance"]["ST"]["components"]] == [
+        "sample", "split", "seed"]
+    table = (tmp_path / "results" / "tables" / "variance.md").read_text()
+    assert "### Variance of A - B by source: p on tiny" in table and "| ST |" in table
+    assert (tmp_path / "results" / "figures" / "variance.png").stat().st_size > 1000
+    # asked for no more, the decomposition retrains nothing: the summary and reports rerun
+    study["variation"]["decompose"] = False
+    (tmp_path / "study.yaml").write_text(yaml.safe_dump(study))
+    dry = snakemake("--dry-run", "--quiet", "rules")
+    assert dry.returncode == 0, dry.stderr[-2000:]
+    assert "compare" not in dry.stdout.split() and "summarize" in dry.stdout.split()
 
 
 def test_a_sample_no_smaller_than_the_corpus_is_refused_before_any_job():

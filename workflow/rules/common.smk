@@ -188,4 +188,10 @@ def final_outputs():
         "results/report/front.rst",
         # search, seed variance and learning curves, when the config switches them on
         *search_outputs(config),
+        # the variance by source, when a design of samples and seeds asks for it
+        *(
+            ["results/tables/variance.md", "results/figures/variance.png"]
+            if config["variation"]["decompose"]
+            else []
+        ),
     ]

@@ -101,3 +101,39 @@ rule front_page:
         settings=lambda wildcards: provenance.reports(pairs()),
     script:
         "../scripts/front_page.py"
+
+
+# With variation.decompose: the share of Var(A - B) from the data sample, the split and the
+# training seed (estimators.variance), as a table and a figure.
+rule variance:
+    input:
+        summary_files(),
+    output:
+        csv="results/tables/variance.csv",
+        md="results/tables/variance.md",
+        html=report(
+            "results/tables/variance.html",
+            category="Tables",
+            caption="../report/variance.rst",
+        ),
+        tex="results/tables/variance.tex",
+        figure=report(
+            "results/figures/variance.png",
+            category="Figures",
+            caption="../report/variance.rst",
+        ),
+        figure_pdf="results/figures/variance.pdf",
+    log:
+        "logs/report/variance.log",
+    benchmark:
+        "results/benchmarks/report/variance.tsv"
+    conda:
+        "../envs/reprocompare.yaml"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    params:
+        settings=lambda wildcards: provenance.reports(pairs()),
+    script:
+        "../scripts/variance.py"
