@@ -27,9 +27,20 @@ from reprocompare.corpora.schemes import chunks, chunks_to_tags, convert
 VOTING = ("chunk", "token")
 
 
+def _finite(values: np.ndarray, name: str, what: str = "F1 scores") -> np.ndarray:
+    """``values`` when every one is a finite number: a NaN or inf (a failed fold) would
+    otherwise pass through every estimate silently."""
+    bad = np.flatnonzero(~np.isfinite(values))
+    if bad.size:
+        where = "" if values.ndim == 0 else f"[{int(bad[0])}]"
+        raise ValueError(f"{name}{where} is {float(values.flat[bad[0]])!r}: {what} must be "
+                         "finite numbers")
+    return values
+
+
 def holdout(f1_a: float, f1_b: float) -> float:
     """The standard-split estimate: F1_A - F1_B on the single validation set."""
-    return float(f1_a) - float(f1_b)
+    return float(_finite(np.float64(f1_a), "f1_a")) - float(_finite(np.float64(f1_b), "f1_b"))
 
 
 def fold_differences(f1_a: Sequence[float], f1_b: Sequence[float]) -> np.ndarray:
@@ -37,7 +48,7 @@ def fold_differences(f1_a: Sequence[float], f1_b: Sequence[float]) -> np.ndarray
     if f1_a.shape != f1_b.shape or f1_a.ndim != 1 or not len(f1_a):
         raise ValueError(f"need two equal-length, non-empty lists of fold scores, got "
                          f"{f1_a.shape} and {f1_b.shape}")
-    return f1_a - f1_b
+    return _finite(f1_a, "f1_a") - _finite(f1_b, "f1_b")
 
 
 def repeated_holdout(f1_a: Sequence[float], f1_b: Sequence[float]) -> float:
@@ -67,6 +78,9 @@ def mixture(vote: float, avg: float, conclusion: str = "A>B") -> tuple[float, st
     """
     if conclusion not in ("A>B", "B>A"):
         raise ValueError(f"unknown conclusion {conclusion!r}; expected A>B or B>A")
+    # a NaN compares false with everything: the choice would be silently avg
+    vote, avg = (float(_finite(np.float64(value), name, "estimates"))
+                 for value, name in ((vote, "vote"), (avg, "avg")))
     larger = vote > avg if conclusion == "A>B" else vote < avg
     return (float(vote), "vote") if larger else (float(avg), "avg")
 

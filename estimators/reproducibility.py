@@ -62,9 +62,24 @@ def _values(values, conclusion: str) -> np.ndarray:
             f"need at least 2 repetitions to measure a spread, got {values.size}; run 2 or "
             "more repetitions (5 for a first look, see 'repetitions needed' for more)")
     if not np.all(np.isfinite(values)):
-        raise ValueError("estimates must be finite")
+        bad = int(np.flatnonzero(~np.isfinite(values))[0])
+        raise ValueError(f"estimates must be finite, got {float(values[bad])!r} at index {bad}")
     # The conclusion under test is "A > B"; testing "B > A" is the same on -(A - B).
-    return values if conclusion == "A>B" else -values
+    return _scaled(values if conclusion == "A>B" else -values)
+
+
+def _scaled(values: np.ndarray) -> np.ndarray:
+    """``values`` times the power of two that brings the largest magnitude into [0.5, 1).
+
+    Every statistic here (the SNR, its intervals, the share of positive values) is unchanged by
+    scaling, and a power of two scales exactly: results are bit for bit those of the unscaled
+    values, except near 1e300, where the squares of the standard deviation overflowed (an SNR of
+    0), and near 1e-300, where they underflowed (an SNR of inf).
+    """
+    largest = float(np.abs(values).max())
+    if largest == 0:
+        return values
+    return np.ldexp(values, -math.frexp(largest)[1])
 
 
 def _is_constant(values: np.ndarray) -> bool:
@@ -122,13 +137,24 @@ def reproducibility(values, conclusion: str = "A>B") -> float:
 def chebyshev_bound(snr_value: float) -> float:
     """Eq. 3: the one-sided Chebyshev lower bound SNR^2 / (1 + SNR^2) on reproducibility.
 
-    The bound holds for a positive SNR; for SNR <= 0 it says nothing and 0 is returned.
+    The bound holds for a positive SNR; for SNR <= 0 it says nothing and 0 is returned. An
+    infinite SNR (constant estimates) gives 1; NaN is a ValueError (no SNR was measured).
     """
+    if isinstance(snr_value, bool) or not isinstance(snr_value, (int, float, np.number)) \
+            or math.isnan(snr_value):
+        raise ValueError(f"snr_value must be a number, got {snr_value!r}")
     if snr_value <= 0:
         return 0.0
-    if np.isinf(snr_value):
+    if np.isinf(snr_value) or snr_value > 1e150:  # SNR^2 would overflow; the bound is 1 there
         return 1.0
     return float(snr_value**2 / (1 + snr_value**2))
+
+
+def _check_confidence(confidence) -> None:
+    # "not 0 < x < 1" is also true of NaN
+    if isinstance(confidence, bool) or not isinstance(confidence, (int, float, np.number)) \
+            or not 0 < confidence < 1:
+        raise ValueError(f"confidence must lie in (0, 1), got {confidence!r}")
 
 
 def clopper_pearson(successes: int, trials: int, confidence: float = 0.95) -> tuple[float, float]:
@@ -189,8 +215,7 @@ def snr_exact_interval(values, conclusion: str = "A>B", *,
     (-0.654, 5.012)
     """
     values = _values(values, conclusion)
-    if not 0 < confidence < 1:
-        raise ValueError(f"confidence must lie in (0, 1), got {confidence!r}")
+    _check_confidence(confidence)
     if _is_constant(values):
         point = _constant_snr(float(np.median(values)))
         return point, point
@@ -365,11 +390,13 @@ def model_interval(f1_values, confidence: float = 0.95) -> ModelInterval:
 
     Exact for normal F1s; constant F1s (for instance 0 everywhere) give a zero-width interval.
     """
+    _check_confidence(confidence)
     values = np.asarray(f1_values, dtype=np.float64)
     if values.ndim != 1 or len(values) < 2:
         raise TooFewRepetitions(f"need at least 2 repetitions, got {values.size}")
     if not np.all(np.isfinite(values)):
-        raise ValueError("F1 values must be finite")
+        bad = int(np.flatnonzero(~np.isfinite(values))[0])
+        raise ValueError(f"F1 values must be finite, got {float(values[bad])!r} at index {bad}")
     mean = float(values.mean())
     se = float(values.std(ddof=1) / np.sqrt(len(values)))
     half = float(stats.t.ppf(0.5 + confidence / 2, df=len(values) - 1) * se)

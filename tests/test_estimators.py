@@ -290,3 +290,50 @@ def test_errors():
         reproducibility([0.1, 0.2], "A<B")
     with pytest.raises(ValueError, match="finite"):
         snr([0.1, np.nan])
+
+
+# ---- issue 23: nothing silent from the Python API ----
+
+NAN, INF = float("nan"), float("inf")
+
+
+@pytest.mark.parametrize("call,message", [
+    (lambda: avg([0.5, NAN], [0.4, 0.3]), r"f1_a\[1\] is nan: F1 scores must be finite"),
+    (lambda: avg([0.5, 0.6], [0.4, -INF]), r"f1_b\[1\] is -inf"),
+    (lambda: repeated_holdout([INF], [0.4]), r"f1_a\[0\] is inf"),
+    (lambda: holdout(NAN, 0.5), "f1_a is nan"),
+    (lambda: mixture(NAN, 0.01), "vote is nan: estimates must be finite"),
+    (lambda: mixture(0.02, INF, "B>A"), "avg is inf"),
+    (lambda: chebyshev_bound(NAN), "snr_value must be a number, got nan"),
+    (lambda: chebyshev_bound("2"), "snr_value must be a number"),
+    (lambda: model_interval([0.5, 0.6], confidence=2), r"confidence must lie in \(0, 1\), got 2"),
+    (lambda: model_interval([0.5, 0.6], confidence=NAN), "got nan"),
+    (lambda: model_interval([0.5, 0.6], confidence=0), "got 0"),
+    (lambda: model_interval([0.5, NAN]), "F1 values must be finite, got nan at index 1"),
+    (lambda: snr([0.1, INF]), "estimates must be finite, got inf at index 1"),
+    (lambda: snr_exact_interval([0.1, 0.2], confidence=1.5), r"lie in \(0, 1\)"),
+])
+def test_nan_inf_and_out_of_domain_are_value_errors(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_the_edges_that_remain_answers():
+    assert chebyshev_bound(INF) == 1.0 and chebyshev_bound(-INF) == 0.0
+    assert chebyshev_bound(1e200) == 1.0  # SNR^2 overflows a double; the bound is 1 there
+    assert mixture(0.02, 0.01) == (0.02, "vote")
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e-310, 1e300, 1.0])
+def test_snr_neither_overflows_nor_underflows(scale):
+    # 1, 2, 3 (times scale): mean 2, sd 1, SNR 2 by hand; 10, 1, 1, 1: mean 13/4, sd 4.5
+    assert snr(np.array([1.0, 2.0, 3.0]) * scale) == pytest.approx(2.0, rel=1e-12)
+    assert snr(np.array([10.0, 1.0, 1.0, 1.0]) * scale) == pytest.approx(13 / 4 / 4.5, rel=1e-12)
+    low, high = snr_exact_interval(np.array([1.0, 2.0, 3.0]) * scale)
+    assert low < 2.0 < high and math.isfinite(low) and math.isfinite(high)
+    assert reproducibility(np.array([1.0, -2.0, 3.0]) * scale) == pytest.approx(2 / 3)
+
+
+def test_snr_near_the_largest_double():
+    # mean 1.65e308, sd 1e307 / sqrt(2): the squares (and the sum) overflowed before
+    assert snr([1.7e308, 1.6e308]) == pytest.approx(1.65e308 / (1e307 / math.sqrt(2)))
