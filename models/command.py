@@ -20,19 +20,27 @@ write ``{{`` and ``}}`` for literal braces.
 The output is checked before it is scored: as many sentences as in ``{input}``, the same tokens,
 and every tag ``O`` or a prefix of the scheme, a hyphen and a type. Every problem, and a command
 that exits non-zero (its exit status and the tail of its stderr), is a UserError; the compare
-step adds the fold and the model. The files live in a temporary directory removed when the model
-is, and on any failure at once: nothing partial remains.
+step adds the fold and the model. A command that runs longer than ``timeout`` seconds (default
+86400, a day) is killed with every process it started (its own process group) and is a
+UserError naming the timeout. The files live in a temporary directory
+(``reprocompare-command-HOST-PID-*``) removed when the model is, on any failure or interrupt at
+once, and at exit, a SIGTERM included (it becomes a normal exit); one that a SIGKILL left behind
+is removed by the next run on the same host, once its process is gone: nothing partial remains.
 """
 
 from __future__ import annotations
 
+import glob
 import os
 import shlex
 import shutil
+import signal
+import socket
 import string
 import subprocess
 import sys
 import tempfile
+import threading
 import weakref
 from pathlib import Path
 from typing import Hashable, Sequence
@@ -49,6 +57,57 @@ _MUST = {"train": ("train",), "predict": ("input", "output")}
 #: Lines of a failing command's stderr shown in the error.
 STDERR_TAIL = 20
 _PREFIXES = {"IOB1": "BI", "IOB2": "BI", "IOBES": "BIES"}
+#: Seconds a command may run by default (a day), and at most (a year).
+DEFAULT_TIMEOUT = 86400.0
+MAX_TIMEOUT = 365 * 86400.0
+#: How the temporary directories begin: the host and process own them.
+_WORK_PREFIX = "reprocompare-command-"
+
+
+def _work_prefix(pid: int | None = None) -> str:
+    return f"{_WORK_PREFIX}{socket.gethostname()}-{os.getpid() if pid is None else pid}-"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process
+        return True
+    return True
+
+
+def _sweep_left_behind() -> None:
+    """Remove the temporary directories of this host's processes that are gone (a SIGKILL or a
+    power cut gives no process the chance to clean up after itself)."""
+    mine = f"{_WORK_PREFIX}{socket.gethostname()}-"
+    for path in Path(tempfile.gettempdir()).glob(f"{glob.escape(mine)}*"):
+        pid = path.name[len(mine):].split("-", 1)[0]
+        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def _exit_on_sigterm(signum, frame):
+    raise SystemExit(128 + signum)
+
+
+def _clean_up_on_sigterm() -> None:
+    """Make a SIGTERM (Snakemake's or a scheduler's kill) a normal exit, which runs the
+    finalizers that remove the temporary directories; only in the main thread, and only where
+    nothing else handles SIGTERM already."""
+    if threading.current_thread() is threading.main_thread() \
+            and signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, _exit_on_sigterm)
+
+
+def _kill_group(process: subprocess.Popen) -> None:
+    """Kill the command's shell and everything it started (they share its process group)."""
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    process.wait()
 
 
 def _check_command(name: str, allowed: tuple[str, ...]):
@@ -104,6 +163,9 @@ class CommandTagger(SequenceTagger):
     predict : str
         Prediction command; must use ``{input}`` and ``{output}``; may use ``{model_dir}``,
         ``{seed}``, ``{scheme}``.
+    timeout : float
+        Seconds each command may run (default 86400, a day); then it is killed with every
+        process it started, and that is a UserError.
     random_state : int or None
         The ``{seed}`` (0 when None).
     """
@@ -116,6 +178,11 @@ class CommandTagger(SequenceTagger):
         Param("predict", str, "", _check_command("predict", PREDICT_FIELDS), required=True,
               help="shell command that writes {output} (token and tag per line) from {input}: "
                    "{model_dir} {input} {output} {seed} {scheme}"),
+        Param("timeout", float, DEFAULT_TIMEOUT,
+              lambda v: None if 0 < v <= MAX_TIMEOUT else
+              f"must be in (0, {MAX_TIMEOUT:.0f}] seconds, got {v!r}",
+              help="seconds each command may run before it (and every process it started) is "
+                   f"killed, at most {MAX_TIMEOUT:.0f}"),
     )
 
     @classmethod
@@ -136,17 +203,19 @@ class CommandTagger(SequenceTagger):
                         found.add(Path(candidate).resolve())
         return sorted(found)
 
-    def __init__(self, scheme="IOB2", train="", predict="", random_state=None):
+    def __init__(self, scheme="IOB2", train="", predict="", timeout=DEFAULT_TIMEOUT,
+                 random_state=None):
         self.scheme = scheme
         self.train = train
         self.predict_command = predict
+        self.timeout = timeout
         self.random_state = random_state
 
     # scikit-learn's get_params reads attributes named as the __init__ arguments; ``predict`` is
     # the method, so the command is stored as ``predict_command`` and mapped here.
     def get_params(self, deep=True):
         return {"scheme": self.scheme, "train": self.train, "predict": self.predict_command,
-                "random_state": self.random_state}
+                "timeout": self.timeout, "random_state": self.random_state}
 
     def set_params(self, **params):
         for key, value in params.items():
@@ -158,7 +227,10 @@ class CommandTagger(SequenceTagger):
     def _check_params(self) -> None:
         for param in self.PARAMS:
             value = self.get_params()[param.name]
-            if not isinstance(value, str):
+            if param.type is float:
+                if isinstance(value, bool) or not isinstance(value, (int, float)):
+                    raise UserError(f"must be a number, got {value!r}", key=param.name)
+            elif not isinstance(value, str):
                 raise UserError(f"must be a string, got {value!r}", key=param.name)
             problem = param.problem(value)
             if problem:
@@ -180,16 +252,29 @@ class CommandTagger(SequenceTagger):
         fields = {name: shlex.quote(path) for name, path in paths.items()}
         command = template.format(seed=self._seed(), scheme=self.scheme, **fields)
         # Its output goes to ours (the job's log): stdout as it comes, stderr once it is done
-        # (kept to quote its tail when the command fails).
-        completed = subprocess.run(command, shell=True, stdin=subprocess.DEVNULL,
-                                   stdout=_stderr_fd(), stderr=subprocess.PIPE)
-        if completed.returncode == 0:
-            sys.stderr.write(completed.stderr.decode("utf-8", "replace"))
+        # (kept to quote its tail when the command fails). Its own process group, so that a
+        # timeout or an interrupt kills the shell and everything it started, not the shell alone.
+        process = subprocess.Popen(command, shell=True, stdin=subprocess.DEVNULL,
+                                   stdout=_stderr_fd(), stderr=subprocess.PIPE,
+                                   start_new_session=True)
+        try:
+            _, stderr = process.communicate(timeout=self.timeout)
+        except subprocess.TimeoutExpired:
+            _kill_group(process)
+            raise UserError(f"the {which} command did not finish within its timeout of "
+                            f"{self.timeout:g} seconds and was killed, with every process it "
+                            f"started: {command} (raise the model's timeout: if it needs longer)",
+                            key=which) from None
+        except BaseException:  # an interrupt, a SIGTERM made SystemExit: no orphan keeps running
+            _kill_group(process)
+            raise
+        if process.returncode == 0:
+            sys.stderr.write(stderr.decode("utf-8", "replace"))
         else:
-            tail = completed.stderr.decode("utf-8", "replace").rstrip().splitlines()[-STDERR_TAIL:]
+            tail = stderr.decode("utf-8", "replace").rstrip().splitlines()[-STDERR_TAIL:]
             shown = "\n".join(f"    {line}" for line in tail) or "    (nothing on stderr)"
             raise UserError(f"the {which} command failed with exit status "
-                            f"{completed.returncode}: {command}\n  its stderr ends with:\n{shown}",
+                            f"{process.returncode}: {command}\n  its stderr ends with:\n{shown}",
                             key=which)
 
     def _release(self) -> None:
@@ -199,7 +284,9 @@ class CommandTagger(SequenceTagger):
 
     def _fit(self, featurized: Featurized, y: list[list[str]]) -> None:
         self._release()  # a refit starts from an empty model directory
-        work = tempfile.mkdtemp(prefix="reprocompare-command-")
+        _sweep_left_behind()
+        _clean_up_on_sigterm()
+        work = tempfile.mkdtemp(prefix=_work_prefix())
         # removed with the model (or at exit); never left behind by a failure
         self._finalizer = weakref.finalize(self, shutil.rmtree, work, ignore_errors=True)
         self.work_dir_ = work

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -285,3 +288,112 @@ def test_the_example_script_is_standalone():
     modules |= {node.module.split(".")[0] for node in ast.walk(tree)
                 if isinstance(node, ast.ImportFrom) and node.module}
     assert modules <= set(sys.stdlib_module_names) | {"__future__"}, modules
+
+
+# ------------------------------------------------------------------ issue 23: time and kills
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` is a live process (a zombie waiting for init to reap it is not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return state != "Z"
+
+
+def _work_dirs() -> set[Path]:
+    return set(Path(tempfile.gettempdir()).glob("reprocompare-command-*"))
+
+
+def test_the_timeout_is_a_spec_key_whose_default_changes_no_spec():
+    plain = {"type": "command", "train": "t {train}", "predict": "p {input} {output}"}
+    assert str(spec_from_mapping("m", plain)) == \
+        "command:scheme=IOB2,predict=p {input} {output},train=t {train}"  # as before issue 23
+    assert spec_from_mapping("m", {**plain, "timeout": 86400}) == spec_from_mapping("m", plain)
+    assert "timeout=60.0" in str(spec_from_mapping("m", {**plain, "timeout": 60}))
+    for bad, message in ((0, "must be in (0, 31536000] seconds"), (-5, "got -5.0"),
+                         (1e12, "got 1000000000000.0"), ("soon", "expected a finite number")):
+        with pytest.raises(UserError, match=re.escape(message)) as error:
+            spec_from_mapping("m", {**plain, "timeout": bad})
+        assert error.value.key == "models.m.timeout"
+    assert build_model(spec_from_mapping("m", {**plain, "timeout": 2})).timeout == 2.0
+
+
+def test_a_command_past_its_timeout_is_killed_with_its_children_and_leaves_nothing(tmp_path):
+    before = _work_dirs()
+    pid_file = tmp_path / "child.pid"
+    train = f"sleep 300 & echo $! > {shlex.quote(str(pid_file))}; wait; : {{train}}"
+    model = command(train=train, timeout=1)
+    started = time.monotonic()
+    with pytest.raises(UserError) as error:
+        fit_predict(model)
+    assert time.monotonic() - started < 30
+    message = str(error.value)
+    assert message.startswith("train: the train command did not finish within its timeout of 1 "
+                              "seconds and was killed") and "\n" not in message
+    deadline = time.monotonic() + 10
+    while _running(int(pid_file.read_text())) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _running(int(pid_file.read_text())), "the command's child outlived it"
+    assert _work_dirs() == before
+
+
+def test_compare_names_the_model_and_the_timeout_in_one_line(tmp_path, capsys):
+    from reprocompare.cli import main
+
+    spec = f"command:train=\"sleep 30; : {{train}}\",predict={json.dumps(PREDICT)},timeout=0.5"
+    status = main(["compare", str(TEST_DATA / "tiny.conll"), "--strategy", "holdout",
+                   "--a", "majority", "--b", spec, "--out", str(tmp_path / "run")])
+    err = capsys.readouterr().err.strip().splitlines()[-1]  # after the folds' progress lines
+    assert status == 2
+    assert err.startswith("reprocompare compare: error: fold 1/1, model B (command:")
+    assert "timeout of 0.5 seconds" in err and not (tmp_path / "run").exists()
+
+
+def test_a_sigterm_removes_the_temporary_copy_and_kills_the_command(tmp_path):
+    pid_file = tmp_path / "child.pid"
+    script = tmp_path / "fit.py"
+    script.write_text(
+        "import sys\n"
+        "from reprocompare.corpora.conll import read_conll\n"
+        "from reprocompare.models import CommandTagger\n"
+        f"corpus = read_conll({str(TEST_DATA / 'tiny.conll')!r})\n"
+        f"model = CommandTagger(train='sleep 300 & echo $! > {pid_file}; wait; : {{train}}',\n"
+        "                      predict='p {input} {output}')\n"
+        "s = corpus.sentences[:5]\n"
+        "model.fit(s, [x.tags for x in s], corpus_scheme=corpus.scheme)\n")
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    process = subprocess.Popen([sys.executable, str(script)], env={**os.environ, "TMPDIR": str(tmp)},
+                               stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not (pid_file.exists() and pid_file.read_text().strip()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert list(tmp.glob("reprocompare-command-*"))  # the copy exists while it trains
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=30) == 128 + signal.SIGTERM
+    assert "Traceback" not in process.stderr.read()
+    assert not list(tmp.glob("reprocompare-command-*"))
+    deadline = time.monotonic() + 10
+    while _running(int(pid_file.read_text())) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _running(int(pid_file.read_text()))
+
+
+def test_what_a_sigkill_left_behind_is_swept_by_the_next_run(tmp_path, monkeypatch):
+    from reprocompare.models import command as module
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    gone = subprocess.Popen(["true"])
+    gone.wait()  # a process id that no longer runs
+    dead = Path(tempfile.mkdtemp(prefix=module._work_prefix(gone.pid)))
+    (dead / "train.conll").write_text("x\n")
+    alive = Path(tempfile.mkdtemp(prefix=module._work_prefix(os.getppid())))
+    other_host = tmp_path / f"reprocompare-command-elsewhere-{gone.pid}-x"
+    other_host.mkdir()
+    model = command(train="true {train}")
+    train = CORPUS.sentences[:5]
+    model.fit(train, [s.tags for s in train], corpus_scheme=CORPUS.scheme)
+    assert not dead.exists() and alive.is_dir() and other_host.is_dir()
+    assert Path(model.work_dir_).name.startswith(module._work_prefix())
