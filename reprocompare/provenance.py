@@ -22,7 +22,7 @@ from pathlib import Path
 
 from reprocompare.config import STRATEGY_NAMES, corpus_seed, section_defaults
 from reprocompare.search.config import curves_corpus, fixed_split_seed, search_corpus
-from reprocompare.variation import is_default
+from reprocompare.variation import draw_record, is_default
 
 def canonical(value):
     """``value`` with every mapping's keys sorted, recursively: Snakemake compares params by
@@ -175,9 +175,8 @@ def compare(config: dict, corpus_name: str, comparison: str, strategy: str) -> d
                                 **({"version": found} if found > 1 else {})}
     record.update(typing(config, corpus_name))
     if not is_default(config["variation"]):  # a design of samples and seeds (issue 25)
-        # decompose reads the summaries: no training changes with it
-        record["variation"] = canonical({key: value for key, value in config["variation"].items()
-                                         if key != "decompose"})
+        # what a repetition's draw depends on: growing by samples or decomposing retrains nothing
+        record["variation"] = canonical(draw_record(config["variation"]))
     if strategy == "bcv":
         record["voting"] = config["strategies"]["bcv"]["voting"]
     record["keep_predictions"] = config["keep_predictions"]

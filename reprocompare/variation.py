@@ -26,11 +26,25 @@ def is_default(variation: dict) -> bool:
     return variation["samples"] == 1 and variation["seeds"] == 1
 
 
+def draw_record(variation: dict) -> dict:
+    """What one repetition's sample, split and seed depend on: the training jobs' record.
+
+    Not the number of samples (growing a study by samples adds repetitions and leaves the
+    others as they are), nor, with one sample, the number of splits (the repetition is then its
+    split), nor ``decompose`` (it reads the summaries). One sample is ``sample_size: null``.
+    """
+    record = {"sample_size": variation["sample_size"], "seeds": variation["seeds"]}
+    if variation["sample_size"] is not None:
+        record["splits"] = variation["splits"]
+    return record
+
+
 def indices(variation: dict, repetition: int) -> Indices:
-    """(sample, split, seed) of ``repetition``, and the repetition its split is drawn for."""
-    seeds, samples = variation["seeds"], variation["samples"]
+    """(sample, split, seed) of ``repetition``, and the repetition its split is drawn for;
+    ``variation`` is the config's section or its :func:`draw_record`."""
+    seeds = variation["seeds"]
     q, rest = repetition % seeds, repetition // seeds
-    if samples == 1:
+    if variation["sample_size"] is None:  # one sample: the corpus
         return Indices(0, rest, q, rest)
     splits = variation["splits"]
     s, p = divmod(rest, splits)

@@ -52,7 +52,26 @@ def test_the_paper_design_records_nothing_new():
     assert "variation" not in provenance.summary(validate(config()), "tiny", "p")
     designed = validate(config({"seeds": 2}))
     assert provenance.compare(designed, "tiny", "p", "holdout")["variation"] == {
-        "sample_size": None, "samples": 1, "seeds": 2, "splits": None}
+        "sample_size": None, "seeds": 2}
+
+
+def test_growing_a_design_by_samples_retrains_nothing_that_exists():
+    """Repetition r's sample, split and seed do not depend on how many samples follow it
+    (r = (s P + p) Q + q), so the training jobs' record leaves the count out: 2 samples grown
+    to 3 train only the third's repetitions (a dry run of the grown study: tests/test_provenance
+    covers the planning); one sample's split count is R / Q and leaves it out too."""
+    two = {"samples": 2, "sample_size": 50, "splits": 2, "seeds": 2}
+    records = [provenance.compare(validate(config({**two, "samples": n}, 4 * n)), "tiny", "p",
+                                  "holdout") for n in (2, 3)]
+    assert records[0] == records[1]
+    assert records[0]["variation"] == {"sample_size": 50, "seeds": 2, "splits": 2}
+    design = {**two, "samples": 3}
+    assert [indices(design, r) for r in range(8)] == [
+        indices(provenance.compare(validate(config({**two, "samples": 2}, 8)), "tiny", "p",
+                                   "holdout")["variation"], r) for r in range(8)]
+    one = [provenance.compare(validate(config({"seeds": 2, "splits": r // 2}, r)), "tiny", "p",
+                              "holdout") for r in (4, 6)]
+    assert one[0] == one[1]
 
 
 @pytest.mark.parametrize("variation, repetitions, key, message", [
