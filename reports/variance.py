@@ -199,5 +199,7 @@ def variance_figure(rows: list[dict], path_stem) -> list:
             ax.set_xlabel("share of Var(A - B), % (95% CI)")
             _panel_title(ax, first["comparison"], {"A": first["label_a"],
                                                    "B": first["label_b"]})
-            ax.legend(loc="lower right", fontsize=8)
+        handles, labels = axes[0].get_legend_handles_labels()
+        fig.legend(handles, labels, loc="outside lower center", frameon=False,
+                   ncols=len(labels))
     return _render(fig, path_stem)
