@@ -18,6 +18,8 @@ from pathlib import Path
 import numpy as np
 from scipy import stats
 
+from markers import replace_between
+
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs" / "statistics.md"
 BEGIN, END = "<!-- effect:begin -->\n", "<!-- effect:end -->"
@@ -52,10 +54,7 @@ def main(write: bool) -> None:
     if not write:
         sys.stdout.write(made)
         return
-    text = DOCS.read_text(encoding="utf-8")
-    head, rest = text.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    DOCS.write_text(head + BEGIN + made + END + tail, encoding="utf-8")
+    replace_between(DOCS, BEGIN, END, made)
 
 
 if __name__ == "__main__":

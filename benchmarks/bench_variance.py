@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from markers import replace_between  # noqa: E402
 from reprocompare.estimators.variance import FACTORS, decompose  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -74,10 +75,7 @@ def main(write: bool) -> None:
     if not write:
         sys.stdout.write(made)
         return
-    text = DOCS.read_text(encoding="utf-8")
-    head, rest = text.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    DOCS.write_text(head + BEGIN + made + END + tail, encoding="utf-8")
+    replace_between(DOCS, BEGIN, END, made)
 
 
 if __name__ == "__main__":
