@@ -130,6 +130,11 @@ def read_lines(path: str | Path) -> tuple[list[str], str]:
     text = text.removeprefix("\ufeff")
     # split on "\n" only: str.splitlines would also split on form feeds and U+2028 inside tokens
     lines = [line.rstrip("\r") for line in text.split("\n")]
+    for number, line in enumerate(lines if "\r" in text else (), start=1):
+        if "\r" in line:  # str.split() would read it as a space: one line of every token
+            raise UserError("a carriage return inside a line: old Mac line endings (CR only)? "
+                            "convert them to newlines, e.g. tr '\\r' '\\n'", path=path,
+                            line=number)
     if lines[-1] == "":  # the newline that ends the last line does not start another one
         lines.pop()
     return lines, hashlib.sha256(data).hexdigest()
