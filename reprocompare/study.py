@@ -8,7 +8,13 @@ file the time of the checkout: Snakemake would see inputs newer than outputs and
 study again. Snakemake's own answer, ``--touch``, marks outputs current without asking whether they
 belong to the config, which would turn a stale result into a current one.
 
-So :func:`resume` first checks every complete repetition against the config: the settings it
+So :func:`resume` first reads every repetition that claims to be complete (its estimates.json,
+written last, exists) as a rerun would: every output present, the JSON files parse, the estimates
+are numbers in [-1, 1] (F1 differences), the counts a whole gzip with its header and rows
+(:func:`run_problem`). One that is not (truncated, emptied, a file deleted) is trained again:
+its estimates.json is removed, which is what Snakemake asks for (the summaries need it) and so
+what makes it plan the job; a missing scores.json alone would not, as no job asks for it.
+Then it checks every complete repetition against the config: the settings it
 recorded (settings.json, the job's params) must equal what the config asks for now
 (:func:`reprocompare.provenance.compare`), and its split must be of the corpus the config prepares
 (sha256). One that does not ends the command with one line naming it, before anything is changed.
@@ -20,9 +26,12 @@ only the missing repetitions and rebuilds the summaries, tables and figures from
 
 from __future__ import annotations
 
+import gzip
 import json
+import math
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 
 from reprocompare import provenance
@@ -32,6 +41,75 @@ from reprocompare.errors import UserError
 #: what a complete compare job wrote (estimates.json last)
 OUTPUTS = ("split.json", "settings.json", "scores.json", "counts.tsv.gz", "runtime.json",
            "estimates.json")
+
+
+#: the per-sentence counts' header (reprocompare.compare.write_comparison)
+COUNTS_HEADER = "fold\tmodel\tsentence\tgold\tpred\tcorrect"
+#: the differences each strategy's estimates.json holds (what a summary reads)
+ESTIMATES = {"holdout": ("holdout",), "repeated-holdout": ("mean", "fold_differences"),
+             "bcv": ("avg", "vote", "mixture", "fold_differences")}
+
+
+def _json_object(path: Path) -> tuple[dict | None, str | None]:
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:
+        return None, f"{path.name} is not valid JSON (line {error.lineno}: {error.msg})"
+    except (OSError, UnicodeDecodeError) as error:
+        return None, f"{path.name} cannot be read ({error})"
+    if not isinstance(record, dict):
+        return None, f"{path.name} is not a JSON object"
+    return record, None
+
+
+def _difference(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) \
+        and math.isfinite(value) and -1 <= value <= 1
+
+
+def _estimates_problem(estimates: dict) -> str | None:
+    strategy = estimates.get("strategy")
+    if strategy not in ESTIMATES:
+        return f"estimates.json has strategy {strategy!r}, not one of {', '.join(ESTIMATES)}"
+    for key in ESTIMATES[strategy]:
+        value = estimates.get(key)
+        numbers = value if isinstance(value, list) and value else [value]
+        if not all(_difference(v) for v in numbers):
+            return f"estimates.json has {key} {json.dumps(value)}, not F1 differences in [-1, 1]"
+    return None
+
+
+def _counts_problem(path: Path) -> str | None:
+    try:
+        text = gzip.decompress(path.read_bytes()).decode("utf-8")
+    except (OSError, EOFError, zlib.error, UnicodeDecodeError) as error:
+        return f"counts.tsv.gz is not a whole gzip of text ({error})"
+    lines = text.splitlines()
+    if not lines or lines[0] != COUNTS_HEADER:
+        return "counts.tsv.gz is empty or lacks its header"
+    if len(lines) < 2:
+        return "counts.tsv.gz has no rows"
+    last = lines[-1].split("\t")
+    if len(last) != 6 or not all(field.isdigit() for field in last[2:]):
+        return f"counts.tsv.gz ends in a broken row: {lines[-1]!r}"
+    return None
+
+
+def run_problem(run: Path) -> str | None:
+    """Why the outputs of a repetition that claims to be complete (its estimates.json exists)
+    cannot be trusted by a rerun, or None: every output present, the JSON files JSON objects,
+    the estimates F1 differences in [-1, 1], the counts a whole gzip with its header and rows."""
+    for name in OUTPUTS:
+        if not (run / name).is_file():
+            return f"{name} is missing"
+    for name in OUTPUTS:
+        if name.endswith(".json"):
+            record, problem = _json_object(run / name)
+            if problem is None and name == "estimates.json":
+                problem = _estimates_problem(record)
+            if problem is not None:
+                return problem
+    return _counts_problem(run / "counts.tsv.gz")
 
 
 def planned_runs(config: dict) -> list[tuple[str, str, str, int]]:
@@ -60,27 +138,29 @@ def _first_difference(recorded, expected, key: str = "") -> str:
            f"{json.dumps(expected)} in the config"
 
 
-def check_results(config: dict, directory: Path) -> tuple[list[Path], int]:
-    """The complete repetitions whose recorded settings are the config's, and how many the
-    config plans; a complete repetition that belongs to another config is a UserError."""
-    complete, planned = [], planned_runs(config)
+def check_results(config: dict, directory: Path) -> tuple[list[Path], list[tuple[Path, str]],
+                                                           int]:
+    """The complete repetitions whose recorded settings are the config's, those whose outputs
+    a rerun cannot trust (with why: :func:`run_problem`), and how many the config plans; a
+    repetition whose readable settings belong to another config is a UserError."""
+    complete, broken, planned = [], [], planned_runs(config)
     for corpus, comparison, strategy, r in planned:
         run = run_directory(directory, corpus, comparison, strategy, r)
-        if not all((run / name).is_file() for name in OUTPUTS):
-            continue  # missing or cut off: the run trains it
-        try:
-            recorded = json.loads((run / "settings.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError) as error:
-            raise UserError(f"cannot be read ({error}); delete its directory to train it again",
-                            path=run / "settings.json") from None
+        if not (run / "estimates.json").is_file():
+            continue  # never finished, or cut off: Snakemake plans it as it is
+        recorded, _ = _json_object(run / "settings.json")
         expected = json.loads(json.dumps(provenance.compare(config, corpus, comparison, strategy)))
-        if recorded != expected:
+        if recorded is not None and recorded != expected:
             raise UserError(
                 f"these results belong to another config: {_first_difference(recorded, expected)}"
                 "; restore that value, or move the study's results away to train them again",
                 path=run)
-        complete.append(run)
-    return complete, len(planned)
+        problem = run_problem(run)
+        if problem is None:
+            complete.append(run)
+        else:
+            broken.append((run, problem))
+    return complete, broken, len(planned)
 
 
 def check_corpora(config: dict, directory: Path, complete: list[Path]) -> None:
@@ -127,16 +207,20 @@ def resume(config_path: str | Path, directory: str | Path, say=print) -> dict:
     if not directory.is_dir():
         raise UserError("no such study directory", path=directory)
     config = validate(load_yaml(config_path), source=str(config_path))
-    complete, planned = check_results(config, directory)
+    complete, broken, planned = check_results(config, directory)
     # the prepared copies, where missing: a job that later needs one would otherwise make it
     # then, newer than every repetition of its corpus, and Snakemake would rerun them all
     corpora = [f"results/corpora/{name}/corpus.conll" for name in config["corpora"]]
     _snakemake(config_path, directory, *corpora)
     check_corpora(config, directory, complete)
+    for run, problem in broken:  # only now: nothing is changed before every check passed
+        (run / "estimates.json").unlink(missing_ok=True)
+        say(f"{run}: {problem}; its estimates.json is removed, so snakemake trains this "
+            "repetition again")
     if complete:
         _snakemake(config_path, directory, "--touch",
                    *(str((run / "estimates.json").relative_to(directory)) for run in complete))
     say(f"{directory}: {len(complete)} of {planned} repetitions are complete and belong to "
         f"{config_path}; snakemake trains the other {planned - len(complete)} and rebuilds the "
         "summaries, tables and figures")
-    return {"complete": len(complete), "planned": planned}
+    return {"complete": len(complete), "planned": planned, "rebuilt": len(broken)}
