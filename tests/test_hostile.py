@@ -428,10 +428,10 @@ def good_run(root: Path) -> Path:
     settings.json, as the compare job leaves it; made once under ``root``."""
     run = root / "good-run"
     if not (run / "estimates.json").is_file():
-        status = cli.main(["compare", str(TINY), "--a", "majority", "--b",
-                           "majority:scheme=IOBES", "--strategy", "bcv", "--m", "2", "--out",
-                           str(run)])
-        assert status == 0
+        status, err = _main(["compare", str(TINY), "--a", "majority", "--b",
+                             "majority:scheme=IOBES", "--strategy", "bcv", "--m", "2", "--out",
+                             str(run)], root)
+        assert status == 0, err
         (run / "settings.json").write_text('{"split": {"strategy": "bcv"}}\n')
     return run
 
