@@ -15,7 +15,6 @@ import gzip
 import io
 import json
 import sys
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -24,11 +23,12 @@ import numpy as np
 from sklearn.base import clone
 
 from reprocompare.corpora.conll import Corpus
-from reprocompare.corpora.scoring import ChunkCounts, check_predictions, count_chunks
+from reprocompare.corpora.scoring import ChunkCounts, count_chunks
 from reprocompare.errors import UserError
 from reprocompare.estimators.difference import (bcv_estimates, holdout, repeated_holdout,
                                                 vote_predictions)
 from reprocompare.io import write_bytes_atomic, write_json_atomic, write_text_atomic
+from reprocompare.models.engine import Features, train_fold
 from reprocompare.seeds import FOLD_TRAINING, STRATEGY_CODES, derive_seed
 from reprocompare.splitters import dumps
 
@@ -105,18 +105,12 @@ def run_comparison(corpus: Corpus, split: dict, models: dict, specs: dict[str, s
         raise ValueError("the split was made for another corpus (sha256 differs)")
     say = progress or (lambda message: None)
     kept = kept or {}
-    gold = corpus.tags
-    featurized: dict = {}
-    features = {}
     n_folds = len(split["folds"])
-    for name in PAIR if len(kept) < n_folds else ():  # once per distinct feature template, shared by both models if equal
-        key = models[name].feature_key()
-        if key not in featurized:
-            started = time.perf_counter()
-            featurized[key] = models[name].featurize(corpus.sentences)
-            say(f"featurized {len(corpus)} sentences for {name} in "
-                f"{time.perf_counter() - started:.1f} s")
-        features[name] = featurized[key]
+    # once per distinct feature template, shared by both models if equal
+    features = Features(corpus.sentences, say)
+    if len(kept) < n_folds:
+        for name in PAIR:
+            features.of(models[name], name)
 
     folds = []
     for f, fold in enumerate(split["folds"]):
@@ -127,26 +121,16 @@ def run_comparison(corpus: Corpus, split: dict, models: dict, specs: dict[str, s
             continue
         train = np.asarray(fold["train"], dtype=np.int64)
         validation = np.asarray(fold["validation"], dtype=np.int64)
-        y_train = [gold[i] for i in train]
-        y_validation = [gold[i] for i in validation]
         predictions, counts, seconds = {}, {}, {}
         for name in PAIR:
             model = clone(models[name]).set_params(random_state=model_seed(split, f)) \
                 if "random_state" in models[name].get_params() else clone(models[name])
-            started = time.perf_counter()
-            where = f"fold {f + 1}/{n_folds}, model {name} ({(specs or {}).get(name, '?')})"
-            try:
-                model.fit(features[name].take(train), y_train, corpus_scheme=corpus.scheme)
-                predictions[name] = model.predict(features[name].take(validation))
-                # every tagger's output is checked as a command tagger's is, before scoring
-                check_predictions(y_validation, predictions[name])
-            except UserError as error:  # a command model's failure: say which fold and model
-                raise UserError(f"{where}: {error}") from None
-            except (ValueError, TypeError, IndexError, KeyError) as error:
-                # a tagger of the user's that broke its contract: one line, never a traceback
-                raise UserError(f"{where}: {error}") from None
-            seconds[name] = time.perf_counter() - started
-            counts[name] = count_chunks(y_validation, predictions[name], typed=typed)
+            trained = train_fold(
+                model, features.of(models[name], name), train, validation, corpus.tags,
+                scheme=corpus.scheme, typed=typed,
+                where=f"fold {f + 1}/{n_folds}, model {name} ({(specs or {}).get(name, '?')})")
+            predictions[name], counts[name] = trained.predictions, trained.counts
+            seconds[name] = trained.seconds
             say(f"fold {f + 1}/{n_folds}: {name} trained on {len(train)}, F1 "
                 f"{counts[name].f1():.4f} on {len(validation)} ({seconds[name]:.1f} s)")
         folds.append(FoldResult(train, validation, predictions, counts, seconds))

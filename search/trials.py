@@ -16,16 +16,15 @@ import inspect
 import io
 import json
 import sys
-import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping
 
 import numpy as np
 
 from reprocompare.corpora.conll import Corpus
-from reprocompare.corpora.scoring import check_predictions, count_chunks
 from reprocompare.errors import UserError
 from reprocompare.models import build_model, spec_from_mapping, tagger_class_of
+from reprocompare.models.engine import Features, train_fold
 from reprocompare.search.space import Dimension, draw, training_seed
 from reprocompare.splitters import split_document
 
@@ -57,7 +56,11 @@ class SplitData:
     train: np.ndarray
     validation: np.ndarray
     typed: bool = True
-    features: dict = field(default_factory=dict)
+    features: Features = None
+
+    def __post_init__(self) -> None:
+        if self.features is None:
+            self.features = Features(self.corpus.sentences)
 
     @classmethod
     def from_document(cls, corpus: Corpus, split: dict, *, typed: bool = True) -> "SplitData":
@@ -69,37 +72,22 @@ class SplitData:
         return cls(corpus, np.asarray(fold["train"], dtype=np.int64),
                    np.asarray(fold["validation"], dtype=np.int64), typed)
 
-    def featurized(self, model):
-        key = model.feature_key()
-        if key not in self.features:
-            self.features[key] = model.featurize(self.corpus.sentences)
-        return self.features[key]
-
 
 def train_and_score(data: SplitData, model, *, learning_curve: bool = False) -> dict:
-    """Fit ``model`` on the split's training rows, predict its validation rows, score them.
+    """Fit ``model`` on the split's training rows, predict its validation rows, score them
+    (models.engine, the engine every training job uses).
 
     Returns ``{"f1", "precision", "recall", "seconds"}`` and, with ``learning_curve`` (a model
     whose ``fit`` takes ``eval_set``: the BiLSTM), ``"curve"``: its ``learning_curve_``, the
     validation chunk F1 every ``record_every`` epochs, as ``[[epoch, f1], ...]``.
     """
-    features = data.featurized(model)
-    gold = data.corpus.tags
-    y_train = [gold[i] for i in data.train]
-    y_validation = [gold[i] for i in data.validation]
-    validation = features.take(data.validation)
-    extra = {"eval_set": (validation, y_validation)} if learning_curve else {}
-    started = time.perf_counter()
-    model.fit(features.take(data.train), y_train, corpus_scheme=data.corpus.scheme, **extra)
-    predicted = model.predict(validation)
-    try:  # every tagger's output is checked as a command tagger's is, before scoring
-        check_predictions(y_validation, predicted)
-    except ValueError as error:
-        raise UserError(f"{type(model).__name__} on the fixed split: {error}") from None
-    seconds = time.perf_counter() - started
-    score = count_chunks(y_validation, predicted, typed=data.typed).score()
+    trained = train_fold(model, data.features.of(model), data.train, data.validation,
+                         data.corpus.tags, scheme=data.corpus.scheme, typed=data.typed,
+                         where=f"{type(model).__name__} on the fixed split",
+                         fit_params={"eval_set": None} if learning_curve else None)
+    score = trained.counts.score()
     result = {"f1": score.f1, "precision": score.precision, "recall": score.recall,
-              "seconds": seconds}
+              "seconds": trained.seconds}
     if learning_curve:
         result["curve"] = [[int(epoch), float(f1)] for epoch, f1 in model.learning_curve_]
     return result
