@@ -84,6 +84,14 @@ class Param:
     help: str = ""
     required: bool = False
 
+    def range_text(self) -> str:
+        """The values it takes, in words (models/README.md)."""
+        if self.choices is not None or self.type in (bool, str):
+            return ""
+        if self.check is not None and hasattr(self.check, "range"):
+            return self.check.range
+        return f"|v| <= {MAX_INT}" if self.type is int else "finite" if self.type is float else ""
+
     def problem(self, value: Any) -> str | None:
         # what the libraries behind the taggers can hold: python-crfsuite and torch take C ints
         # (a larger value wraps around to a negative one and trains nothing), and no float
@@ -99,14 +107,23 @@ class Param:
 
 
 def at_least(bound: float) -> Callable[[Any], str | None]:
-    return lambda v: None if v >= bound else f"must be >= {bound}, got {v!r}"
+    def check(v):
+        return None if v >= bound else f"must be >= {bound}, got {v!r}"
+    check.range = f">= {bound}"  # what models/README.md prints
+    return check
 
 
 def in_range(low: float, high: float, *, high_open: bool = True) -> Callable[[Any], str | None]:
     def check(v):
         ok = low <= v < high if high_open else low <= v <= high
         return None if ok else f"must be in [{low}, {high}{')' if high_open else ']'}, got {v!r}"
+    check.range = f"[{low}, {high}{')' if high_open else ']'}"
     return check
+
+
+def between(low: float, high: float) -> Callable[[Any], str | None]:
+    """low <= v <= high: the bounds a hyperparameter's consumer can hold in time and memory."""
+    return in_range(low, high, high_open=False)
 
 
 SCHEME_PARAM = Param("scheme", str, "IOB2", choices=SCHEMES,

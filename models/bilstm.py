@@ -25,7 +25,7 @@ from typing import Hashable, Sequence
 import numpy as np
 
 from reprocompare.corpora.conll import Sentence
-from reprocompare.models.base import (SCHEME_PARAM, Featurized, Param, SequenceTagger, at_least,
+from reprocompare.models.base import (SCHEME_PARAM, Featurized, Param, SequenceTagger, between,
                                       in_range)
 
 FEATURE_VERSION = 1
@@ -208,27 +208,27 @@ class BiLSTMTagger(SequenceTagger):
     needs_characters = True  # with char_dim > 0
     PARAMS = (
         SCHEME_PARAM,
-        Param("word_dim", int, 50, at_least(1), help="word embedding size"),
-        Param("feature_dim", int, 20, at_least(0),
+        Param("word_dim", int, 50, between(1, 4096), help="word embedding size"),
+        Param("feature_dim", int, 20, between(0, 4096),
               help="embedding size per extra column (0: none)"),
-        Param("char_dim", int, 0, at_least(0), help="character embedding size (0: none)"),
+        Param("char_dim", int, 0, between(0, 4096), help="character embedding size (0: none)"),
         Param("char_model", str, "cnn", choices=("cnn", "lstm"), help="character encoder"),
-        Param("char_hidden", int, 30, at_least(1), help="char CNN filters / char LSTM size"),
-        Param("hidden_size", int, 100, at_least(1), help="LSTM size per direction"),
-        Param("num_layers", int, 1, at_least(1), help="stacked BiLSTM layers"),
+        Param("char_hidden", int, 30, between(1, 4096), help="char CNN filters / char LSTM size"),
+        Param("hidden_size", int, 100, between(1, 8192), help="LSTM size per direction"),
+        Param("num_layers", int, 1, between(1, 32), help="stacked BiLSTM layers"),
         Param("dropout", float, 0.33, in_range(0.0, 1.0), help="dropout probability"),
-        Param("epochs", int, 50, at_least(1), help="training epochs (the most, with early stopping)"),
-        Param("batch_size", int, 32, at_least(1), help="sentences per batch"),
-        Param("learning_rate", float, 0.002, lambda v: None if v > 0 else f"must be > 0, got {v!r}",
-              help="Adam learning rate"),
+        Param("epochs", int, 50, between(1, 100_000),
+              help="training epochs (the most, with early stopping)"),
+        Param("batch_size", int, 32, between(1, 1_000_000), help="sentences per batch"),
+        Param("learning_rate", float, 0.002, between(1e-8, 10.0), help="Adam learning rate"),
         Param("word_dropout", float, 0.3, in_range(0.0, 1.0, high_open=False),
               help="P(singleton word -> UNK) in training"),
         Param("validation_fraction", float, 0.1, in_range(0.0, 1.0),
               help="training rows held back for early stopping (0: none)"),
-        Param("patience", int, 3, at_least(1), help="early stopping patience (epochs)"),
-        Param("record_every", int, 1, at_least(1), help="epochs between eval_set scores"),
+        Param("patience", int, 3, between(1, 100_000), help="early stopping patience (epochs)"),
+        Param("record_every", int, 1, between(1, 100_000), help="epochs between eval_set scores"),
         Param("device", str, "cpu", choices=("cpu", "cuda"), help="torch device"),
-        Param("num_threads", int, 1, at_least(0), help="torch CPU threads (0: torch default)"),
+        Param("num_threads", int, 1, between(0, 4096), help="torch CPU threads (0: torch default)"),
     )
 
     def __init__(self, scheme="IOB2", word_dim=50, feature_dim=20, char_dim=0, char_model="cnn",

@@ -71,10 +71,11 @@ def markdown(types=None) -> str:
         capabilities = ", ".join(f"`{c}`" for c in _capabilities(cls)) or "none"
         lines += [f"## {name}", "", f"`{cls.__module__}:{cls.__qualname__}`: {_summary(cls)}", "",
                   f"Capabilities: {capabilities}. Training is {_seed_text(cls)}.", "",
-                  "| parameter | type | default | description |", "|---|---|---|---|"]
+                  "| parameter | type | range | default | description |", "|---|---|---|---|---|"]
         for param in cls.PARAMS:
             help_text = param.help.replace("|", "\\|")
-            lines.append(f"| `{param.name}` | {_kind(param)} | `{_default(param)}` | "
+            limits = param.range_text().replace("|", "\\|")
+            lines.append(f"| `{param.name}` | {_kind(param)} | {limits} | `{_default(param)}` | "
                          f"{help_text} |")
         lines.append("")
     return "\n".join(lines)

@@ -19,7 +19,8 @@ from typing import Hashable, Sequence
 import pycrfsuite
 
 from reprocompare.corpora.conll import Sentence
-from reprocompare.models.base import SCHEME_PARAM, Featurized, Param, SequenceTagger, at_least
+from reprocompare.models.base import (SCHEME_PARAM, Featurized, Param, SequenceTagger, at_least,
+                                      between)
 
 #: Bumped whenever the features computed for a given template change.
 FEATURE_VERSION = 1
@@ -156,18 +157,18 @@ class CRFTagger(SequenceTagger):
     needs_characters = True  # word shape, prefixes and suffixes
     PARAMS = (
         SCHEME_PARAM,
-        Param("word_window", int, 2, at_least(0), help="words at offsets -k..k"),
+        Param("word_window", int, 2, between(0, 20), help="words at offsets -k..k"),
         Param("lower", bool, True, help="lower-case the window words"),
         Param("word_bigrams", bool, True, help="word bigrams around the token"),
-        Param("affix_length", int, 3, at_least(0), help="prefixes/suffixes up to this length"),
+        Param("affix_length", int, 3, between(0, 50), help="prefixes/suffixes up to this length"),
         Param("shape", bool, True, help="word shape feature"),
         Param("flags", bool, True, help="is-digit/is-title/is-upper flags"),
         Param("columns", bool, True, help="use the extra columns (POS)"),
-        Param("column_window", int, 2, at_least(0), help="extra-column values at offsets -k..k"),
+        Param("column_window", int, 2, between(0, 20), help="extra-column values at offsets -k..k"),
         Param("column_bigrams", bool, True, help="adjacent extra-column pairs in the window"),
         Param("c1", float, 0.0, at_least(0), help="L1 regularization"),
         Param("c2", float, 1.0, at_least(0), help="L2 regularization"),
-        Param("max_iterations", int, 100, at_least(1), help="L-BFGS iterations"),
+        Param("max_iterations", int, 100, between(1, 1_000_000), help="L-BFGS iterations"),
         Param("all_possible_transitions", bool, True, help="weights for unseen label pairs"),
     )
 

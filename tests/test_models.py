@@ -11,6 +11,8 @@ import pickle
 from pathlib import Path
 
 import numpy as np
+import re
+
 import pytest
 import torch
 
@@ -386,7 +388,7 @@ def test_build_model_makes_a_fresh_configured_model():
     ("", "type", "empty model spec"),
     ("crf:c3=1", "c3", "allowed: affix_length, all_possible_transitions"),
     ("crf:c1=-0.5", "c1", "must be >= 0"),
-    ("bilstm:word_dim=0", "word_dim", "must be >= 1"),
+    ("bilstm:word_dim=0", "word_dim", "must be in [1, 4096]"),
     ("crf:scheme=BIO", "scheme", "must be one of IOB1, IOB2, IOBES"),
     ("crf:c1=abc", "c1", "expected a finite number, got 'abc'"),
     ("crf:c1=nan", "c1", "finite"),
@@ -410,7 +412,7 @@ def test_parse_spec_errors_name_the_key(text, key, message):
     ({"type": "crf", "c1": -1}, "models.A.c1", "must be >= 0"),
     ({"type": "crf", "c1": "lots"}, "models.A.c1", "expected a finite number"),
     ({"type": "crf", "c1": True}, "models.A.c1", "expected a finite number"),
-    ({"type": "bilstm", "word_dim": 0}, "models.A.word_dim", "must be >= 1"),
+    ({"type": "bilstm", "word_dim": 0}, "models.A.word_dim", "must be in [1, 4096]"),
     ({"type": "bilstm", "epochs": 2.0}, "models.A.epochs", "expected an integer"),
     ({"type": "bilstm", "wrd_dim": 20}, "models.A.wrd_dim", "allowed: batch_size, char_dim"),
     ({"type": "crf", "scheme": "IOE"}, "models.A.scheme", "must be one of"),
@@ -443,3 +445,25 @@ def test_invalid_hyperparameters_are_caught_at_fit_too(train):
 def test_featurized_is_exported_and_sized(train):
     features = MajorityTagger().featurize(train[0])
     assert isinstance(features, Featurized) and len(features) == len(train[0])
+
+
+@pytest.mark.parametrize("text, message", [
+    ("crf:word_window=1000000000", "must be in [0, 20]"),
+    ("crf:max_iterations=10000000", "must be in [1, 1000000]"),
+    ("bilstm:hidden_size=1000000000", "must be in [1, 8192]"),
+    ("bilstm:epochs=1000000000", "must be in [1, 100000]"),
+    ("bilstm:learning_rate=1e9", "must be in [1e-08, 10.0]"),
+])
+def test_a_hyperparameter_beyond_what_its_library_can_train_is_refused(text, message):
+    """Issue 23, item 2: a value that would hang or exhaust memory (a 10^9-word window, a
+    10^9-unit LSTM) is refused when the spec is read, with its range (models/README.md)."""
+    with pytest.raises(UserError, match=re.escape(message)):
+        parse_spec(text)
+
+
+def test_the_catalogue_prints_every_numbers_range():
+    from reprocompare.models.catalog import markdown
+
+    text = markdown()
+    assert "| `word_window` | integer | [0, 20] | `2` |" in text
+    assert "| `learning_rate` | number | [1e-08, 10.0] | `0.002` |" in text
