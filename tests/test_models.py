@@ -8,11 +8,10 @@ measures that).
 from __future__ import annotations
 
 import pickle
+import re
 from pathlib import Path
 
 import numpy as np
-import re
-
 import pytest
 import torch
 
