@@ -8,6 +8,7 @@ what the stage before wrote: corpus -> splits -> comparisons -> summaries -> tab
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import sys
 import time
@@ -30,15 +31,33 @@ from reprocompare.variation import indices
 
 @contextlib.contextmanager
 def job(log_path: str | None):
-    """Send progress to the job's log, and turn a UserError into one line and exit status 1."""
+    """Send progress to the job's log, and turn a UserError, an interrupt (Ctrl-C, Snakemake
+    stopping), a full disk or exhausted memory into one line and a non-zero exit status (130
+    for an interrupt, else 1), never a traceback. Outputs are written atomically, so none is
+    left half-written."""
     stream = open(log_path, "w", encoding="utf-8") if log_path else sys.stderr
     previous, sys.stderr = sys.stderr, stream
+
+    def fail(message: str, status: int):
+        for out, prefix in ((stream, "error: "), (previous, "reprocompare: error: ")):
+            with contextlib.suppress(OSError, ValueError):
+                print(f"{prefix}{message}", file=out, flush=True)
+        raise SystemExit(status) from None
+
     try:
         yield
     except UserError as error:
-        print(f"error: {error}", file=stream, flush=True)
-        print(f"reprocompare: error: {error}", file=previous, flush=True)
-        raise SystemExit(1) from None
+        fail(str(error), 1)
+    except KeyboardInterrupt:
+        fail("interrupted; nothing half-written is kept (rerun to resume)", 130)
+    except MemoryError:
+        fail("out of memory: give the job more (models.<name>.resources.mem_mb) or a smaller "
+             "model", 1)
+    except OSError as error:
+        if error.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES):
+            raise
+        fail(f"{error.strerror}: {error.filename or 'an output'} (free space or fix the "
+             "permissions, then rerun)", 1)
     finally:
         sys.stderr = previous
         if log_path:

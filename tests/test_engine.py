@@ -55,3 +55,4 @@ def test_a_broken_contract_is_one_line_naming_where():
         train_fold(Short(), features.of(Short()), range(80), range(80, 100), corpus.tags,
                    scheme=corpus.scheme, typed=True, where="fold 2/6, model B (mine)")
     assert "\n" not in str(error.value)
+
