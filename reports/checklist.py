@@ -17,12 +17,12 @@ from __future__ import annotations
 import csv
 import importlib.metadata
 import io
-import json
 import os
 import platform
 from pathlib import Path
 from typing import Mapping
 
+from reprocompare.io import read_json
 from reprocompare.models import spec_from_mapping, tagger_class_of
 from reprocompare.search.config import search_corpus, space_of
 from reprocompare.search.trials import read_trials_csv
@@ -108,7 +108,7 @@ def infrastructure() -> dict:
 
 
 def _json(path) -> dict:
-    return json.loads(Path(path).read_text(encoding="utf-8"))
+    return read_json(path)
 
 
 def _csv(path) -> list[dict]:

@@ -28,6 +28,29 @@ SCHEMA_PATH = Path(schemas.__file__).with_name("config.schema.yaml")
 STRATEGY_NAMES = {"holdout": "holdout", "repeated_holdout": "repeated-holdout", "bcv": "bcv"}
 
 
+#: the most values a config may hold with its aliases expanded: a few anchors save typing; an
+#: alias bomb (aliases of aliases) expands to billions, for a validator or an error message
+MAX_EXPANDED = 1_000_000
+
+
+def _expanded(node, sizes: dict) -> int:
+    """How many values ``node`` holds once its aliases are expanded (shared nodes counted once
+    per use, each counted only once in the work)."""
+    if id(node) in sizes:
+        if sizes[id(node)] is None:
+            raise ValueError("a recursive alias (an anchor used inside itself)")
+        return sizes[id(node)]
+    sizes[id(node)] = None
+    if isinstance(node, yaml.MappingNode):
+        size = 1 + sum(_expanded(k, sizes) + _expanded(v, sizes) for k, v in node.value)
+    elif isinstance(node, yaml.SequenceNode):
+        size = 1 + sum(_expanded(child, sizes) for child in node.value)
+    else:
+        size = 1
+    sizes[id(node)] = size
+    return size
+
+
 class _UniqueKeyLoader(yaml.SafeLoader):
     """Safe YAML that refuses a key given twice in one mapping (YAML itself keeps the last,
     silently: `repetitions:` twice, or a model defined twice, would mean one thing to the
@@ -55,12 +78,36 @@ def load_yaml(path: str | Path) -> Any:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise UserError("no such config file", path=path) from None
+    loader = _UniqueKeyLoader(text)
     try:
-        return yaml.load(text, Loader=_UniqueKeyLoader)
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        try:
+            size = _expanded(node, {})
+        except ValueError as error:
+            raise UserError(str(error), path=path, line=node.start_mark.line + 1) from None
+        if size > MAX_EXPANDED:
+            raise UserError(f"its aliases (*name) expand to more than {MAX_EXPANDED:,} values "
+                            "(an alias bomb?): write the values out", path=path,
+                            line=node.start_mark.line + 1)
+        return loader.construct_document(node)
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         raise UserError(f"not valid YAML: {getattr(error, 'problem', error)}", path=path,
                         line=None if mark is None else mark.line + 1) from None
+    finally:
+        loader.dispose()
+
+
+def blame_command_line(error: UserError, overrides: dict) -> UserError:
+    """``error`` with the command line as its source when its key was given there (snakemake
+    ``--config key=value``), not the config file that does not hold it."""
+    if error.key is None or error.key.split(".")[0] not in overrides:
+        return error
+    given = overrides[error.key.split(".")[0]]
+    return UserError(f"{error.message} (given as --config {error.key.split('.')[0]}={given!r})",
+                     path="the command line", key=error.key)
 
 
 def _schema() -> dict:
@@ -161,6 +208,12 @@ def _check_references(config: dict, source: str) -> None:
         if comparison["a"] == comparison["b"]:
             raise UserError("a and b are the same model", path=source,
                             key=f"comparisons.{name}.b")
+        specs = [str(spec_from_mapping(m, config["models"][m])) for m in
+                 (comparison["a"], comparison["b"])]
+        if specs[0] == specs[1]:  # trained with one seed per fold: every difference is 0
+            raise UserError(f"{comparison['a']} and {comparison['b']} are one model under two "
+                            f"names ({specs[0]}): A - B would be 0 on every fold; give them "
+                            "different settings", path=source, key=f"comparisons.{name}.b")
         for corpus in comparison["corpora"]:
             if corpus not in config["corpora"]:
                 raise UserError(f"unknown corpus {corpus!r} (corpora: "

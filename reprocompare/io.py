@@ -17,6 +17,26 @@ from typing import Any
 from reprocompare.errors import UserError
 
 
+def read_json(path: str | Path) -> dict:
+    """A JSON object a job or a run wrote: the one reader of every record (estimates, splits,
+    summaries, claims, trials, the corpus jobs' info), so that a missing, unreadable, truncated
+    or foreign file is one UserError naming it (and its line), never a traceback."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UserError("missing (did the job that writes it finish?)", path=path) from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise UserError(f"cannot read: {error}", path=path) from None
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise UserError(f"not valid JSON: {error.msg} (truncated? delete it and rerun)",
+                        path=path, line=error.lineno) from None
+    if not isinstance(record, dict):
+        raise UserError("not a JSON object; delete it and rerun", path=path)
+    return record
+
+
 def _umask() -> int:
     mask = os.umask(0o022)  # the only way to read it is to set it: put it straight back
     os.umask(mask)

@@ -19,7 +19,7 @@ import numpy as np
 from reprocompare.corpora.conll import (DOCSTART, Corpus, check_has_chunks, read_conll,
                                         task_corpus)
 from reprocompare.errors import UserError
-from reprocompare.io import write_json_atomic, write_text_atomic
+from reprocompare.io import read_json, write_json_atomic, write_text_atomic
 from reprocompare.estimators.variance import decompose, design_array
 from reprocompare.reports import latex, tables as t, variance as v
 from reprocompare.reports.front import answer_rst
@@ -124,19 +124,6 @@ def load_prepared(conll_path: str, info_path: str | None = None) -> Corpus:
     """The corpus job's clean copy (validated when it was written: ill-formed sentences kept)."""
     scheme = read_json(info_path)["scheme"] if info_path else "auto"
     return read_conll(conll_path, scheme=scheme, ill_formed="keep")
-
-
-def read_json(path: str | Path) -> dict:
-    """A record an earlier job wrote; a missing or tampered one is one error naming the file."""
-    try:
-        record = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UserError("missing (did the job that writes it finish?)", path=path) from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise UserError(f"not valid JSON ({error}); delete it and rerun", path=path) from None
-    if not isinstance(record, dict):
-        raise UserError("not a JSON object; delete it and rerun", path=path)
-    return record
 
 
 # ---- splits ------------------------------------------------------------------------------------

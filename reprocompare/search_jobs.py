@@ -16,11 +16,11 @@ from typing import Iterable, Mapping
 import numpy as np
 
 from reprocompare.corpora.conll import task_corpus
-from reprocompare.io import write_json_atomic, write_text_atomic
+from reprocompare.io import read_json, write_json_atomic, write_text_atomic
 from reprocompare.jobs import load_prepared
 from reprocompare.reports.checklist import collect, render
 from reprocompare.search.budget import analyse, markdown
-from reprocompare.search.config import load_best, read_json, resolve_models, run_seed
+from reprocompare.search.config import load_best, resolve_models, run_seed
 from reprocompare.search.space import parse_space
 from reprocompare.search.seeds import (CURVE_COLUMNS, SEED_COLUMNS, curve_band,
                                        seed_variance_markdown, spread, to_csv)

@@ -15,13 +15,13 @@ profile works (``-- --profile profiles/slurm ...`` passes its arguments to every
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from pathlib import Path
 
 from reprocompare.config import load_yaml, validate
 from reprocompare.errors import UserError
+from reprocompare.io import read_json
 from reprocompare.study import planned_runs, run_directory, snakefile
 
 
@@ -44,8 +44,8 @@ def _summaries(config: dict, directory: Path) -> list[dict]:
              for name, comparison in sorted(config["comparisons"].items())
              for corpus in comparison["corpora"]]
     try:
-        return [json.loads(path.read_text(encoding="utf-8"))["summary"] for path in paths]
-    except (OSError, ValueError, KeyError) as error:
+        return [read_json(path)["summary"] for path in paths]
+    except KeyError as error:
         raise UserError(f"the wave's summaries cannot be read ({error})", path=directory) \
             from None
 

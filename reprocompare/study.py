@@ -37,6 +37,7 @@ from pathlib import Path
 from reprocompare import provenance
 from reprocompare.config import STRATEGY_NAMES, load_yaml, validate
 from reprocompare.errors import UserError
+from reprocompare.io import read_json
 
 #: what a complete compare job wrote (estimates.json last)
 OUTPUTS = ("split.json", "settings.json", "scores.json", "counts.tsv.gz", "runtime.json",
@@ -169,10 +170,10 @@ def check_corpora(config: dict, directory: Path, complete: list[Path]) -> None:
     for corpus in config["corpora"]:
         info = directory / "results" / "corpora" / corpus / "corpus.json"
         if info.is_file():
-            sha256[corpus] = json.loads(info.read_text(encoding="utf-8"))["sha256"]
+            sha256[corpus] = read_json(info).get("sha256")
     for run in complete:
         corpus = run.relative_to(directory / "results" / "compare").parts[0]
-        split = json.loads((run / "split.json").read_text(encoding="utf-8"))
+        split = read_json(run / "split.json")
         if split.get("corpus_sha256") != sha256.get(corpus):
             raise UserError(f"split another corpus than the one {corpus} is now (sha256 "
                             f"{split.get('corpus_sha256')}, now {sha256.get(corpus)}): the "

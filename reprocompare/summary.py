@@ -20,27 +20,21 @@ from reprocompare.estimators.reproducibility import model_interval, summarize
 from reprocompare.estimators.verdict import (CONFIDENCE, MAX_REPETITIONS, THRESHOLD, rule,
                                              verdict)
 from reprocompare.errors import UserError
+from reprocompare.io import read_json
 from reprocompare.reports.tables import ESTIMATORS
 
 TABLE4_K = 6
 
 
 def _read_json(path: Path) -> dict:
+    """A record of a comparison directory (io.read_json), saying what a directory lacks."""
     if path.parent.exists() and not path.parent.is_dir():
         raise UserError("not a directory: give the output directories of `reprocompare "
                         "compare` (or results/compare/.../repN)", path=path.parent)
-    try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
+    if not path.exists():
         raise UserError(f"no {path.name}: not a finished comparison directory",
-                        path=path.parent) from None
-    except json.JSONDecodeError as error:
-        raise UserError(f"not valid JSON: {error.msg}", path=path, line=error.lineno) from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise UserError(f"cannot read: {error}", path=path) from None
-    if not isinstance(record, dict):
-        raise UserError("not a JSON object", path=path)
-    return record
+                        path=path.parent)
+    return read_json(path)
 
 
 #: what estimates.json must hold for each strategy (numbers), so a tampered file is one error

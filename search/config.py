@@ -9,11 +9,11 @@ the config key. The helpers below answer the questions the rules ask of a valida
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Iterable
 
 from reprocompare.errors import UserError
+from reprocompare.io import read_json
 from reprocompare.seeds import FIXED_SPLIT, SEED_RUN, derive_seed
 from reprocompare.search.space import Dimension, parse_space
 
@@ -136,16 +136,6 @@ def describe(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return repr(value) if isinstance(value, float) else str(value)
-
-
-def read_json(path) -> dict:
-    """A record a stage before wrote; a missing or broken one is a UserError naming the file."""
-    try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UserError("missing (has the stage before it run?)", path=path) from None
-    except json.JSONDecodeError as error:
-        raise UserError(f"not valid JSON: {error.msg}", path=path, line=error.lineno) from None
 
 
 def load_best(best_paths: Iterable[str]) -> dict[str, dict]:

@@ -132,6 +132,54 @@ def test_a_key_given_twice_is_refused_with_both_lines(tmp_path):
     assert not (tmp_path / "results").exists()
 
 
+def test_a_value_given_with_config_is_blamed_on_the_command_line(tmp_path):
+    import sys
+
+    config = tmp_path / "study.yaml"
+    config.write_text(f"corpora:\n  tiny: {{path: {TINY}}}\nmodels:\n  a: {{type: majority}}\n"
+                      "  b: {type: crf}\ncomparisons:\n  p: {a: a, b: b, corpora: [tiny]}\n")
+    result = subprocess.run([sys.executable, "-m", "snakemake", "--snakefile",
+                             str(ROOT / "Snakefile"), "--configfile", str(config), "-n",
+                             "--config", "repetitions=-3"], capture_output=True, text=True,
+                            cwd=tmp_path)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0 and "Traceback" not in output
+    assert ("the command line: repetitions: -3 is less than the minimum of 2 (given as --config "
+            "repetitions=-3)") in output and "study.yaml" not in output.split("config error")[1]
+
+
+def test_an_alias_bomb_is_refused_in_one_short_line(tmp_path):
+    from reprocompare.config import load_yaml
+
+    levels = ["a0: &a0 [x, x, x, x, x, x, x, x, x]"] + [
+        f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 9)]
+    bomb = tmp_path / "bomb.yaml"
+    bomb.write_text("search:\n  extra:\n" + "".join(f"    {line}\n" for line in levels))
+    with pytest.raises(UserError, match="expand to more than 1,000,000 values") as error:
+        load_yaml(bomb)
+    assert len(str(error.value)) < 200 and error.value.line is not None
+    fine = tmp_path / "fine.yaml"
+    fine.write_text("base: &crf {type: crf}\nmodels:\n  a: *crf\n  b: *crf\n")
+    assert load_yaml(fine)["models"]["a"] == {"type": "crf"}
+    loop = tmp_path / "loop.yaml"
+    loop.write_text("a: &a [1, *a]\n")
+    with pytest.raises(UserError, match="recursive alias"):
+        load_yaml(loop)
+
+
+def test_two_names_for_one_model_are_refused():
+    from reprocompare.config import validate
+
+    config = {"corpora": {"tiny": {"path": str(TINY)}},
+              "models": {"a": {"type": "crf", "c2": 1.0}, "b": {"type": "crf"}},
+              "comparisons": {"p": {"a": "a", "b": "b", "corpora": ["tiny"]}}}
+    with pytest.raises(UserError, match="a and b are one model under two names") as error:
+        validate(config)
+    assert error.value.key == "comparisons.p.b"
+    config["models"]["b"]["c2"] = 0.5
+    validate(config)
+
+
 # ---- issue 23, item 3: your own models get the same checks --------------------------------------
 
 BROKEN_TAGGERS = '''

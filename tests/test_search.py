@@ -112,7 +112,7 @@ def test_bounds_text_and_choice_values_are_the_models():
     ({"max_iterations": {"distribution": "uniform", "low": 1, "high": 5}},
      "space.max_iterations.distribution", "float hyperparameter"),
     ({"max_iterations": {"distribution": "int", "low": 0, "high": 5}},
-     "space.max_iterations.low", ">= 1"),
+     "space.max_iterations.low", "must be in [1, 1000000]"),
     ({"c1": {"distribution": "uniform", "low": 0.5}}, "space.c1.high", "missing"),
     ({"c1": {"distribution": "uniform", "low": 0.5, "high": 0.1}}, "space.c1.high", "> low"),
     ({"c2": {"distribution": "log_uniform", "low": 0, "high": 1}}, "space.c2.low", "> 0"),

@@ -4,6 +4,7 @@ import sys
 
 from reprocompare.config import (
     STRATEGY_NAMES,
+    blame_command_line,
     check_corpora,
     check_device,
     load_yaml,
@@ -30,6 +31,8 @@ try:
         load_yaml(configfile)
     config = validate_config(config, source=CONFIG_SOURCE)
 except UserError as error:
+    # a value given with --config is the command line's, not the file's
+    error = blame_command_line(error, workflow.config_settings.config)
     sys.exit(f"reprocompare: config error: {error}")
 
 # A bad corpus, too, stops the run before any job (jobs on a cluster skip the re-check).
