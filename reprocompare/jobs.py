@@ -53,6 +53,11 @@ def job(log_path: str | None):
     except MemoryError:
         fail("out of memory: give the job more (models.<name>.resources.mem_mb) or a smaller "
              "model", 1)
+    except RuntimeError as error:  # torch's allocators say so in a RuntimeError
+        if "out of memory" not in str(error) and "can't allocate memory" not in str(error):
+            raise
+        fail(f"out of memory ({str(error).splitlines()[0][:200]}): give the job more "
+             "(models.<name>.resources.mem_mb) or a smaller model", 1)
     except OSError as error:
         if error.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES):
             raise

@@ -53,6 +53,10 @@ def _check_estimates(estimates: dict, path: Path) -> None:
                    for v in numbers):
             raise UserError(f"{key} is {value!r}, not a number (a tampered or foreign file?)",
                             path=path)
+        # a difference of two F1 scores lies in [-1, 1]
+        if not all(-1 <= v <= 1 for v in numbers):
+            raise UserError(f"{key} is {value!r}, outside [-1, 1], where a difference of two F1 "
+                            "scores lies (a tampered or foreign file?)", path=path)
 
 
 def load_estimates(directory: str | Path) -> dict:
@@ -112,8 +116,11 @@ def estimator_values(records: list[dict], table4_k: int = TABLE4_K,
         group.sort(key=lambda r: r["repetition"])
         repetitions = [r["repetition"] for r in group]
         if len(set(repetitions)) != len(repetitions):
-            raise UserError(f"repetition given twice for strategy {strategy}: "
-                            f"{sorted(r for r in repetitions if repetitions.count(r) > 1)[0]}")
+            twice = sorted(r for r in repetitions if repetitions.count(r) > 1)[0]
+            where = [r["directory"] for r in group if r["repetition"] == twice]
+            raise UserError(f"repetition {twice} of strategy {strategy} is given twice: "
+                            f"{' and '.join(where)} (runs of another seed or study? give one "
+                            "directory per repetition)")
         if strategy == "holdout":
             values["ST"] = [r["holdout"] for r in group]
             values["models"] = {name: [r["per_model"][name]["holdout"] for r in group]

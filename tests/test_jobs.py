@@ -14,6 +14,9 @@ from reprocompare.errors import UserError
     (OSError(28, "No space left on device", "results/x.json"), 1,
      "No space left on device: results/x.json"),
     (UserError("bad", path="c.yaml", key="k"), 1, "bad"),
+    (RuntimeError("[enforce fail at alloc_cpu.cpp:117] data. DefaultCPUAllocator: can't "
+                  "allocate memory: you tried to allocate 1099511627776 bytes."), 1,
+     "out of memory ([enforce fail"),
 ])
 def test_a_workflow_job_ends_in_one_line_never_a_traceback(tmp_path, capsys, raised, status,
                                                            fragment):
@@ -31,9 +34,36 @@ def test_a_workflow_job_ends_in_one_line_never_a_traceback(tmp_path, capsys, rai
     assert fragment in log.read_text()
 
 
-def test_another_os_error_is_not_disguised(tmp_path):
+def test_another_error_is_not_disguised(tmp_path):
     from reprocompare.jobs import job
 
     with pytest.raises(FileNotFoundError):
         with job(str(tmp_path / "job.log")):
             raise FileNotFoundError(2, "No such file or directory", "x")
+    with pytest.raises(RuntimeError, match="a bug"):
+        with job(str(tmp_path / "job.log")):
+            raise RuntimeError("a bug")
+
+
+def test_summarize_refuses_a_difference_no_two_f1_scores_make(tmp_path):
+    """Issue 23: an estimate of 5.0 (F1 differences lie in [-1, 1]) is a tampered file."""
+    import json
+
+    from reprocompare.summary import load_estimates
+
+    (tmp_path / "estimates.json").write_text(json.dumps({"strategy": "holdout", "holdout": 5.0}))
+    (tmp_path / "split.json").write_text(json.dumps({"repetition": 0, "seed": 1}))
+    with pytest.raises(UserError, match=r"holdout is 5.0, outside \[-1, 1\]") as error:
+        load_estimates(tmp_path)
+    assert error.value.path.endswith("estimates.json")
+
+
+def test_a_repetition_given_twice_names_both_directories():
+    from reprocompare.summary import estimator_values
+
+    records = [{"strategy": "holdout", "repetition": 0, "holdout": 0.1, "directory": d,
+                "per_model": {"A": {"holdout": 0.9}, "B": {"holdout": 0.8}}}
+               for d in ("seed1/rep0", "seed2/rep0")]
+    with pytest.raises(UserError, match="repetition 0 of strategy holdout is given twice: "
+                                        "seed1/rep0 and seed2/rep0"):
+        estimator_values(records)
