@@ -48,7 +48,8 @@ def plain_child(out: Path) -> None:
     from reprocompare.corpora.conll import read_conll
     from reprocompare.models import build_model, spec_from_mapping
     from reprocompare.compare import run_comparison
-    from reprocompare.config import (STRATEGY_NAMES, corpus_seed, load_yaml, strategy_settings,
+    from reprocompare.records import STRATEGY_NAMES
+    from reprocompare.config import (corpus_seed, load_yaml, strategy_settings,
                                      validate)
     from reprocompare.jobs import subsample
     from reprocompare.summary import summarize_runs  # noqa: F401  (the same summary code)

@@ -34,7 +34,7 @@ from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
-from reprocompare.reports.tables import ESTIMATORS  # noqa: E402
+from reprocompare.records import ESTIMATORS  # noqa: E402
 
 #: PNG resolution: sharp in a paper draft, small enough for a README
 DPI = 150

@@ -21,9 +21,8 @@ import io
 import math
 
 from reprocompare.estimators.effect import mean_interval
+from reprocompare.records import ESTIMATORS
 
-#: the paper's Table 4 columns (estimators of A - B), in order
-ESTIMATORS = ("ST", "RS", "Avg", "Vote", "Mixture")
 
 #: the context every row carries, so that a CSV row stands on its own
 CONTEXT_COLUMNS = ("comparison", "corpus", "sentences", "scoring", "name_a", "label_a",

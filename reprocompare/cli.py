@@ -21,8 +21,8 @@ from reprocompare.corpora.conll import check_has_chunks, read_conll, task_corpus
 from reprocompare.corpora.schemes import is_chunk_tag
 from reprocompare.corpora.scoring import conlleval_report, count_chunks
 from reprocompare.errors import UserError
-from reprocompare.io import dumps_json
-from reprocompare.io import write_directory_atomic, write_text_atomic
+from reprocompare.records import dumps_json
+from reprocompare.records import write_directory_atomic, write_text_atomic
 from reprocompare.reports.tables import table4_text
 from reprocompare.config import corpus_seed
 from reprocompare.sequential import run_waves

@@ -27,7 +27,7 @@ from reprocompare.corpora.scoring import ChunkCounts, count_chunks
 from reprocompare.errors import UserError
 from reprocompare.estimators.difference import (bcv_estimates, holdout, repeated_holdout,
                                                 vote_predictions)
-from reprocompare.io import write_bytes_atomic, write_json_atomic, write_text_atomic
+from reprocompare.records import write_bytes_atomic, write_json_atomic, write_text_atomic
 from reprocompare.models.engine import Features, train_fold
 from reprocompare.seeds import FOLD_TRAINING, STRATEGY_CODES, derive_seed
 from reprocompare.splitters import dumps

@@ -19,13 +19,12 @@ import yaml
 from reprocompare import schemas
 from reprocompare.corpora.conll import check_has_chunks, read_conll
 from reprocompare.errors import UserError
+from reprocompare.records import ESTIMATOR_STRATEGY, STRATEGY_NAMES
 from reprocompare.search.config import check_config as check_search_config
 from reprocompare.seeds import derive_seed
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA_PATH = Path(schemas.__file__).with_name("config.schema.yaml")
-#: config key of each strategy -> the splitters' strategy name
-STRATEGY_NAMES = {"holdout": "holdout", "repeated_holdout": "repeated-holdout", "bcv": "bcv"}
 
 
 #: the most values a config may hold with its aliases expanded: a few anchors save typing; an
@@ -226,10 +225,6 @@ def _check_references(config: dict, source: str) -> None:
         raise UserError(f"{rs['table4_k']} is more than the largest k ({max(rs['k'])})",
                         path=source, key="strategies.repeated_holdout.table4_k")
 
-
-#: the strategy (config key) each estimator of Table 4 needs
-ESTIMATOR_STRATEGY = {"ST": "holdout", "RS": "repeated_holdout", "Avg": "bcv", "Vote": "bcv",
-                      "Mixture": "bcv"}
 
 
 def _check_stopping(config: dict, source: str) -> None:

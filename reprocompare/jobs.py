@@ -19,7 +19,7 @@ import numpy as np
 from reprocompare.corpora.conll import (DOCSTART, Corpus, check_has_chunks, read_conll,
                                         task_corpus)
 from reprocompare.errors import UserError
-from reprocompare.io import read_json, write_json_atomic, write_text_atomic
+from reprocompare.records import ESTIMATORS, TABLE4_K, read_json, write_json_atomic, write_text_atomic
 from reprocompare.estimators.variance import decompose, design_array
 from reprocompare.reports import latex, tables as t, variance as v
 from reprocompare.reports.front import answer_rst
@@ -261,7 +261,7 @@ def summarize(estimate_paths: list[str], settings: dict, out: str) -> None:
 
     directories = sorted({str(Path(p).parent) for p in estimate_paths})
     rs = settings["strategies"].get("repeated-holdout")
-    table4_k = rs["table4_k"] if rs else 6
+    table4_k = rs["table4_k"] if rs else TABLE4_K
     summary = summarize_runs(directories, conclusion=settings["conclusion"], table4_k=table4_k,
                              random_state=settings["seed"],
                              verdict_settings=settings.get("verdict"),
@@ -299,7 +299,7 @@ def _decomposition(values: dict, variation: dict, seed: int) -> dict:
     """Every Table 4 estimator's variance by source (estimators.variance), on the design's
     nested array of its R estimates."""
     found = {}
-    for name in t.ESTIMATORS:
+    for name in ESTIMATORS:
         if name in values:
             y, sources = design_array(values[name], variation["samples"], variation["seeds"])
             found[name] = decompose(y, sources, random_state=seed).as_dict()

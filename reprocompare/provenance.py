@@ -20,7 +20,8 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from reprocompare.config import STRATEGY_NAMES, corpus_seed, section_defaults
+from reprocompare.config import corpus_seed, section_defaults
+from reprocompare.records import STRATEGY_NAMES
 from reprocompare.search.config import curves_corpus, fixed_split_seed, search_corpus
 from reprocompare.variation import draw_record, is_default
 

@@ -16,7 +16,7 @@ from typing import Iterable, Mapping
 import numpy as np
 
 from reprocompare.corpora.conll import task_corpus
-from reprocompare.io import read_json, write_json_atomic, write_text_atomic
+from reprocompare.records import read_json, write_json_atomic, write_text_atomic
 from reprocompare.jobs import load_prepared
 from reprocompare.reports.checklist import collect, render
 from reprocompare.search.budget import analyse, markdown

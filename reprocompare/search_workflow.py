@@ -7,7 +7,7 @@ the working directory, under ``results/``, as the rules write them.
 
 from __future__ import annotations
 
-from reprocompare.config import STRATEGY_NAMES
+from reprocompare.records import STRATEGY_NAMES, SUMMARY, run_directory
 from reprocompare.models import tagger_class_of
 from reprocompare.search.config import (curves_corpus, feed_best, search_corpus, search_enabled,
                            searched_models, trial_jobs)
@@ -70,12 +70,12 @@ def search_outputs(config: dict) -> list[str]:
 
 def checklist_inputs(config: dict) -> dict[str, list[str]]:
     """Every record the checklist reads (:func:`reports.checklist.collect`), by kind."""
-    runs = [f"results/compare/{corpus}/{comparison}/{STRATEGY_NAMES[strategy]}/rep{r}"
+    runs = [str(run_directory(corpus, comparison, STRATEGY_NAMES[strategy], r))
             for corpus, comparison in pairs(config) for strategy in config["strategies"]
             for r in range(config["repetitions"])]
     corpora = {corpus for corpus, _ in pairs(config)}
     fixed: set[str] = set()
-    inputs = {"summaries": [f"results/summaries/{corpus}/{comparison}.json"
+    inputs = {"summaries": [SUMMARY.format(corpus=corpus, comparison=comparison)
                             for corpus, comparison in pairs(config)],
               "scores": [f"{run}/scores.json" for run in runs],
               "runtimes": [f"{run}/runtime.json" for run in runs]}

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from reprocompare.config import load_yaml, validate
 from reprocompare.errors import UserError
-from reprocompare.io import read_json
+from reprocompare.records import read_json
 from reprocompare.study import planned_runs, run_directory, snakefile
 
 

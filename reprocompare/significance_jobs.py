@@ -35,7 +35,7 @@ from reprocompare.estimators.claims import Claim, calibration_note, claim_reprod
     read_counts, repetition_tests
 from reprocompare.estimators.replicability import corpus_p_value, replicability
 from reprocompare.estimators.significance import corpus_f1, holm_bonferroni
-from reprocompare.io import write_json_atomic, write_text_atomic
+from reprocompare.records import write_json_atomic, write_text_atomic
 from reprocompare.jobs import read_json
 from reprocompare.reports import latex, tables as t
 from reprocompare.reports.html import markdown_html

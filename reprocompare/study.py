@@ -35,9 +35,10 @@ import zlib
 from pathlib import Path
 
 from reprocompare import provenance
-from reprocompare.config import STRATEGY_NAMES, load_yaml, validate
+from reprocompare.config import load_yaml, validate
 from reprocompare.errors import UserError
-from reprocompare.io import read_json
+from reprocompare import records
+from reprocompare.records import STRATEGY_NAMES, read_json
 
 #: what a complete compare job wrote (estimates.json last)
 OUTPUTS = ("split.json", "settings.json", "scores.json", "counts.tsv.gz", "runtime.json",
@@ -125,7 +126,7 @@ def planned_runs(config: dict) -> list[tuple[str, str, str, int]]:
 
 def run_directory(directory: Path, corpus: str, comparison: str, strategy: str,
                   repetition: int) -> Path:
-    return directory / "results" / "compare" / corpus / comparison / strategy / f"rep{repetition}"
+    return records.run_directory(corpus, comparison, strategy, repetition, root=directory)
 
 
 def _first_difference(recorded, expected, key: str = "") -> str:

@@ -20,10 +20,8 @@ from reprocompare.estimators.reproducibility import model_interval, summarize
 from reprocompare.estimators.verdict import (CONFIDENCE, MAX_REPETITIONS, THRESHOLD, rule,
                                              verdict)
 from reprocompare.errors import UserError
-from reprocompare.io import read_json
-from reprocompare.reports.tables import ESTIMATORS
+from reprocompare.records import ESTIMATORS, TABLE4_K, read_json
 
-TABLE4_K = 6
 
 
 def _read_json(path: Path) -> dict:

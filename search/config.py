@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from reprocompare.errors import UserError
-from reprocompare.io import read_json
+from reprocompare.records import read_json
 from reprocompare.seeds import FIXED_SPLIT, SEED_RUN, derive_seed
 from reprocompare.search.space import Dimension, parse_space
 

@@ -21,7 +21,7 @@ import yaml
 
 from conftest import ROOT, TEST_DATA
 from reprocompare.errors import UserError
-from reprocompare.io import write_text_atomic
+from reprocompare.records import write_text_atomic
 from test_cli import assert_user_error, run
 from test_workflow import SNAKEMAKE, TINY, snakemake, tables
 
@@ -272,7 +272,7 @@ def test_no_unpickling_of_saved_files():
 
 def test_json_writer_refuses_nan_naming_the_key(tmp_path):
     from reprocompare.errors import UserError
-    from reprocompare.io import dumps_json, write_json_atomic
+    from reprocompare.records import dumps_json, write_json_atomic
 
     assert dumps_json({"snr": float("inf")}) == '{\n "snr": Infinity\n}\n'
     with pytest.raises(UserError, match=r"NaN .* at summary\.estimators\.ST\.snr_low"):
@@ -286,7 +286,7 @@ def test_json_writer_refuses_nan_naming_the_key(tmp_path):
 def test_outputs_respect_the_umask(tmp_path):
     import os
 
-    from reprocompare.io import write_directory_atomic, write_text_atomic
+    from reprocompare.records import write_directory_atomic, write_text_atomic
 
     previous = os.umask(0o027)
     try:
@@ -303,7 +303,7 @@ def test_full_disk_is_one_error_and_leaves_nothing(tmp_path, monkeypatch):
     import os
 
     from reprocompare.errors import UserError
-    from reprocompare.io import write_directory_atomic, write_text_atomic
+    from reprocompare.records import write_directory_atomic, write_text_atomic
 
     def full(*args, **kwargs):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))

@@ -171,7 +171,8 @@ def test_repetitions_run_in_order(tmp_path):
     the compare jobs run repetition after repetition."""
     config = tmp_path / "study.yaml"
     config.write_text(yaml.safe_dump({**STUDY, "strategies": {"holdout": {}, "bcv": {"m": 2}},
-                                      "models": {"crf": {"type": "majority"},
+                                      "models": {"crf": {"type": "majority",
+                                                         "scheme": "IOBES"},
                                                  "maj": STUDY["models"]["maj"]},
                                       "repetitions": 5}))
     run([*SNAKEMAKE[:-2], "--cores", "1", "--configfile", str(config), "--until", "compare"],

@@ -3,7 +3,6 @@ import os
 import sys
 
 from reprocompare.config import (
-    STRATEGY_NAMES,
     blame_command_line,
     check_corpora,
     check_device,
@@ -11,6 +10,7 @@ from reprocompare.config import (
     validate as validate_config,
 )
 from reprocompare.errors import UserError
+from reprocompare.records import CLAIMS, RUN, STRATEGY_NAMES, SUMMARY
 from reprocompare import provenance
 from reprocompare.search_workflow import (
     comparison_best_configs,
@@ -148,7 +148,7 @@ def summary_params(wildcards):
 
 def summary_files():
     return [
-        f"results/summaries/{corpus}/{comparison}.json"
+        SUMMARY.format(corpus=corpus, comparison=comparison)
         for corpus, comparison in pairs()
     ]
 
@@ -158,7 +158,15 @@ def compare_outputs(name):
 
     def of(wildcards):
         return [
-            f"results/compare/{wildcards.corpus}/{wildcards.comparison}/{strategy}/rep{r}/{name}"
+            os.path.join(
+                RUN.format(
+                    corpus=wildcards.corpus,
+                    comparison=wildcards.comparison,
+                    strategy=strategy,
+                    repetition=r,
+                ),
+                name,
+            )
             for strategy in STRATEGY_RUN
             for r in REPETITIONS
         ]
@@ -171,7 +179,7 @@ estimates_of = compare_outputs("estimates.json")
 
 def claims_files():
     return [
-        f"results/summaries/{corpus}/{comparison}.claims.json"
+        CLAIMS.format(corpus=corpus, comparison=comparison)
         for corpus, comparison in pairs()
     ]
 

@@ -3,8 +3,6 @@
 # costs seconds of start-up and the DAG 2.4 ms per job), featurizes once, trains A and B on every
 # fold, writes sentence-level counts and the estimates, and records its params (settings.json).
 
-RUN = "results/compare/{corpus}/{comparison}/{strategy}/rep{repetition}"
-
 
 rule compare:
     input:
@@ -47,8 +45,8 @@ rule summarize:
         estimates=estimates_of,
         counts=compare_outputs("counts.tsv.gz"),
     output:
-        summary="results/summaries/{corpus}/{comparison}.json",
-        claims="results/summaries/{corpus}/{comparison}.claims.json",
+        summary=SUMMARY,
+        claims=CLAIMS,
     log:
         "logs/summaries/{corpus}/{comparison}.log",
     benchmark:

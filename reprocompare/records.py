@@ -1,7 +1,15 @@
-"""Writing outputs so that no reader ever sees half a file.
+"""The study's records: where each artefact lives, the names they share, and the one reader and
+writers of every file.
 
-Every output is written to a temporary name in the same directory and renamed over the target:
-``os.replace`` is atomic on POSIX, so a killed job leaves either the old file or the new one.
+- Names: the strategies (config keys and the splitters' names), the estimators of Table 4 and
+  the strategy each needs, and the default k of Table 4's RS.
+- Paths: a repetition's run directory, a comparison's summary and claims (the workflow's rules
+  and the CLI's ``resume`` and ``sequential`` use the same patterns).
+- Reading: :func:`read_json`, so that a missing, truncated or foreign record is one error
+  naming its file.
+- Writing: every output is written to a temporary name in the same directory and renamed over
+  the target: ``os.replace`` is atomic on POSIX, so a killed job leaves either the old file or
+  the new one.
 """
 
 from __future__ import annotations
@@ -15,6 +23,29 @@ from pathlib import Path
 from typing import Any
 
 from reprocompare.errors import UserError
+
+
+#: config key of each strategy -> the splitters' strategy name (and run directories')
+STRATEGY_NAMES = {"holdout": "holdout", "repeated_holdout": "repeated-holdout", "bcv": "bcv"}
+#: the paper's Table 4 columns (estimators of A - B), in order
+ESTIMATORS = ("ST", "RS", "Avg", "Vote", "Mixture")
+#: the strategy (config key) each estimator of Table 4 needs
+ESTIMATOR_STRATEGY = {"ST": "holdout", "RS": "repeated_holdout", "Avg": "bcv", "Vote": "bcv",
+                      "Mixture": "bcv"}
+#: Table 4's RS averages this many hold-outs unless the config says otherwise (the paper's k)
+TABLE4_K = 6
+
+#: a repetition's run directory, a comparison's summary and claims (Snakemake's patterns)
+RUN = "results/compare/{corpus}/{comparison}/{strategy}/rep{repetition}"
+SUMMARY = "results/summaries/{corpus}/{comparison}.json"
+CLAIMS = "results/summaries/{corpus}/{comparison}.claims.json"
+
+
+def run_directory(corpus: str, comparison: str, strategy: str, repetition: int,
+                  root: str | Path = ".") -> Path:
+    """Where repetition ``repetition`` of ``strategy`` (the splitters' name) keeps its files."""
+    return Path(root) / RUN.format(corpus=corpus, comparison=comparison, strategy=strategy,
+                                   repetition=repetition)
 
 
 def read_json(path: str | Path) -> dict:
