@@ -1,10 +1,18 @@
-"""Shared fixtures: the shipped CoNLL-2000 corpus and small corpora cut from it."""
+"""Shared fixtures: the shipped CoNLL-2000 corpus, small corpora cut from it, the one snakemake
+runner of the suite, and finished small studies built once per test session (issue 21, item 5)."""
 
 from __future__ import annotations
 
+import fcntl
+import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
+from typing import Callable
 
 import pytest
+import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "data" / "conll2000"
@@ -48,3 +56,103 @@ def planned(output: str) -> dict[str, int]:
     table = output.split("Job stats:", 1)[1].split("\n\n", 1)[0]
     rows = (line.split() for line in table.splitlines()[3:])
     return {row[0]: int(row[1]) for row in rows if len(row) == 2 and row[0] != "total"}
+
+
+# ---- one snakemake runner, one build of each shared study ---------------------------------------
+
+SNAKEMAKE = [sys.executable, "-m", "snakemake", "--snakefile", str(ROOT / "Snakefile")]
+
+
+def snakemake(workdir: Path, *args: str, config: dict | str | None = None, cores: int | None = 2,
+              check: bool = True, env: dict | None = None) -> subprocess.CompletedProcess:
+    """Run the workflow in ``workdir`` (``--directory``, and as the working directory).
+
+    ``config``, when given, is written to ``workdir/study.yaml`` (a dict as YAML, a str as it
+    is) and passed as ``--configfile``; ``cores=None`` leaves ``--cores`` to a profile or a dry
+    run. With ``check`` a non-zero exit fails the test with the end of the output."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    command = [*SNAKEMAKE, "--directory", str(workdir)]
+    if config is not None:
+        path = workdir / "study.yaml"
+        path.write_text(config if isinstance(config, str) else yaml.safe_dump(config))
+        command += ["--configfile", str(path)]
+    if cores is not None:
+        command += ["--cores", str(cores)]
+    result = subprocess.run([*command, *args], capture_output=True, text=True, cwd=workdir,
+                            env=env)
+    if check:
+        assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
+    return result
+
+
+def build_once(tmp_path_factory, name: str, build: Callable[[Path], None]) -> Path:
+    """The directory ``build`` fills, built once per test session however many xdist workers
+    ask for it: the first takes a file lock and builds, the others wait on the lock and reuse
+    the finished directory (a failed build leaves no ``.done`` mark, so the next asker retries).
+
+    Readers share the directory and must not write into it; a test that changes a study works
+    on a :func:`copy_study` of it."""
+    base = tmp_path_factory.getbasetemp()
+    # under xdist each worker's base temp is one folder of the session's: its parent is shared
+    root = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "shared"
+    root.mkdir(exist_ok=True)
+    directory, done = root / name, root / f"{name}.done"
+    with open(root / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            shutil.rmtree(directory, ignore_errors=True)
+            directory.mkdir()
+            build(directory)
+            done.touch()
+    return directory
+
+
+def copy_study(source: Path, target: Path) -> Path:
+    """A finished study as it stands: every file, .snakemake/'s records included, with its
+    modification time to the nanosecond, so that snakemake sees the copy as finished too."""
+    shutil.copytree(source, target, symlinks=True)
+    return target
+
+
+#: the tiny study of tests/test_workflow.py: a CRF IOB2-vs-IOBES pair, every strategy, R = 3
+TINY = {
+    "corpora": {"tiny": {"path": str(TEST_DATA / "tiny.conll")}},
+    "models": {"crf_iob2": {"type": "crf", "scheme": "IOB2", "max_iterations": 15},
+               "crf_iobes": {"type": "crf", "scheme": "IOBES", "max_iterations": 15}},
+    "comparisons": {"crf": {"a": "crf_iob2", "b": "crf_iobes", "corpora": ["tiny"]}},
+    "strategies": {"holdout": {}, "repeated_holdout": {"k": [2, 3], "table4_k": 3},
+                   "bcv": {"m": 3}},
+    "repetitions": 3,
+    "seed": 11,
+}
+
+#: the small study that tests/test_study.py clones and tests/test_growth.py grows: a CRF against
+#: the majority baseline (p1; maj2 is there for a comparison to grow into), every strategy, R = 2
+SMALL = {
+    "corpora": {"tiny": {"path": str(TEST_DATA / "tiny.conll")}},
+    "models": {"crf": {"type": "crf", "scheme": "IOB2", "max_iterations": 5},
+               "maj": {"type": "majority"},
+               "maj2": {"type": "majority", "scheme": "IOBES"}},
+    "comparisons": {"p1": {"a": "crf", "b": "maj", "corpora": ["tiny"]}},
+    "strategies": {"holdout": {}, "repeated_holdout": {"k": [2, 3], "table4_k": 3},
+                   "bcv": {"m": 2}},
+    "repetitions": 2,
+    "seed": 3,
+    "significance": {"resamples": 100},
+}
+
+
+@pytest.fixture(scope="session")
+def tiny_study(tmp_path_factory) -> Path:
+    """The finished TINY study (its directory, config in study.yaml). Shared because
+    tests/test_workflow.py and tests/test_reliability.py compare their interrupted, killed and
+    one-core runs with it, and each built its own (one per module and xdist worker)."""
+    return build_once(tmp_path_factory, "tiny", lambda workdir: snakemake(workdir, config=TINY))
+
+
+@pytest.fixture(scope="session")
+def small_study(tmp_path_factory) -> Path:
+    """The finished SMALL study (config in study.yaml). Shared because tests/test_study.py
+    clones it and tests/test_growth.py grows a copy of it, where each ran the same kind of
+    study from scratch."""
+    return build_once(tmp_path_factory, "small", lambda workdir: snakemake(workdir, config=SMALL))

@@ -190,9 +190,8 @@ def _job_processes(workdir: Path, script: str) -> list[int]:
 
 
 @pytest.mark.slow
-def test_killed_training_job_then_rerun_gives_identical_tables(tmp_path):
-    reference = tmp_path / "reference"
-    snakemake(reference, TINY)
+def test_killed_training_job_then_rerun_gives_identical_tables(tiny_study, tmp_path):
+    reference = tiny_study  # the finished TINY study, built once per session
     workdir = tmp_path / "killed"
     workdir.mkdir()
     (workdir / "study.yaml").write_text(yaml.safe_dump(TINY))

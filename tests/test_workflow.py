@@ -18,34 +18,16 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import ROOT, TEST_DATA
+import conftest
+from conftest import ROOT, SNAKEMAKE, TINY
 from reprocompare.summary import summarize_runs
 
-SNAKEMAKE = [sys.executable, "-m", "snakemake", "--snakefile", str(ROOT / "Snakefile")]
 TABLES = ["table3.csv", "table3.md", "table3.tex", "table4.csv", "table4.md", "table4.tex"]
-
-TINY = {
-    "corpora": {"tiny": {"path": str(TEST_DATA / "tiny.conll")}},
-    "models": {"crf_iob2": {"type": "crf", "scheme": "IOB2", "max_iterations": 15},
-               "crf_iobes": {"type": "crf", "scheme": "IOBES", "max_iterations": 15}},
-    "comparisons": {"crf": {"a": "crf_iob2", "b": "crf_iobes", "corpora": ["tiny"]}},
-    "strategies": {"holdout": {}, "repeated_holdout": {"k": [2, 3], "table4_k": 3},
-                   "bcv": {"m": 3}},
-    "repetitions": 3,
-    "seed": 11,
-}
 
 
 def snakemake(workdir: Path, config: dict, *extra: str, check: bool = True):
-    workdir.mkdir(parents=True, exist_ok=True)
-    configfile = workdir / "study.yaml"
-    configfile.write_text(yaml.safe_dump(config))
-    result = subprocess.run([*SNAKEMAKE, "--directory", str(workdir), "--configfile",
-                             str(configfile), "--cores", "2", *extra],
-                            capture_output=True, text=True)
-    if check:
-        assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    return result
+    """conftest.snakemake with ``config`` written to workdir/study.yaml, on 2 cores."""
+    return conftest.snakemake(workdir, *extra, config=config, check=check)
 
 
 def job_counts(output: str) -> dict[str, int]:
@@ -68,11 +50,11 @@ def run_outputs(workdir: Path) -> dict[str, bytes]:
     return {str(p.relative_to(results)): p.read_bytes() for p in sorted(files)}
 
 
-@pytest.fixture(scope="module")
-def reference(tmp_path_factory) -> Path:
-    workdir = tmp_path_factory.mktemp("reference")
-    snakemake(workdir, TINY)
-    return workdir
+@pytest.fixture
+def reference(tiny_study) -> Path:
+    """The finished TINY study, built once per session (conftest.tiny_study): read, never
+    written."""
+    return tiny_study
 
 
 @pytest.mark.slow
