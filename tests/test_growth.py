@@ -1,47 +1,30 @@
 """Growth without retraining: more repetitions, comparisons and corpora plan only the new work.
 
-A finished tiny study (one comparison on one corpus, every strategy, R = 2) grows to R = 3, a
-second comparison and a second corpus. The dry run must plan exactly the new jobs (and the
-summaries and reports that read them), and the real run must leave every existing corpus copy,
-split and comparison output as it was: same bytes, same modification time to the nanosecond.
+A finished tiny study (conftest.SMALL: one comparison on one corpus, every strategy, R = 2; a copy
+of the session's conftest.small_study) grows to R = 3, a second comparison and a second corpus.
+The dry run must plan exactly the new jobs (and the summaries and reports that read them), and
+the real run must leave every existing corpus copy, split and comparison output as it was: same
+bytes, same modification time to the nanosecond.
 """
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
 
-from conftest import ROOT, TEST_DATA, planned
+import conftest
+from conftest import SMALL as STUDY
+from conftest import TEST_DATA, copy_study, planned
 
 pytestmark = pytest.mark.slow
 
-SNAKEMAKE = [sys.executable, "-m", "snakemake", "--snakefile", str(ROOT / "Snakefile")]
-
-STUDY = {
-    "corpora": {"tiny": {"path": str(TEST_DATA / "tiny.conll")}},
-    "models": {"crf": {"type": "crf", "scheme": "IOB2", "max_iterations": 5},
-               "maj": {"type": "majority"},
-               "maj2": {"type": "majority", "scheme": "IOBES"}},
-    "comparisons": {"p1": {"a": "crf", "b": "maj", "corpora": ["tiny"]}},
-    "strategies": {"holdout": {}, "repeated_holdout": {"k": [2, 3], "table4_k": 3},
-                   "bcv": {"m": 2}},
-    "repetitions": 2,
-    "seed": 5,
-}
-
 
 def snakemake(workdir: Path, config: dict, *extra: str) -> str:
-    (workdir / "study.yaml").write_text(yaml.safe_dump(config))
-    result = subprocess.run([*SNAKEMAKE, "--configfile", "study.yaml", "--cores", "2", *extra],
-                            capture_output=True, text=True, cwd=workdir)
-    output = result.stdout + result.stderr
-    assert result.returncode == 0, output[-3000:]
-    return output
+    result = conftest.snakemake(workdir, *extra, config=config)
+    return result.stdout + result.stderr
 
 
 def snapshot(workdir: Path) -> dict[str, tuple[int, bytes]]:
@@ -53,9 +36,10 @@ def snapshot(workdir: Path) -> dict[str, tuple[int, bytes]]:
             for p in sorted(files)}
 
 
-def test_more_repetitions_comparisons_and_corpora_add_jobs_and_touch_nothing(tmp_path):
-    snakemake(tmp_path, STUDY)
-    before = snapshot(tmp_path)
+def test_more_repetitions_comparisons_and_corpora_add_jobs_and_touch_nothing(small_study,
+                                                                               tmp_path):
+    workdir = copy_study(small_study, tmp_path / "study")  # STUDY, finished
+    before = snapshot(workdir)
     assert len([p for p in before if p.endswith("estimates.json")]) == 6  # 3 strategies x R = 2
 
     grown = yaml.safe_load(yaml.safe_dump(STUDY))
@@ -67,15 +51,15 @@ def test_more_repetitions_comparisons_and_corpora_add_jobs_and_touch_nothing(tmp
 
     # new: wsj's corpus (1); p1 on tiny rep2 (3), p2 on tiny (9), p1 on wsj (9), each with its
     # split; the three summaries; the reports
-    assert planned(snakemake(tmp_path, grown, "-n", "--quiet", "rules")) == {
+    assert planned(snakemake(workdir, grown, "-n", "--quiet", "rules")) == {
         "corpus": 1, "compare": 21, "summarize": 3, "tables": 1, "figures": 1, "front_page": 1,
         "checklist": 1, "all": 1}
-    snakemake(tmp_path, grown)
-    after = snapshot(tmp_path)
+    snakemake(workdir, grown)
+    after = snapshot(workdir)
     changed = [path for path, record in before.items() if after.get(path) != record]
     assert changed == [], "rewritten: " + ", ".join(changed)
     assert len([p for p in after if p.endswith("estimates.json")]) == 6 + 21
-    assert planned(snakemake(tmp_path, grown, "-n", "--quiet", "rules")) == {}
+    assert planned(snakemake(workdir, grown, "-n", "--quiet", "rules")) == {}
 
 
 RS_ONLY = {**STUDY, "strategies": {"repeated_holdout": {"k": [2, 3], "table4_k": 3}},
@@ -88,14 +72,15 @@ def rs_outputs(workdir: Path, repetition: int) -> dict[str, bytes]:
     return {name: (run / name).read_bytes() for name in (*RS_FILES, "runtime.json")}
 
 
-def test_raising_max_k_trains_only_the_new_hold_outs(tmp_path):
+def test_raising_max_k_trains_only_the_new_hold_outs(small_study, tmp_path):
     """max(k) 3 -> 5 reruns each random-splits job, which keeps its three trained hold-outs and
     trains two; 5 -> 4 trains none. Either way the outputs are those of a run made from scratch
     with the new k (every byte but the training times). Any other change keeps nothing."""
-    first, fresh = tmp_path / "grown", tmp_path / "fresh"
-    first.mkdir(), fresh.mkdir()
-    # --until compare: the summaries and reports are not what this test is about
-    snakemake(first, RS_ONLY, "--until", "compare")
+    # the random-splits jobs of RS_ONLY are STUDY's (the same settings): a copy of the finished
+    # STUDY holds them, and with RS_ONLY as its config it plans no training
+    first, fresh = copy_study(small_study, tmp_path / "grown"), tmp_path / "fresh"
+    fresh.mkdir()
+    assert "compare" not in planned(snakemake(first, RS_ONLY, "-n", "--quiet", "rules"))
     before = [rs_outputs(first, r) for r in range(2)]
 
     for ks, kept, trained in (([2, 3, 5], 3, 2), ([2, 4], 4, 0)):

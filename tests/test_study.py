@@ -20,25 +20,16 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import ROOT, TEST_DATA, planned
+from conftest import ROOT, SMALL, planned
+from conftest import SNAKEMAKE as WORKFLOW
 
 pytestmark = pytest.mark.slow
 
-SNAKEMAKE = [sys.executable, "-m", "snakemake", "--snakefile", str(ROOT / "Snakefile"),
-             "--cores", "2"]
+SNAKEMAKE = [*WORKFLOW, "--cores", "2"]
 RESUME = [sys.executable, "-m", "reprocompare", "resume"]
 
-STUDY = {
-    "corpora": {"tiny": {"path": str(TEST_DATA / "tiny.conll")}},
-    "models": {"crf": {"type": "crf", "scheme": "IOB2", "max_iterations": 5},
-               "maj": {"type": "majority"}},
-    "comparisons": {"p1": {"a": "crf", "b": "maj", "corpora": ["tiny"]}},
-    "strategies": {"holdout": {}, "repeated_holdout": {"k": [2, 3], "table4_k": 3},
-                   "bcv": {"m": 2}},
-    "repetitions": 2,
-    "seed": 3,
-    "significance": {"resamples": 100},
-}
+#: CRF vs majority (p1) on tests/data/tiny.conll, every strategy, R = 2: conftest.small_study
+STUDY = SMALL
 
 #: the outputs a study commits (README, "Results"); .gitignore keeps the rest out
 REPORTS = ("results/tables/table4.csv", "results/tables/table3.md", "results/tables/claims.csv",
@@ -83,13 +74,13 @@ def test_git_keeps_a_studys_corpora_metadata_and_logs_out():
     assert run(["git", "check-ignore", *kept], ROOT, check=False).stdout == ""
 
 
-def test_a_cloned_study_resumes_without_training(tmp_path):
-    first, clone_dir = tmp_path / "first", tmp_path / "clone"
-    first.mkdir(), clone_dir.mkdir()
-    config = tmp_path / "study.yaml"
-    config.write_text(yaml.safe_dump(STUDY))
+def test_a_cloned_study_resumes_without_training(small_study, tmp_path):
+    # the finished STUDY, shared (read, never written), and its config: the clone runs with the
+    # same file, since the checklist names the config's path
+    first, clone_dir = small_study, tmp_path / "clone"
+    clone_dir.mkdir()
+    config = first / "study.yaml"
     study = ["--configfile", str(config), "--directory"]
-    run([*SNAKEMAKE, *study, str(first)], tmp_path)
     clone(first, clone_dir)
 
     # without resume, the checkout's times would retrain everything
@@ -105,6 +96,8 @@ def test_a_cloned_study_resumes_without_training(tmp_path):
         assert (clone_dir / name).read_bytes() == (first / name).read_bytes(), name
 
     # a config change reruns what it affects, as in any run (resume recorded the jobs' params)
+    config = tmp_path / "study.yaml"  # the shared study's own file stays as it is
+    study = ["--configfile", str(config), "--directory"]
     changed = yaml.safe_load(yaml.safe_dump(STUDY))
     changed["strategies"]["bcv"]["voting"] = "token"
     config.write_text(yaml.safe_dump(changed))
