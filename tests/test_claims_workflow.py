@@ -12,15 +12,13 @@ import csv
 import gzip
 import json
 import re
-import subprocess
-import sys
 
 import numpy as np
 import pytest
-import yaml
 from statsmodels.stats.multitest import multipletests
 
-from conftest import ROOT, TEST_DATA
+import conftest
+from conftest import ROOT, TEST_DATA, build_once, copy_study
 from reprocompare.estimators import aso
 from reprocompare.estimators.claims import (TESTS_BY_STRATEGY, calibration_note, read_counts,
                                             repetition_tests)
@@ -45,15 +43,15 @@ STUDY = {
 }
 
 
-@pytest.fixture(scope="module")
+LOCAL = ["--profile", str(ROOT / "profiles" / "local")]
+
+
+@pytest.fixture(scope="session")
 def study(tmp_path_factory):
-    workdir = tmp_path_factory.mktemp("claims")
-    (workdir / "study.yaml").write_text(yaml.safe_dump(STUDY))
-    result = subprocess.run([sys.executable, "-m", "snakemake", "--snakefile",
-                             str(ROOT / "Snakefile"), "--configfile", "study.yaml", "--cores",
-                             "2", "--profile", str(ROOT / "profiles" / "local")],
-                            capture_output=True, text=True, cwd=workdir)
-    assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
+    """The finished study's results/, built once a session (conftest.build_once): every test
+    here only reads it, and worksteal may hand them to both xdist workers."""
+    workdir = build_once(tmp_path_factory, "claims",
+                         lambda workdir: conftest.snakemake(workdir, *LOCAL, config=STUDY))
     return workdir / "results"
 
 
@@ -164,16 +162,13 @@ def test_claims_latex_compiles_structure(study):
     assert wide.count(r"\begin{table*}") == 2 and r"A better (Holm)" in wide
 
 
-def test_report_describes_the_study_and_includes_the_claims(study):
+def test_report_describes_the_study_and_includes_the_claims(study, tmp_path):
     """``snakemake --report``: the workflow description and every caption render (no reST
     warning) from this study's config, and the claims table is in it."""
-    workdir = study.parent
-    result = subprocess.run([sys.executable, "-m", "snakemake", "--snakefile",
-                             str(ROOT / "Snakefile"), "--configfile", "study.yaml", "--profile",
-                             str(ROOT / "profiles" / "local"), "--report", "report.html"],
-                            capture_output=True, text=True, cwd=workdir)
+    workdir = copy_study(study.parent, tmp_path / "study")  # the shared study stays unwritten
+    result = conftest.snakemake(workdir, "--configfile", "study.yaml", *LOCAL, "--report",
+                                "report.html", cores=None)
     output = result.stdout + result.stderr
-    assert result.returncode == 0, output[-3000:]
     assert "WARNING" not in output and "ERROR" not in output, output[-3000:]
     html = (workdir / "report.html").read_text()
     for text in ("What was compared", "crf_vs_maj", "3x2 blocked cross-validation",

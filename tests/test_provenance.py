@@ -15,19 +15,16 @@ from __future__ import annotations
 
 import copy
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
 
-from conftest import ROOT, TEST_DATA
+import conftest
+from conftest import TEST_DATA, build_once, copy_study, planned
 from reprocompare.config import SCHEMA_PATH
 
 pytestmark = pytest.mark.slow
-
-SNAKEMAKE = [sys.executable, "-m", "snakemake", "--snakefile", str(ROOT / "Snakefile")]
 
 
 def documents_corpus(path: Path) -> Path:
@@ -63,32 +60,29 @@ def study(corpus: Path) -> dict:
 
 def dry_run(workdir: Path, config: dict) -> dict[str, int]:
     """The jobs ``snakemake -n`` plans, as {rule: count} (empty: nothing to be done)."""
-    (workdir / "study.yaml").write_text(yaml.safe_dump(config))
-    result = subprocess.run([*SNAKEMAKE, "--configfile", "study.yaml", "-n", "--quiet", "rules"],
-                            capture_output=True, text=True, cwd=workdir)
-    output = result.stdout + result.stderr
-    assert result.returncode == 0, output[-3000:]
-    if "Job stats:" not in output:
-        assert "Nothing to be done" in output, output[-3000:]
-        return {}
-    table = output.split("Job stats:", 1)[1].split("\n\n", 1)[0]
-    counts = {}
-    for line in table.splitlines()[3:]:
-        fields = line.split()
-        if len(fields) == 2 and fields[0] != "total":
-            counts[fields[0]] = int(fields[1])
-    return counts
+    result = conftest.snakemake(workdir, "-n", "--quiet", "rules", config=config, cores=None)
+    return planned(result.stdout + result.stderr)
+
+
+def _build(workdir: Path) -> None:
+    config = study(documents_corpus(workdir / "docs.conll"))
+    conftest.snakemake(workdir, config=config)
+    assert dry_run(workdir, config) == {}
 
 
 @pytest.fixture(scope="module")
 def finished(tmp_path_factory):
-    """A finished run of the study: (its directory, its config)."""
-    workdir = tmp_path_factory.mktemp("provenance")
-    config = study(documents_corpus(workdir / "docs.conll"))
-    (workdir / "study.yaml").write_text(yaml.safe_dump(config))
-    result = subprocess.run([*SNAKEMAKE, "--configfile", "study.yaml", "--cores", "2"],
-                            capture_output=True, text=True, cwd=workdir)
-    assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
+    """A finished run of the study: (its directory, its config); this worker's copy.
+
+    The run is made once a session (conftest.build_once): with worksteal both xdist workers may
+    take cases of this module, and each used to run the study itself. Each works on its own
+    copy, since every case writes its config into the directory. The copy's config file has
+    another path, which the checklist names: that job alone reruns, once, here."""
+    shared = build_once(tmp_path_factory, "provenance", _build)
+    workdir = copy_study(shared, tmp_path_factory.mktemp("provenance") / "study")
+    config = yaml.safe_load((workdir / "study.yaml").read_text())
+    assert dry_run(workdir, config) == {"checklist": 1, "all": 1}
+    conftest.snakemake(workdir, config=config)
     assert dry_run(workdir, config) == {}
     return workdir, config
 

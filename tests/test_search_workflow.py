@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TEST_DATA
+from conftest import TEST_DATA, build_once, copy_study
 from test_workflow import job_counts, snakemake
 
 pytestmark = pytest.mark.slow  # every test here runs the workflow
@@ -40,11 +40,13 @@ STUDY = {
 }
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def run(tmp_path_factory) -> Path:
-    workdir = tmp_path_factory.mktemp("search")
-    snakemake(workdir, STUDY)
-    return workdir / "results"
+    """The finished study's results/, built once a session (conftest.build_once): worksteal may
+    hand this module's tests to both xdist workers. Read only; the tests that run snakemake
+    again work on a copy."""
+    return build_once(tmp_path_factory, "search",
+                      lambda workdir: snakemake(workdir, STUDY)) / "results"
 
 
 def validated():
@@ -125,10 +127,10 @@ def test_checklist_of_the_run(run):
     assert f"| tiny | 8:1 | {split['seed']} | 120 |" in text
 
 
-def test_a_larger_budget_only_adds_trials(run):
+def test_a_larger_budget_only_adds_trials(run, tmp_path):
     more = json.loads(json.dumps(STUDY))
     more["search"]["models"]["crf_iob2"]["trials"] = 7  # jobs 0-2, 3-5, 6-6 (was 0-2, 3-3)
-    result = snakemake(run.parent, more, "-n")
+    result = snakemake(copy_study(run.parent, tmp_path / "study"), more, "-n")
     counts = job_counts(result.stdout + result.stderr)
     assert counts["search_trials"] == 2 and counts["search_table"] == 1
     planned = set(re.findall(r"output: results/search/tiny/trials/(\S+)\.json", result.stdout))
@@ -146,7 +148,8 @@ def test_a_bad_search_space_stops_before_any_job(tmp_path):
     assert not (tmp_path / "results").exists()
 
 
-def test_rerun_trials_give_the_same_bytes_except_the_times(run):
+def test_rerun_trials_give_the_same_bytes_except_the_times(run, tmp_path):
+    run = copy_study(run.parent, tmp_path / "study") / "results"  # the shared run stays as it is
     def without_seconds(path: Path) -> list[list[str]]:
         with open(path) as stream:
             rows = list(csv.reader(stream))

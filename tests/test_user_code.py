@@ -15,18 +15,15 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
 
-from conftest import ROOT, TEST_DATA, planned
+import conftest
+from conftest import TEST_DATA, build_once, copy_study, planned
 
 pytestmark = pytest.mark.slow
-
-SNAKEMAKE = [sys.executable, "-m", "snakemake", "--snakefile", str(ROOT / "Snakefile")]
 
 TAGGER = '''"""A user's tagger: the majority baseline under another name."""
 from reprocompare.models.majority import MajorityTagger
@@ -67,20 +64,16 @@ def snakemake(workdir: Path, *extra: str, text: str | None = None) -> str:
     if text is not None:
         (workdir / "study.yaml").write_text(text)
     env = {**os.environ, "PYTHONPATH": str(workdir)}  # the user's package, as a user sets it
-    result = subprocess.run([*SNAKEMAKE, "--configfile", "study.yaml", *extra], cwd=workdir,
-                            capture_output=True, text=True, env=env)
-    output = result.stdout + result.stderr
-    assert result.returncode == 0, output[-3000:]
-    return output
+    result = conftest.snakemake(workdir, "--configfile", "study.yaml", *extra, cores=None,
+                                env=env)
+    return result.stdout + result.stderr
 
 
 def dry_run(workdir: Path, text: str | None = None) -> dict[str, int]:
     return planned(snakemake(workdir, "-n", "--quiet", "rules", text=text))
 
 
-@pytest.fixture(scope="module")
-def study(tmp_path_factory):
-    workdir = tmp_path_factory.mktemp("usercode")
+def _build(workdir: Path) -> None:
     package = workdir / "mytaggers"
     package.mkdir()
     (package / "__init__.py").write_text("")
@@ -90,6 +83,22 @@ def study(tmp_path_factory):
     shutil.copy(TEST_DATA / "tiny.conll", workdir / "tiny.conll")
     text = yaml.safe_dump(config("tiny.conll"))
     snakemake(workdir, "--cores", "2", text=text)
+    assert dry_run(workdir, text) == {}
+
+
+@pytest.fixture(scope="module")
+def study(tmp_path_factory):
+    """The finished study, this worker's copy: (its directory, its config's text).
+
+    The run is made once a session (conftest.build_once), since worksteal may hand this
+    module's tests to both xdist workers; each works on its own copy (the tests edit the code
+    and the config in place). The code and corpus are known by content: in the copy only the
+    checklist, which names the config's path, reruns, once, here."""
+    shared = build_once(tmp_path_factory, "usercode", _build)
+    workdir = copy_study(shared, tmp_path_factory.mktemp("usercode") / "study")
+    text = (workdir / "study.yaml").read_text()
+    assert dry_run(workdir, text) == {"checklist": 1, "all": 1}
+    snakemake(workdir, "--cores", "2")
     assert dry_run(workdir, text) == {}
     return workdir, text
 
