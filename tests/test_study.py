@@ -110,24 +110,23 @@ def test_a_cloned_study_resumes_without_training(small_study, tmp_path):
                        tmp_path).stdout)["compare"] == 3
 
 
-def test_results_of_another_config_stop_resume_before_anything_changes(tmp_path):
-    first, clone_dir = tmp_path / "first", tmp_path / "clone"
-    first.mkdir(), clone_dir.mkdir()
-    config = tmp_path / "study.yaml"
-    config.write_text(yaml.safe_dump({**STUDY, "strategies": {"holdout": {}}}))
-    run([*SNAKEMAKE, "--configfile", str(config), "--directory", str(first)], tmp_path)
-    clone(first, clone_dir)
+def test_results_of_another_config_stop_resume_before_anything_changes(small_study, tmp_path):
+    clone_dir = tmp_path / "clone"
+    clone_dir.mkdir()
+    clone(small_study, clone_dir)  # the finished STUDY, shared
     before = {p: p.stat().st_mtime_ns for p in clone_dir.rglob("*")}
 
-    other = yaml.safe_load(config.read_text())
+    other = yaml.safe_load(yaml.safe_dump(STUDY))
     other["models"]["crf"]["max_iterations"] = 6
+    config = tmp_path / "study.yaml"
     config.write_text(yaml.safe_dump(other))
     result = run([*RESUME, "--configfile", str(config), "--directory", str(clone_dir)], tmp_path,
                  check=False)
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, result.stderr
-    assert "holdout/rep0: these results belong to another config: A.spec is " \
+    # named: the first repetition resume checks (in the order of their paths)
+    assert "/p1/bcv/rep0: these results belong to another config: A.spec is " \
            '"crf:scheme=IOB2,max_iterations=5" in the results, ' \
            '"crf:scheme=IOB2,max_iterations=6" in the config' in lines[0], lines[0]
     assert {p: p.stat().st_mtime_ns for p in clone_dir.rglob("*")} == before
