@@ -64,7 +64,8 @@ SNAKEMAKE = [sys.executable, "-m", "snakemake", "--snakefile", str(ROOT / "Snake
 
 
 def snakemake(workdir: Path, *args: str, config: dict | str | None = None, cores: int | None = 2,
-              check: bool = True, env: dict | None = None) -> subprocess.CompletedProcess:
+              check: bool = True, env: dict | None = None,
+              timeout: float | None = None) -> subprocess.CompletedProcess:
     """Run the workflow in ``workdir`` (``--directory``, and as the working directory).
 
     ``config``, when given, is written to ``workdir/study.yaml`` (a dict as YAML, a str as it
@@ -79,7 +80,7 @@ def snakemake(workdir: Path, *args: str, config: dict | str | None = None, cores
     if cores is not None:
         command += ["--cores", str(cores)]
     result = subprocess.run([*command, *args], capture_output=True, text=True, cwd=workdir,
-                            env=env)
+                            env=env, timeout=timeout)
     if check:
         assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
     return result

@@ -13,7 +13,7 @@ import subprocess
 
 import pytest
 
-from conftest import ROOT, TEST_DATA
+from conftest import ROOT, TEST_DATA, snakemake
 from reprocompare import study
 from reprocompare.config import corpus_seed
 from reprocompare.errors import UserError
@@ -112,8 +112,6 @@ def test_a_missing_research_corpus_says_where_it_comes_from(tmp_path):
 # ---- issue 23, item 5: a config means one thing -------------------------------------------------
 
 def test_a_key_given_twice_is_refused_with_both_lines(tmp_path):
-    import sys
-
     from reprocompare.config import load_yaml
 
     config = tmp_path / "study.yaml"
@@ -123,9 +121,7 @@ def test_a_key_given_twice_is_refused_with_both_lines(tmp_path):
     with pytest.raises(UserError, match="key 'a' is given twice, on lines 4 and 5") as error:
         load_yaml(config)
     assert error.value.line == 5
-    result = subprocess.run([sys.executable, "-m", "snakemake", "--snakefile",
-                             str(ROOT / "Snakefile"), "--configfile", str(config), "-n"],
-                            capture_output=True, text=True, cwd=tmp_path)
+    result = snakemake(tmp_path, "--configfile", str(config), "-n", cores=None, check=False)
     assert result.returncode != 0 and "Traceback" not in result.stderr
     assert "study.yaml:5: not valid YAML: key 'a' is given twice, on lines 4 and 5" in \
         result.stdout + result.stderr
@@ -133,15 +129,11 @@ def test_a_key_given_twice_is_refused_with_both_lines(tmp_path):
 
 
 def test_a_value_given_with_config_is_blamed_on_the_command_line(tmp_path):
-    import sys
-
     config = tmp_path / "study.yaml"
     config.write_text(f"corpora:\n  tiny: {{path: {TINY}}}\nmodels:\n  a: {{type: majority}}\n"
                       "  b: {type: crf}\ncomparisons:\n  p: {a: a, b: b, corpora: [tiny]}\n")
-    result = subprocess.run([sys.executable, "-m", "snakemake", "--snakefile",
-                             str(ROOT / "Snakefile"), "--configfile", str(config), "-n",
-                             "--config", "repetitions=-3"], capture_output=True, text=True,
-                            cwd=tmp_path)
+    result = snakemake(tmp_path, "--configfile", str(config), "-n", "--config",
+                       "repetitions=-3", cores=None, check=False)
     output = result.stdout + result.stderr
     assert result.returncode != 0 and "Traceback" not in output
     assert ("the command line: repetitions: -3 is less than the minimum of 2 (given as --config "

@@ -76,20 +76,14 @@ def test_slurm_profile_settings():
 
 def _planned_resources(tmp_path, models, *argv):
     """{rule: [resources line of each job]} of a dry run under profiles/slurm."""
-    import subprocess
-    import sys
-
-    from conftest import TEST_DATA
+    from conftest import TEST_DATA, snakemake
 
     (tmp_path / "study.yaml").write_text(yaml.safe_dump({
         "corpora": {"tiny": {"path": str(TEST_DATA / "tiny.conll")}}, "models": models,
         "comparisons": {"p": {"a": "crf", "b": "other", "corpora": ["tiny"]}},
         "strategies": {"holdout": {}}, "repetitions": 2}))
-    result = subprocess.run([sys.executable, "-m", "snakemake", "--snakefile",
-                             str(ROOT / "Snakefile"), "--configfile", "study.yaml", "--profile",
-                             str(PROFILES / "slurm"), "-n", *argv], cwd=tmp_path,
-                            capture_output=True, text=True, timeout=300)
-    assert result.returncode == 0, result.stdout + result.stderr
+    result = snakemake(tmp_path, "--configfile", "study.yaml", "--profile",
+                       str(PROFILES / "slurm"), "-n", *argv, cores=None, timeout=300)
     planned, rule = {}, None
     for line in result.stdout.splitlines():
         if line.startswith("rule ") or line.startswith("localrule "):

@@ -96,15 +96,13 @@ def test_a_study_without_stopping_is_refused_in_one_line(tmp_path):
 def test_plain_snakemake_on_a_sequential_study_warns_that_it_runs_the_first_wave(tmp_path):
     """Run without `reprocompare sequential`, a stopping config's R is its first wave, which
     would summarize a grown study back down: the run says so (the driver passes R, no warning)."""
-    from conftest import ROOT
+    from conftest import snakemake
 
     path = tmp_path / "study.yaml"
     path.write_text(yaml.safe_dump(study({"type": "majority"}, {"type": "majority",
                                                                  "scheme": "IOBES"}, 2, 6)))
-    command = [sys.executable, "-m", "snakemake", "--snakefile", str(ROOT / "Snakefile"),
-               "--configfile", str(path), "-n", "--quiet"]
-    alone = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
+    command = ["--configfile", str(path), "-n", "--quiet"]
+    alone = snakemake(tmp_path, *command, cores=None, check=False)
     assert alone.returncode == 0 and "warning: stopping.enabled" in alone.stderr, alone.stderr
-    driven = subprocess.run([*command, "--config", "repetitions=4"], capture_output=True,
-                            text=True, cwd=tmp_path)
+    driven = snakemake(tmp_path, *command, "--config", "repetitions=4", cores=None, check=False)
     assert driven.returncode == 0 and "warning: stopping" not in driven.stderr, driven.stderr

@@ -27,13 +27,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import ROOT, TEST_DATA
+from conftest import ROOT, SNAKEMAKE, TEST_DATA
 
 pytestmark = pytest.mark.slow
 
 CLUSTER = ROOT / "tests" / "cluster"
 STATE = Path(os.environ.get("REPROCOMPARE_SLURM_STATE", "/tmp/reprocompare-slurm"))
-SNAKEMAKE = [sys.executable, "-m", "snakemake", "--snakefile", str(ROOT / "Snakefile")]
 TABLES = ["table3.csv", "table3.md", "table3.tex", "table4.csv", "table4.md", "table4.tex"]
 
 STUDY = {
