@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from reprocompare.estimators.reproducibility import _values, reproducibility, snr
+from reprocompare.estimators.reproducibility import _checked, reproducibility, snr
 
 #: estimators that are a single difference: their offset is 1/2 and 0 under a symmetric law
 SINGLE = ("ST", "RS", "Avg", "Vote")
@@ -52,8 +52,8 @@ class NullOffset:
 
 def centred_mixture(vote, avg, conclusion: str = "A>B") -> np.ndarray:
     """The directional mixture (Eq. 8) of Vote and Avg with each one's mean removed."""
-    vote = _values(vote, "A>B")
-    avg = _values(avg, "A>B")
+    vote = _checked(vote, "A>B")
+    avg = _checked(avg, "A>B")
     if vote.shape != avg.shape:
         raise ValueError(f"vote and avg need one value per repetition each, got {vote.size} "
                          f"and {avg.size}")
@@ -96,7 +96,7 @@ def null_offset(values, conclusion: str = "A>B") -> NullOffset:
     >>> null_offset([0.1, 0.2, 0.3, 0.9]).reproducibility  # one of four above the mean
     0.25
     """
-    values = _values(values, "A>B")
+    values = _checked(values, "A>B")
     return NullOffset(reproducibility(values - values.mean(), conclusion), 0.0, 0.5, 0.0)
 
 

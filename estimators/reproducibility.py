@@ -51,6 +51,13 @@ class TooFewRepetitions(ValueError):
 
 
 def _values(values, conclusion: str) -> np.ndarray:
+    """The estimates, signed for the conclusion and scaled by a power of two (for the SNR)."""
+    return _scaled(_checked(values, conclusion))
+
+
+def _checked(values, conclusion: str) -> np.ndarray:
+    """The estimates as a checked 1-d array, signed so that the conclusion is "> 0"; in their
+    own unit (estimators.null centres them)."""
     if conclusion not in CONCLUSIONS:
         raise ValueError(f"unknown conclusion {conclusion!r}; expected one of "
                          f"{', '.join(CONCLUSIONS)}")
@@ -65,7 +72,7 @@ def _values(values, conclusion: str) -> np.ndarray:
         bad = int(np.flatnonzero(~np.isfinite(values))[0])
         raise ValueError(f"estimates must be finite, got {float(values[bad])!r} at index {bad}")
     # The conclusion under test is "A > B"; testing "B > A" is the same on -(A - B).
-    return _scaled(values if conclusion == "A>B" else -values)
+    return values if conclusion == "A>B" else -values
 
 
 def _scaled(values: np.ndarray) -> np.ndarray:
