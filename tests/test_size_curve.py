@@ -40,3 +40,27 @@ def test_the_committed_studies_draw(tmp_path):
                              str(tmp_path / "curve")], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "curve.png").stat().st_size > 10_000
+
+
+def test_the_readme_reads_the_ner_size_study_as_committed():
+    """README's paragraph on the NER samples quotes studies/size-ner's summaries."""
+    import json
+
+    found = {}
+    for path in (ROOT / "studies" / "size-ner" / "results" / "summaries").glob("*/*.json"):
+        if path.name.endswith(".claims.json"):
+            continue
+        s = json.loads(path.read_text())["summary"]
+        found.setdefault(s["sentences"], []).append(
+            (100 * s["estimators"]["Avg"]["mean"], s["estimators"]["Avg"]["snr"],
+             s["verdicts"]["Avg"]["decision"], s["verdicts"]["ST"]["decision"]))
+    readme = (ROOT / "README.md").read_text()
+    means = {n: sorted(m for m, *_ in rows) for n, rows in found.items()}
+    assert (f"at 300 sentences Avg's mean difference runs from {means[300][0]:+.2f} to "
+            f"{means[300][-1]:+.2f} points") in readme
+    assert f"at 1,200\nfrom {means[1200][0]:.2f} to {means[1200][-1]:.2f}" in readme
+    assert f"at 4,800 from {means[4800][0]:.2f} to {means[4800][-1]:.2f}" in readme
+    assert sum(d == "A>B" for _, _, d, _ in found[1200]) == 1
+    assert all(d == "A>B" for _, _, d, _ in found[4800])
+    assert all(d == "undecided" for _, _, d, _ in found[300])
+    assert all(st == "undecided" for rows in found.values() for *_, st in rows)
