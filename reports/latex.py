@@ -36,6 +36,9 @@ SHORT_TEST_NAMES = {"paired_bootstrap": "paired bootstrap",
                     "paired_t_mx2": "$m \\times 2$ paired $t$",
                     "combined_f_mx2": "combined $m \\times 2$ $F$",
                     "blocked_3x2_t": "blocked $3 \\times 2$ $t$"}
+#: shorter still, beside a Holm column
+HOLM_TEST_NAMES = {"approximate_randomization": "approx. rand.",
+                   "combined_f_mx2": "comb. $m \\times 2$ $F$"}
 STRATEGY_SHORT = {"ST": "ST", "RS": "RS", "BCV": "BCV"}
 
 
@@ -345,7 +348,9 @@ def claims_latex(rows: list[dict], aso: list[dict] | None = None) -> str:
                 strategy = r["strategy"]
                 out.append(rf"\multicolumn{{{5 if holm else 4}}}{{l}}"
                            rf"{{\emph{{{escape(strategy)}}}}} \\")
-            name = SHORT_TEST_NAMES.get(r["test"]) or escape(TEST_NAMES[r["test"]][1])
+            # the Holm column takes the width the longest names had
+            name = ((HOLM_TEST_NAMES.get(r["test"]) if holm else None)
+                    or SHORT_TEST_NAMES.get(r["test"]) or escape(TEST_NAMES[r["test"]][1]))
             out.append(f"{name} & {r['a_better']} & "
                        f"{number(r['share'], 2)} {interval(r['share_low'], r['share_high'])} & "
                        f"{r['b_better']}" + (f" & {r['a_better_holm']}" if holm else "")
@@ -365,7 +370,9 @@ def claims_wide_latex(rows: list[dict], aso: list[dict] | None = None) -> str:
     for group in _groups(rows):
         first = group[0]
         holm = first["holm_family"] > 1
-        out += [r"\begin{table*}[htbp]", r"\centering", r"\small",
+        # the Holm column takes the width of a point of type: 8 pt fits every row
+        out += [r"\begin{table*}[htbp]", r"\centering",
+                *([r"\footnotesize", r"\setlength{\tabcolsep}{4pt}"] if holm else [r"\small"]),
                 r"\caption{" + _caption(first, [{**first, "estimator": ""}],
                                         "How often each test declares A significantly better "
                                         "than B.") + "}",
