@@ -42,19 +42,19 @@ class Features:
 class Trained(NamedTuple):
     """What one model did on one fold."""
 
-    model: object  # the fitted model (its learning curve, if it keeps one)
     predictions: list  # predicted tags of the validation sentences
     counts: ChunkCounts
     seconds: float  # fit and predict, wall time
 
 
 def train_fold(model, features, train, validation, gold, *, scheme: str, typed: bool,
-               where: str, fit_params: dict | None = None) -> Trained:
+               where: str, eval_on_validation: bool = False) -> Trained:
     """Fit ``model`` on the rows ``train`` of ``features``, predict the rows ``validation``,
     check the predictions (one tag sequence per sentence, of the right lengths, tags of the
     scheme, as a command tagger's are) and count their chunks against ``gold``.
 
-    ``where`` names the fold and model in the one-line error a broken contract ends in (a
+    ``eval_on_validation``: pass the validation rows to ``fit`` as its ``eval_set`` (a model
+    that records a learning curve, the BiLSTM). ``where`` names the fold and model in the one-line error a broken contract ends in (a
     command model's failure, or a user's tagger that returns what it should not).
     """
     train = np.asarray(train, dtype=np.int64)
@@ -63,9 +63,8 @@ def train_fold(model, features, train, validation, gold, *, scheme: str, typed: 
     y_validation = [gold[i] for i in validation]
     started = time.perf_counter()
     try:
-        extra = dict(fit_params or {})
-        if "eval_set" in extra:  # the learning curve's validation rows, as features
-            extra["eval_set"] = (features.take(validation), y_validation)
+        extra = ({"eval_set": (features.take(validation), y_validation)}
+                 if eval_on_validation else {})
         model.fit(features.take(train), y_train, corpus_scheme=scheme, **extra)
         predicted = model.predict(features.take(validation))
         check_predictions(y_validation, predicted)
@@ -75,4 +74,4 @@ def train_fold(model, features, train, validation, gold, *, scheme: str, typed: 
         # a tagger of the user's that broke its contract: one line, never a traceback
         raise UserError(f"{where}: {error}") from None
     seconds = time.perf_counter() - started
-    return Trained(model, predicted, count_chunks(y_validation, predicted, typed=typed), seconds)
+    return Trained(predicted, count_chunks(y_validation, predicted, typed=typed), seconds)

@@ -84,7 +84,7 @@ def train_and_score(data: SplitData, model, *, learning_curve: bool = False) -> 
     trained = train_fold(model, data.features.of(model), data.train, data.validation,
                          data.corpus.tags, scheme=data.corpus.scheme, typed=data.typed,
                          where=f"{type(model).__name__} on the fixed split",
-                         fit_params={"eval_set": None} if learning_curve else None)
+                         eval_on_validation=learning_curve)
     score = trained.counts.score()
     result = {"f1": score.f1, "precision": score.precision, "recall": score.recall,
               "seconds": trained.seconds}
