@@ -26,7 +26,7 @@ import numpy as np
 import scipy
 
 from reprocompare.estimators.aso import almost_stochastic_order
-from reprocompare.seeds import derive_seed
+from reprocompare.base.seeds import derive_seed
 
 ROOT = Path(__file__).resolve().parents[1]
 #: R -> simulated studies per law (a Monte Carlo standard error of 0.7 points near 5%)

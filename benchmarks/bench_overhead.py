@@ -47,12 +47,12 @@ def plain(out: Path) -> float:
 def plain_child(out: Path) -> None:
     from reprocompare.corpora.conll import read_conll
     from reprocompare.models import build_model, spec_from_mapping
-    from reprocompare.compare import run_comparison
-    from reprocompare.records import STRATEGY_NAMES
-    from reprocompare.config import (corpus_seed, load_yaml, strategy_settings,
+    from reprocompare.study.compare import run_comparison
+    from reprocompare.base.records import STRATEGY_NAMES
+    from reprocompare.study.config import (corpus_seed, load_yaml, strategy_settings,
                                      validate)
-    from reprocompare.jobs import subsample
-    from reprocompare.summary import summarize_runs  # noqa: F401  (the same summary code)
+    from reprocompare.pipeline.jobs import subsample
+    from reprocompare.study.summary import summarize_runs  # noqa: F401  (the same summary code)
     from reprocompare.splitters import split_document
 
     config = validate(load_yaml(CONFIG), str(CONFIG))

@@ -6,6 +6,12 @@ Reads what a study's runs left in its directory (not committed: run it where the
 Snakemake's logs (.snakemake/log/, one per run; the wall time is the span between a run's first
 and last time stamp) and the per-job benchmark files (results/benchmarks/compare/, wall seconds of
 each training job, Python start-up included). Prints one Markdown row per study and strategy.
+
+    .venv/bin/python benchmarks/bench_study.py --committed studies/size-ner studies/two-comparisons
+
+reads only what is committed, so it works on any clone: each repetition's runtime.json, the wall
+seconds of every fold's training of A and B (model fitting alone: no start-up, featurizing or
+prediction). Prints one row per study and strategy: repetitions, training folds, their sum.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from __future__ import annotations
 import argparse
 import csv
 import datetime
+import json
 import re
 import statistics
 from pathlib import Path
@@ -42,10 +49,37 @@ def job_seconds(directory: Path, column: str = "s") -> dict[str, list[float]]:
     return by_strategy
 
 
+def training_seconds(directory: Path) -> dict[str, tuple[int, int, float]]:
+    """Per strategy, (repetitions, folds trained, seconds) summed over the committed runtime.json
+    of every repetition of every corpus and comparison (a fold trains A and B: two fits)."""
+    totals: dict[str, list] = {}
+    for path in sorted((directory / "results" / "compare").glob("*/*/*/rep*/runtime.json")):
+        folds = json.loads(path.read_text())["folds"]
+        total = totals.setdefault(path.parent.parent.name, [0, 0, 0.0])
+        total[0] += 1
+        total[1] += len(folds)
+        total[2] += sum(fold["A"] + fold["B"] for fold in folds)
+    return {strategy: tuple(total) for strategy, total in totals.items()}
+
+
+def committed(studies: list[Path]) -> None:
+    print("| study | strategy | repetitions | folds | training wall (min) |")
+    print("|---|---|---|---|---|")
+    for directory in studies:
+        for strategy, (repetitions, folds, seconds) in sorted(training_seconds(directory).items()):
+            print(f"| {directory.name} | {strategy} | {repetitions} | {folds} | "
+                  f"{seconds / 60:.1f} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("studies", type=Path, nargs="+")
+    parser.add_argument("--committed", action="store_true",
+                        help="sum the committed runtime.json files (works on any clone)")
     args = parser.parse_args()
+    if args.committed:
+        committed(args.studies)
+        return
     print("| study | runs | wall (min) | strategy | jobs | job median (s) | jobs' sum (min) | "
           "jobs' CPU (min) |")
     print("|---|---|---|---|---|---|---|---|")

@@ -5,7 +5,7 @@ Format: one token per line, columns separated by whitespace, a blank line after 
 columns. The token and tag columns are configurable (default: first and last); every other column
 is kept, in order, as a feature column (POS tags in CoNLL-2000).
 
-Everything a user can get wrong ends in a :class:`~reprocompare.errors.UserError` naming the file
+Everything a user can get wrong ends in a :class:`~reprocompare.base.errors.UserError` naming the file
 and the line. Windows line endings and a UTF-8 byte-order mark are accepted as they are.
 """
 
@@ -21,7 +21,7 @@ import numpy as np
 
 from reprocompare.corpora.schemes import (SCHEMES, convert, detect_scheme, first_violation,
                                           is_chunk_tag, strip_types)
-from reprocompare.errors import UserError
+from reprocompare.base.errors import UserError
 
 DOCSTART = "-DOCSTART-"
 #: Longer than any real sentence (CoNLL-2002 Spanish has a 1,238-token stock table); a file

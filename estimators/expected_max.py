@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 from scipy import integrate, special, stats
 
-from reprocompare.errors import UserError
+from reprocompare.base.errors import UserError
 
 __all__ = [
     "ExpectedMax",
@@ -486,7 +486,7 @@ def read_scores(path) -> tuple[np.ndarray, np.ndarray | None]:
 
     Raises
     ------
-    reprocompare.errors.UserError
+    reprocompare.base.errors.UserError
         (a ``ValueError``) with the message ``"<path>:<line>: ..."`` for a value that is not a
         number, a NaN or infinite value, a negative runtime, or a wrong column count;
         ``"<path>: ..."`` for an unreadable file, one that is not a regular file (a FIFO

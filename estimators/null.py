@@ -111,7 +111,7 @@ def mixture_null_offset(vote, avg, conclusion: str = "A>B") -> NullOffset:
 
 
 def null_offsets(values: dict, conclusion: str = "A>B") -> dict[str, NullOffset]:
-    """The offset of every estimator in ``values`` (:func:`reprocompare.summary.estimator_values`)
+    """The offset of every estimator in ``values`` (:func:`reprocompare.study.summary.estimator_values`)
     with at least 2 repetitions; the mixture's needs Vote and Avg of the same repetitions."""
     offsets = {name: null_offset(values[name], conclusion)
                for name in SINGLE if len(values.get(name, ())) >= 2}

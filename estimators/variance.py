@@ -1,6 +1,6 @@
 """How much of Var(A - B) comes from the data sample, the split and the training seed.
 
-A study with ``variation:`` (reprocompare.variation) runs a balanced nested design: S data
+A study with ``variation:`` (reprocompare.study.variation) runs a balanced nested design: S data
 samples, P splits within each sample, Q training seeds within each split, one estimate y_spq of
 A - B per cell (any estimator of Table 4). Its random-effects model (Bouthillier et al. 2021,
 "Accounting for variance in machine learning benchmarks", sections 2-3) is
@@ -42,7 +42,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-#: the nested factors, outermost first (reprocompare.variation numbers repetitions this way)
+#: the nested factors, outermost first (reprocompare.study.variation numbers repetitions this way)
 FACTORS = ("sample", "split", "seed")
 
 
@@ -174,7 +174,7 @@ def decompose(y, sources=FACTORS, confidence: float = 0.95, draws: int = 20_000,
 
 def design_array(values, samples: int, seeds: int):
     """The R estimates of a study (ordered by repetition) as its nested array and the names of
-    its axes: repetition r = (s P + p) Q + q (reprocompare.variation), a factor with one level
+    its axes: repetition r = (s P + p) Q + q (reprocompare.study.variation), a factor with one level
     left out (one sample: splits x seeds; one seed: samples x splits)."""
     values = np.asarray(values, dtype=float)
     splits, rest = divmod(len(values) // seeds, samples)

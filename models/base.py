@@ -22,7 +22,7 @@ from sklearn.base import BaseEstimator
 
 from reprocompare.corpora.conll import Sentence
 from reprocompare.corpora.schemes import SCHEMES, convert, detect_scheme
-from reprocompare.errors import UserError
+from reprocompare.base.errors import UserError
 
 
 class Featurized:

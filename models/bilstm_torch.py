@@ -19,7 +19,7 @@ from torch import nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from reprocompare.corpora.scoring import count_chunks
-from reprocompare.errors import UserError
+from reprocompare.base.errors import UserError
 from reprocompare.models.base import Featurized
 from reprocompare.models.bilstm import PAD, UNK, BiLSTMTagger, IdTables, vocabulary
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from reprocompare.errors import UserError
+from reprocompare.base.errors import UserError
 from reprocompare.models.base import Param, SequenceTagger
 from reprocompare.models.registry import BUILTIN, PYTHON, available, tagger_class
 

@@ -1,7 +1,7 @@
 """The one training engine: a model trained on a fold's training sentences, its predictions of
 the fold's validation sentences checked and counted.
 
-Every job that trains calls it: a comparison's folds (reprocompare.compare), the search's
+Every job that trains calls it: a comparison's folds (reprocompare.study.compare), the search's
 trials, the seed-variance runs and the learning curves (reprocompare.search.trials). So every
 model, the user's included, meets the same checks and the same scoring (conlleval's chunk
 counts) wherever it trains, and a broken contract is one line naming where.
@@ -17,7 +17,7 @@ from typing import Callable, NamedTuple
 import numpy as np
 
 from reprocompare.corpora.scoring import ChunkCounts, check_predictions, count_chunks
-from reprocompare.errors import UserError
+from reprocompare.base.errors import UserError
 
 
 class Features:

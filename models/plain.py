@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Hashable, Sequence
 
 from reprocompare.corpora.conll import Sentence
-from reprocompare.errors import UserError
+from reprocompare.base.errors import UserError
 from reprocompare.models.base import SCHEME_PARAM, Featurized, Param, SequenceTagger, module_files
 
 #: the types a hyperparameter's default may have (they say how a spec's value is read)

@@ -25,7 +25,7 @@ import re
 import sys
 from pathlib import Path
 
-from reprocompare.errors import UserError
+from reprocompare.base.errors import UserError
 from reprocompare.models.base import SequenceTagger
 from reprocompare.models.plain import adapt, is_plain
 

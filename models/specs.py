@@ -8,7 +8,7 @@ comparisons (section 4) are pairs of specs that differ in one value::
     crf:scheme=IOB2         vs  crf:scheme=IOBES          (NER, chunking)
     bilstm:word_dim=20      vs  bilstm:word_dim=10        (SRL)
 
-Every mistake is a :class:`~reprocompare.errors.UserError` naming the key (``c1``, or
+Every mistake is a :class:`~reprocompare.base.errors.UserError` naming the key (``c1``, or
 ``models.A.c1`` for the config entry ``A``); an unknown key lists the allowed ones.
 
 Types come from :mod:`reprocompare.models.registry` (built-in, registered by a third-party
@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from reprocompare.errors import UserError
+from reprocompare.base.errors import UserError
 from reprocompare.models.base import Param, SequenceTagger
 from reprocompare.models.registry import PYTHON, available, load_class, tagger_class
 

@@ -22,7 +22,7 @@ import platform
 from pathlib import Path
 from typing import Mapping
 
-from reprocompare.records import read_json
+from reprocompare.base.records import read_json
 from reprocompare.models import spec_from_mapping, tagger_class_of
 from reprocompare.search.config import search_corpus, space_of
 from reprocompare.search.trials import read_trials_csv

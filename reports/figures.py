@@ -34,7 +34,7 @@ from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
-from reprocompare.records import ESTIMATORS  # noqa: E402
+from reprocompare.base.records import ESTIMATORS  # noqa: E402
 
 #: PNG resolution: sharp in a paper draft, small enough for a README
 DPI = 150
@@ -334,7 +334,7 @@ def _figure1(comparisons: dict[str, dict]) -> Figure:
 def figure1(comparisons: dict[str, dict], path_stem) -> list[Path]:
     """Write Figure 1 (section 4.1; bound: Eq. 3) as ``path_stem.png`` and ``path_stem.pdf``.
 
-    ``comparisons`` maps a comparison's name to its :func:`reprocompare.summary.summarize_runs`
+    ``comparisons`` maps a comparison's name to its :func:`reprocompare.study.summary.summarize_runs`
     output (``random_splits_by_k``, ``models``, ``conclusion``); k keys may be ints or strings.
     """
     return _render(_figure1(comparisons), path_stem)

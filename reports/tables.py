@@ -8,7 +8,7 @@ in all three formats; SNR is unitless; reproducibility and the Chebyshev bound a
 R repetitions (0 to 1). Markdown carries a note on how to read the block. LaTeX, from the same
 rows, is :mod:`reprocompare.reports.latex`.
 
-Rows are plain dicts built from the summaries that :func:`reprocompare.summary.summarize_runs`
+Rows are plain dicts built from the summaries that :func:`reprocompare.study.summary.summarize_runs`
 writes; the context keys (``corpus``, ``typed``, ``strategies``, ``degenerate``) are used when the
 summary has them and reported as "not recorded" otherwise. Every number is formatted with a fixed
 number of decimals, so equal summaries give byte-identical tables.
@@ -21,7 +21,7 @@ import io
 import math
 
 from reprocompare.estimators.effect import mean_interval
-from reprocompare.records import ESTIMATORS
+from reprocompare.base.records import ESTIMATORS
 
 
 #: the context every row carries, so that a CSV row stands on its own

@@ -1,5 +1,5 @@
 import sys
 
-from reprocompare.cli import main
+from reprocompare.commands.cli import main
 
 sys.exit(main())

@@ -13,5 +13,5 @@ al. 2020, seed 002), with Potts' learning curves and seed variance (seed 003):
 ``search.seeds``   seed variance (spread, failure rate) and learning-curve bands (t-intervals).
 
 Figures are drawn by :mod:`reports.budget`, the checklist written by :mod:`reports.checklist`,
-and the workflow's jobs live in :mod:`reprocompare.search_jobs`.
+and the workflow's jobs live in :mod:`reprocompare.pipeline.search_jobs`.
 """

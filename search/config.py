@@ -1,9 +1,9 @@
 """What the config schema cannot check about ``search``, ``learning_curves`` and ``seed_variance``.
 
-:func:`check_config` runs after the schema has filled the defaults (``reprocompare.config.validate``)
+:func:`check_config` runs after the schema has filled the defaults (``reprocompare.study.config.validate``)
 and, like the rest of the validation, before any job: a search space key the model does not
 declare, a distribution that does not suit the hyperparameter, a bound the model would refuse, a
-model or corpus that does not exist. Each is one :class:`~reprocompare.errors.UserError` naming
+model or corpus that does not exist. Each is one :class:`~reprocompare.base.errors.UserError` naming
 the config key. The helpers below answer the questions the rules ask of a validated config.
 """
 
@@ -12,9 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Iterable
 
-from reprocompare.errors import UserError
-from reprocompare.records import read_json
-from reprocompare.seeds import FIXED_SPLIT, SEED_RUN, derive_seed
+from reprocompare.base.errors import UserError
+from reprocompare.base.records import read_json
+from reprocompare.base.seeds import FIXED_SPLIT, SEED_RUN, derive_seed
 from reprocompare.search.space import Dimension, parse_space
 
 
@@ -139,7 +139,7 @@ def describe(value: Any) -> str:
 
 
 def load_best(best_paths: Iterable[str]) -> dict[str, dict]:
-    """Best-configuration files (:func:`reprocompare.search_jobs.best_config`) by model name."""
+    """Best-configuration files (:func:`reprocompare.pipeline.search_jobs.best_config`) by model name."""
     best = {}
     for path in best_paths:
         record = read_json(path)

@@ -30,8 +30,8 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from reprocompare.errors import UserError
-from reprocompare.seeds import TRIAL_DRAW, TRIAL_TRAINING, derive_seed, generator
+from reprocompare.base.errors import UserError
+from reprocompare.base.seeds import TRIAL_DRAW, TRIAL_TRAINING, derive_seed, generator
 
 DISTRIBUTIONS = ("uniform", "log_uniform", "int", "choice")
 #: The keys each distribution takes besides ``distribution``.

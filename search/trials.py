@@ -22,7 +22,7 @@ from typing import Callable, Iterable, Mapping
 import numpy as np
 
 from reprocompare.corpora.conll import Corpus
-from reprocompare.errors import UserError
+from reprocompare.base.errors import UserError
 from reprocompare.models import build_model, spec_from_mapping, tagger_class_of
 from reprocompare.models.engine import Features, train_fold
 from reprocompare.search.space import Dimension, draw, training_seed

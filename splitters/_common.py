@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from reprocompare.errors import UserError
+from reprocompare.base.errors import UserError
 
 #: Fold indices are always int64, whatever the platform's default integer: split files written on
 #: one machine and compared byte for byte on another must not differ in their index type.

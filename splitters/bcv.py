@@ -20,7 +20,7 @@ import numpy as np
 from sklearn.model_selection import BaseCrossValidator
 from sklearn.utils import check_random_state
 
-from reprocompare.errors import UserError
+from reprocompare.base.errors import UserError
 from reprocompare.splitters._common import (
     INDEX_DTYPE,
     check_positive_int,

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import numpy as np
 
-from reprocompare.errors import UserError
-from reprocompare.seeds import STRATEGY_CODES, derive_seed
+from reprocompare.base.errors import UserError
+from reprocompare.base.seeds import STRATEGY_CODES, derive_seed
 from reprocompare.splitters._common import check_positive_int
 from reprocompare.splitters.bcv import BlockedMx2CV
 from reprocompare.splitters.holdout import HoldOut, RepeatedHoldOut, format_ratio, parse_ratio
@@ -47,7 +47,7 @@ def _check_non_negative(value, name: str) -> int:
 def repetition_seed(seed: int, strategy: str, repetition: int) -> int:
     """The 32-bit seed of one repetition of one strategy, derived from the run's seed.
 
-    ``derive_seed(seed, STRATEGY_CODES[strategy], repetition)`` (:mod:`reprocompare.seeds`): the
+    ``derive_seed(seed, STRATEGY_CODES[strategy], repetition)`` (:mod:`reprocompare.base.seeds`): the
     seeds of different repetitions and strategies are statistically independent, and the same on
     every run and machine (no ``hash()``, whose value changes from one Python process to the
     next). The paper's reproducibility (Eq. 1) is estimated over such independent repetitions.
@@ -99,7 +99,7 @@ def make_splitter(strategy, *, k=10, m=3, ratio="8:1", random_state=None):
     Raises
     ------
     ValueError
-        (a :class:`~reprocompare.errors.UserError`) for an unknown strategy, ``k < 1``,
+        (a :class:`~reprocompare.base.errors.UserError`) for an unknown strategy, ``k < 1``,
         ``m < 1`` or a bad ratio.
 
     Examples
@@ -235,7 +235,7 @@ def load_split(path) -> dict:
     Raises
     ------
     ValueError
-        (a :class:`~reprocompare.errors.UserError` naming the file) if the file is not JSON, its
+        (a :class:`~reprocompare.base.errors.UserError` naming the file) if the file is not JSON, its
         strategy is unknown, or a required key is missing (the message names the key).
     """
     path = Path(path)

@@ -14,7 +14,7 @@ import numpy as np
 from sklearn.model_selection import BaseCrossValidator
 from sklearn.utils import check_random_state
 
-from reprocompare.errors import UserError
+from reprocompare.base.errors import UserError
 from reprocompare.splitters._common import (
     INDEX_DTYPE,
     check_positive_int,
@@ -41,7 +41,7 @@ def parse_ratio(ratio) -> tuple[int, int]:
     Raises
     ------
     ValueError
-        (a :class:`~reprocompare.errors.UserError`) for anything else.
+        (a :class:`~reprocompare.base.errors.UserError`) for anything else.
 
     Examples
     --------

@@ -28,7 +28,7 @@ FOLD_SECONDS = [{"A": 1.5, "B": 2.5}, {"A": 0.5, "B": 3.5}]
 
 
 def study(search: bool = True) -> dict:
-    from reprocompare.config import validate
+    from reprocompare.study.config import validate
 
     config = {"corpora": {"tiny": {"path": str(TEST_DATA / "tiny.conll")}},
               "models": {"crf": CRF, "crf_b": {**CRF, "scheme": "IOBES"},
@@ -53,7 +53,7 @@ def put(path: Path, content) -> str:
 def records(tmp_path):
     """A results tree as a run with search, seed variance and learning curves leaves it."""
     from reprocompare.corpora.conll import read_conll
-    from reprocompare.search_jobs import seed_variance_table
+    from reprocompare.pipeline.search_jobs import seed_variance_table
     from reprocompare.splitters import dumps
 
     results = tmp_path / "results"

@@ -14,7 +14,7 @@ from reprocompare.estimators import aso
 from reprocompare.estimators.claims import calibration_note
 from reprocompare.estimators.replicability import replicability
 from reprocompare.reports import tables as t
-from reprocompare.significance_jobs import (CLAIMS_CSV_COLUMNS, _holm, _reproducibility,
+from reprocompare.pipeline.significance_jobs import (CLAIMS_CSV_COLUMNS, _holm, _reproducibility,
                                             claims_tables)
 
 AVG = {"c1": [0.010, 0.012, 0.009, 0.011, 0.013],   # far ahead: tiny p

@@ -24,8 +24,8 @@ from reprocompare.estimators.claims import (TESTS_BY_STRATEGY, calibration_note,
                                             repetition_tests)
 from reprocompare.estimators.significance import corpus_f1
 from reprocompare.reports.tables import ASO_TEST, TEST_NAMES
-from reprocompare.seeds import STRATEGY_CODES, derive_seed
-from reprocompare.significance_jobs import ASO_TEST as ASO_SEED_PURPOSE, CLAIM_TESTS
+from reprocompare.base.seeds import STRATEGY_CODES, derive_seed
+from reprocompare.pipeline.significance_jobs import ASO_TEST as ASO_SEED_PURPOSE, CLAIM_TESTS
 
 pytestmark = pytest.mark.slow
 

@@ -164,7 +164,7 @@ def test_a_fifo_is_not_a_corpus(tmp_path):
 
 def _options_taking_numbers():
     """(subcommand, option, its type) for every option of every subcommand that takes one."""
-    from reprocompare.cli import build_parser
+    from reprocompare.commands.cli import build_parser
 
     parser = build_parser()
     commands = next(a for a in parser._actions if a.dest == "command").choices
@@ -174,7 +174,7 @@ def _options_taking_numbers():
 
 
 def test_every_number_an_option_takes_has_a_checked_range():
-    from reprocompare.cli import BOUNDS
+    from reprocompare.commands.cli import BOUNDS
 
     found = _options_taking_numbers()
     assert {option for _, option, _ in found} >= {"--k", "--m", "--trials", "--simulations"}
@@ -202,7 +202,7 @@ def test_every_number_an_option_takes_has_a_checked_range():
     (["summarize", "d", "--k", "x"], "argument --k: expected an integer in [1, 100], got 'x'"),
 ])
 def test_an_option_out_of_range_is_one_line_before_any_work(capsys, argv, fragment):
-    from reprocompare.cli import main
+    from reprocompare.commands.cli import main
 
     with pytest.raises(SystemExit) as exit_:
         main(argv)  # the corpus "c" does not exist: the option is refused before it is read
@@ -212,7 +212,7 @@ def test_an_option_out_of_range_is_one_line_before_any_work(capsys, argv, fragme
 
 
 def test_simulations_times_trials_is_bounded_by_memory(capsys):
-    from reprocompare.cli import main
+    from reprocompare.commands.cli import main
 
     assert main(["expected-max-bias", "--trials", "10000", "--simulations", "1000000"]) == 2
     assert "10,000,000,000 scores would not fit in memory" in capsys.readouterr().err
@@ -241,7 +241,7 @@ def test_a_full_disk_and_a_closed_pipe_are_one_line(tmp_path):
 ])
 def test_the_world_failing_inside_a_command_is_one_line(monkeypatch, capsys, failure, status,
                                                         message):
-    from reprocompare import cli
+    from reprocompare.commands import cli
 
     def fail(args):
         raise failure

@@ -25,7 +25,7 @@ from conftest import ROOT, TEST_DATA
 from reprocompare.corpora.conll import read_conll
 from reprocompare.corpora.schemes import convert
 from reprocompare.corpora.scoring import count_chunks
-from reprocompare.errors import UserError
+from reprocompare.base.errors import UserError
 from reprocompare.models import CommandTagger, build_model, parse_spec, spec_from_mapping
 from reprocompare.models.command import read_predictions
 
@@ -340,7 +340,7 @@ def test_a_command_past_its_timeout_is_killed_with_its_children_and_leaves_nothi
 
 
 def test_compare_names_the_model_and_the_timeout_in_one_line(tmp_path, capsys):
-    from reprocompare.cli import main
+    from reprocompare.commands.cli import main
 
     spec = f"command:train=\"sleep 30; : {{train}}\",predict={json.dumps(PREDICT)},timeout=0.5"
     status = main(["compare", str(TEST_DATA / "tiny.conll"), "--strategy", "holdout",

@@ -223,7 +223,7 @@ def test_summarize_refuses_to_pool_runs_that_differ(majority_runs, tmp_path):
 def test_summarize_k_and_bad_inputs_are_one_line_errors(majority_runs, tmp_path):
     root, runs = majority_runs
     every = list(runs.values())
-    # outside any k a repeated hold-out can run: argparse's range (reprocompare.cli.BOUNDS)
+    # outside any k a repeated hold-out can run: argparse's range (reprocompare.commands.cli.BOUNDS)
     assert_user_error(run("summarize", *every, "--k", "0", ok=False), "--k", "must be in [1, 100]")
     assert_user_error(run("summarize", *every, "--k", "9", ok=False), "--k", "have 4")
     assert json.loads(run("summarize", *every, "--k", "4", "--json").stdout)["table4_k"] == 4
@@ -242,7 +242,7 @@ def test_summarize_k_and_bad_inputs_are_one_line_errors(majority_runs, tmp_path)
 
 
 def test_degenerate_model_is_named(majority_runs, tmp_path):
-    from reprocompare.summary import degenerate_models
+    from reprocompare.study.summary import degenerate_models
 
     root, runs = majority_runs
     copy = tmp_path / "zero"
@@ -259,7 +259,7 @@ def test_degenerate_model_is_named(majority_runs, tmp_path):
 
 def test_summary_job_records_the_run_and_warns_of_a_degenerate_model(majority_runs, tmp_path,
                                                                       capsys):
-    from reprocompare.jobs import summarize
+    from reprocompare.pipeline.jobs import summarize
 
     root, runs = majority_runs
     directories = []

@@ -8,7 +8,7 @@ import pytest
 
 from conftest import write
 from reprocompare.corpora.conll import read_conll
-from reprocompare.errors import UserError
+from reprocompare.base.errors import UserError
 
 GOOD = "He PRP B-NP\nreckons VBZ B-VP\n\nthe DT B-NP\ncurrent JJ I-NP\n"
 

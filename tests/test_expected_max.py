@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import integrate, stats
 
-from reprocompare.errors import UserError
+from reprocompare.base.errors import UserError
 from reprocompare.estimators.expected_max import (
     ExpectedMax,
     budget_to_reach,

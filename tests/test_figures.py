@@ -1,6 +1,6 @@
 """Figures 1 and 2 of the paper (sections 4.1, 4.2): files, byte-stability, and what is drawn.
 
-The inputs are real :mod:`reprocompare.summary` outputs: estimates.json/split.json directories of
+The inputs are real :mod:`reprocompare.study.summary` outputs: estimates.json/split.json directories of
 seeded synthetic repetitions go through ``summarize_runs`` / ``estimator_values``, and Figure 1's
 summaries also through a JSON round trip (k keys become strings) as a report reads them.
 """
@@ -19,7 +19,7 @@ from reprocompare.estimators.reproducibility import chebyshev_bound
 from reprocompare.reports import figures
 from reprocompare.reports.figures import (_figure1, _figure2, figure1, figure2, save,
                                           strategy_labels)
-from reprocompare.summary import estimator_values, load_estimates, summarize_runs
+from reprocompare.study.summary import estimator_values, load_estimates, summarize_runs
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 MODELS = {"A": "crf:labels=IOBES,c2=0.1", "B": "crf:labels=IOB2,c2=0.1"}
@@ -27,7 +27,7 @@ R, K_MAX = 8, 7
 
 
 def _write_runs(root, name, mean, *, strategies=("holdout", "repeated-holdout", "bcv"), seed=0):
-    """One comparison's run directories, as reprocompare.compare.write_comparison lays them out."""
+    """One comparison's run directories, as reprocompare.study.compare.write_comparison lays them out."""
     rng = np.random.default_rng(seed)
     directories = []
     for strategy in strategies:

@@ -5,7 +5,7 @@ when the world fails under a command -- with one line naming the file, line, key
 traceback) or a correct **acceptance**. The catalogue (``CASES``) spans the families of issue 23:
 malformed corpora, CLI options out of range, model specs, the Python API, configs, the files a
 rerun of ``resume`` trusts, the world failing inside a command, and expected-max's scores file.
-Cases run in-process (``reprocompare.cli.main`` with its streams captured, ``validate``, the
+Cases run in-process (``reprocompare.commands.cli.main`` with its streams captured, ``validate``, the
 estimators); ``benchmarks/bench_hostile.py`` counts them per family and class into
 benchmarks/RESULTS.md.
 """
@@ -26,13 +26,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from reprocompare import cli
-from reprocompare.config import validate
-from reprocompare.errors import UserError
+from reprocompare.commands import cli
+from reprocompare.study.config import validate
+from reprocompare.base.errors import UserError
 from reprocompare.estimators import difference, expected_max, reproducibility
 from reprocompare.models import parse_spec
 from reprocompare.models.registry import tagger_class
-from reprocompare.study import run_problem
+from reprocompare.commands.resume import run_problem
 
 TESTS = Path(__file__).resolve().parent
 TINY = TESTS / "data" / "tiny.conll"
@@ -600,7 +600,8 @@ def test_a_hostile_case_ends_in_its_class(case, shared):
 def test_resume_rebuilds_what_it_cannot_trust_and_touches_only_the_rest(tmp_path, monkeypatch):
     """The whole flow, Snakemake left out: a corrupt repetition's estimates.json is removed (so
     Snakemake, which asks for it, plans the job again), a sound one is kept and touched."""
-    from reprocompare import provenance, study
+    from reprocompare.pipeline import provenance
+    from reprocompare.commands import resume as study
 
     config = validate(_mutated_config(("strategies",), {"bcv": {"m": 2}}), "study.yaml")
     config_path = tmp_path / "study.yaml"
@@ -634,7 +635,7 @@ def test_resume_rebuilds_what_it_cannot_trust_and_touches_only_the_rest(tmp_path
 
 
 def test_resume_stops_on_another_configs_results_before_removing_anything(tmp_path, monkeypatch):
-    from reprocompare import study
+    from reprocompare.commands import resume as study
 
     config = validate(_mutated_config(("strategies",), {"bcv": {"m": 2}}), "study.yaml")
     config_path = tmp_path / "study.yaml"

@@ -1,11 +1,11 @@
-"""A workflow job's script (reprocompare.jobs.job) ends in one line and an exit status, never a
+"""A workflow job's script (reprocompare.pipeline.jobs.job) ends in one line and an exit status, never a
 traceback (issue 23, item 6)."""
 
 from __future__ import annotations
 
 import pytest
 
-from reprocompare.errors import UserError
+from reprocompare.base.errors import UserError
 
 
 @pytest.mark.parametrize("raised, status, fragment", [
@@ -22,7 +22,7 @@ def test_a_workflow_job_ends_in_one_line_never_a_traceback(tmp_path, capsys, rai
                                                            fragment):
     """Issue 23, item 6: what a job script meets (an interrupt, a full disk, no memory) is one
     line in its log and on stderr, and an exit status."""
-    from reprocompare.jobs import job
+    from reprocompare.pipeline.jobs import job
 
     log = tmp_path / "job.log"
     with pytest.raises(SystemExit) as stopped:
@@ -35,7 +35,7 @@ def test_a_workflow_job_ends_in_one_line_never_a_traceback(tmp_path, capsys, rai
 
 
 def test_another_error_is_not_disguised(tmp_path):
-    from reprocompare.jobs import job
+    from reprocompare.pipeline.jobs import job
 
     with pytest.raises(FileNotFoundError):
         with job(str(tmp_path / "job.log")):
@@ -49,7 +49,7 @@ def test_summarize_refuses_a_difference_no_two_f1_scores_make(tmp_path):
     """Issue 23: an estimate of 5.0 (F1 differences lie in [-1, 1]) is a tampered file."""
     import json
 
-    from reprocompare.summary import load_estimates
+    from reprocompare.study.summary import load_estimates
 
     (tmp_path / "estimates.json").write_text(json.dumps({"strategy": "holdout", "holdout": 5.0}))
     (tmp_path / "split.json").write_text(json.dumps({"repetition": 0, "seed": 1}))
@@ -59,7 +59,7 @@ def test_summarize_refuses_a_difference_no_two_f1_scores_make(tmp_path):
 
 
 def test_a_repetition_given_twice_names_both_directories():
-    from reprocompare.summary import estimator_values
+    from reprocompare.study.summary import estimator_values
 
     records = [{"strategy": "holdout", "repetition": 0, "holdout": 0.1, "directory": d,
                 "per_model": {"A": {"holdout": 0.9}, "B": {"holdout": 0.8}}}

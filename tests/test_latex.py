@@ -18,7 +18,7 @@ import pytest
 from conftest import ROOT
 from reprocompare.reports import latex
 from reprocompare.reports.tables import table3_rows, table4_rows
-from reprocompare.significance_jobs import claims_tables
+from reprocompare.pipeline.significance_jobs import claims_tables
 from test_tables import assert_compiles_and_fits, make_summary, require_pdflatex
 
 STUDIES = sorted(p.parent.parent.parent.parent for p in
@@ -94,8 +94,8 @@ def test_a_users_tagger_by_path_never_puts_the_path_in_the_paper(tmp_path):
 
 
 def test_labels_come_from_the_config(tmp_path):
-    from reprocompare import provenance
-    from reprocompare.config import validate
+    from reprocompare.pipeline import provenance
+    from reprocompare.study.config import validate
 
     config = validate({"corpora": {"c": {"path": str(ROOT / "tests" / "data" / "tiny.conll")}},
                        "models": {"crf_a": {"type": "crf", "scheme": "IOB2", "label": "IOB2"},

@@ -1,12 +1,20 @@
-"""The import rules of issue 10, item 2, checked on the source (ast), not by importing it.
+"""The import rules of issues 10 and 21, checked on the source (ast), not by importing it.
 
 Data flows one way, corpus -> splits -> predictions -> counts -> estimates -> tables, and the
-imports point the same way:
+imports point the same way. The project is built in floors, and a module imports only from its own
+floor or the floors below it:
 
-- ``reprocompare.errors`` and ``reprocompare.seeds`` are the ground floor: they import nothing
-  from the project;
-- the stages (corpora, splitters, models, estimators, reports, search) never import the
-  orchestration (cli, jobs, compare, config, summary, search_jobs, search_workflow, provenance);
+0. ``reprocompare.base`` (errors, seeds, records): the ground floor, importing nothing above it;
+   ``errors`` and ``seeds`` import nothing from the project at all;
+1. the stages: corpora, splitters, models (with the one training engine), estimators, reports,
+   search;
+2. ``reprocompare.study``: what a study is and computes (config, variation, compare, summary);
+3. ``reprocompare.pipeline``: the Snakemake workflow's adapters (provenance, job functions);
+4. ``reprocompare.commands``: the entry points (the CLI, resume, sequential).
+
+Besides:
+
+- every module of reprocompare/ lives on one floor (a new module says where it belongs);
 - there is no import cycle between modules;
 - no project import hides inside a function, except the few listed in :data:`LAZY`, each of
   which keeps a heavy library (scikit-learn, scipy, torch, matplotlib) out of a start-up that
@@ -26,37 +34,37 @@ FOLDERS = {"reprocompare": "reprocompare", "corpora": "reprocompare.corpora",
            "splitters": "reprocompare.splitters", "models": "reprocompare.models",
            "estimators": "reprocompare.estimators", "reports": "reprocompare.reports",
            "search": "reprocompare.search"}
-GROUND = {"reprocompare.errors", "reprocompare.seeds"}
+GROUND = {"reprocompare.base.errors", "reprocompare.base.seeds"}
 STAGES = tuple(f"reprocompare.{stage}" for stage in
                ("corpora", "splitters", "models", "estimators", "reports", "search"))
-ORCHESTRATION = tuple(f"reprocompare.{name}" for name in
-                      ("cli", "jobs", "compare", "config", "summary", "search_jobs",
-                       "search_workflow", "provenance", "__main__"))
+#: the floors, lowest first: a module imports only from its own floor and those below
+FLOORS = (("reprocompare.base",), STAGES, ("reprocompare.study",), ("reprocompare.pipeline",),
+          ("reprocompare.commands", "reprocompare.__main__"))
 
 #: (importing module, imported module) of the function-local imports allowed, and why: each keeps
 #: a heavy library out of a start-up that does not need it.
 LAZY = {
     # the CLI starts in milliseconds (--help, --version, split of a small corpus)
-    ("reprocompare.cli", "reprocompare.splitters"): "scikit-learn",
-    ("reprocompare.cli", "reprocompare.models"): "scikit-learn",
-    ("reprocompare.cli", "reprocompare.models.catalog"): "every tagger, torch included",
-    ("reprocompare.cli", "reprocompare.models.registry"): "scikit-learn",
-    ("reprocompare.cli", "reprocompare.compare"): "scikit-learn, scipy",
-    ("reprocompare.cli", "reprocompare.summary"): "scipy",
-    ("reprocompare.cli", "reprocompare.estimators.expected_max"): "scipy",
+    ("reprocompare.commands.cli", "reprocompare.splitters"): "scikit-learn",
+    ("reprocompare.commands.cli", "reprocompare.models"): "scikit-learn",
+    ("reprocompare.commands.cli", "reprocompare.models.catalog"): "every tagger, torch included",
+    ("reprocompare.commands.cli", "reprocompare.models.registry"): "scikit-learn",
+    ("reprocompare.commands.cli", "reprocompare.study.compare"): "scikit-learn, scipy",
+    ("reprocompare.commands.cli", "reprocompare.study.summary"): "scipy",
+    ("reprocompare.commands.cli", "reprocompare.estimators.expected_max"): "scipy",
     # every workflow job imports jobs and config; most of them train nothing and draw nothing
-    ("reprocompare.config", "reprocompare.models"): "scikit-learn",
-    ("reprocompare.config", "reprocompare.splitters"): "scikit-learn",
-    ("reprocompare.jobs", "reprocompare.splitters"): "scikit-learn",
-    ("reprocompare.jobs", "reprocompare.models"): "scikit-learn, torch",
-    ("reprocompare.jobs", "reprocompare.compare"): "scikit-learn",
-    ("reprocompare.jobs", "reprocompare.summary"): "scipy",
-    ("reprocompare.jobs", "reprocompare.estimators.claims"): "scipy",
-    ("reprocompare.jobs", "reprocompare.reports.figures"): "matplotlib",
+    ("reprocompare.study.config", "reprocompare.models"): "scikit-learn",
+    ("reprocompare.study.config", "reprocompare.splitters"): "scikit-learn",
+    ("reprocompare.pipeline.jobs", "reprocompare.splitters"): "scikit-learn",
+    ("reprocompare.pipeline.jobs", "reprocompare.models"): "scikit-learn, torch",
+    ("reprocompare.pipeline.jobs", "reprocompare.study.compare"): "scikit-learn",
+    ("reprocompare.pipeline.jobs", "reprocompare.study.summary"): "scipy",
+    ("reprocompare.pipeline.jobs", "reprocompare.estimators.claims"): "scipy",
+    ("reprocompare.pipeline.jobs", "reprocompare.reports.figures"): "matplotlib",
     ("reprocompare.reports.variance", "reprocompare.reports.figures"): "matplotlib",
-    ("reprocompare.search_jobs", "reprocompare.reports.budget"): "matplotlib",
+    ("reprocompare.pipeline.search_jobs", "reprocompare.reports.budget"): "matplotlib",
     # the Snakefile imports provenance for every rule's params
-    ("reprocompare.provenance", "reprocompare.models"): "scikit-learn",
+    ("reprocompare.pipeline.provenance", "reprocompare.models"): "scikit-learn",
     ("reprocompare.search.config", "reprocompare.models"): "scikit-learn",
     ("reprocompare.search.space", "reprocompare.models"): "scikit-learn",
     # the BiLSTM's declaration (specs, capabilities, GPU requests) never imports torch
@@ -128,8 +136,8 @@ GRAPH = {module: _imports(module) for module in MODULES}
 
 
 def test_the_source_tree_is_what_the_test_expects():
-    assert {"reprocompare.errors", "reprocompare.seeds", "reprocompare.models.registry",
-            "reprocompare.splitters.document", "reprocompare.cli"} <= set(MODULES)
+    assert {"reprocompare.base.errors", "reprocompare.base.seeds", "reprocompare.models.registry",
+            "reprocompare.splitters.document", "reprocompare.commands.cli"} <= set(MODULES)
 
 
 @pytest.mark.parametrize("module", sorted(GROUND))
@@ -142,11 +150,29 @@ def _within(module: str, packages: tuple[str, ...]) -> bool:
     return any(module == p or module.startswith(p + ".") for p in packages)
 
 
-@pytest.mark.parametrize("module", sorted(m for m in MODULES if _within(m, STAGES)))
-def test_stages_never_import_the_orchestration(module):
+def _floor(module: str) -> int | None:
+    return next((i for i, floor in enumerate(FLOORS) if _within(module, floor)), None)
+
+
+def test_every_module_lives_on_one_floor():
+    # the package's own __init__ holds only the version and the map of the floors
+    homeless = sorted(m for m in MODULES if m != "reprocompare" and _floor(m) is None)
+    assert not homeless, f"modules on no floor (put each in base, study, pipeline or commands): " \
+        f"{homeless}"
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if m != "reprocompare"))
+def test_each_floor_imports_only_from_itself_and_below(module):
     top, local = GRAPH[module]
-    wrong = sorted(name for name in top | {m for m, *_ in local} if _within(name, ORCHESTRATION))
-    assert not wrong, f"{module} imports the orchestration: {wrong}"
+    floor = _floor(module)
+    above = sorted(name for name in top | {m for m, *_ in local}
+                   if name != "reprocompare" and _floor(name) > floor)
+    assert not above, f"{module} (floor {floor}) imports from a floor above it: {above}"
+
+
+def test_the_package_root_imports_nothing():
+    top, local = GRAPH["reprocompare"]
+    assert not top and not local
 
 
 def test_no_import_cycles():

@@ -14,9 +14,9 @@ import subprocess
 import pytest
 
 from conftest import ROOT, TEST_DATA, snakemake
-from reprocompare import study
-from reprocompare.config import corpus_seed
-from reprocompare.errors import UserError
+from reprocompare.commands import resume as study
+from reprocompare.study.config import corpus_seed
+from reprocompare.base.errors import UserError
 from test_cli import run
 
 TINY = TEST_DATA / "tiny.conll"
@@ -99,7 +99,7 @@ def test_shipped_configs_read_corpora_inside_the_project():
 
 
 def test_a_missing_research_corpus_says_where_it_comes_from(tmp_path):
-    from reprocompare.config import validate
+    from reprocompare.study.config import validate
 
     config = {"corpora": {"ner": {"path": "data/conll2002/nowhere.gz"}},
               "models": {"a": {"type": "majority"}, "b": {"type": "crf"}},
@@ -112,7 +112,7 @@ def test_a_missing_research_corpus_says_where_it_comes_from(tmp_path):
 # ---- issue 23, item 5: a config means one thing -------------------------------------------------
 
 def test_a_key_given_twice_is_refused_with_both_lines(tmp_path):
-    from reprocompare.config import load_yaml
+    from reprocompare.study.config import load_yaml
 
     config = tmp_path / "study.yaml"
     config.write_text(f"corpora:\n  tiny: {{path: {TINY}}}\nmodels:\n  a: {{type: majority}}\n"
@@ -141,7 +141,7 @@ def test_a_value_given_with_config_is_blamed_on_the_command_line(tmp_path):
 
 
 def test_an_alias_bomb_is_refused_in_one_short_line(tmp_path):
-    from reprocompare.config import load_yaml
+    from reprocompare.study.config import load_yaml
 
     levels = ["a0: &a0 [x, x, x, x, x, x, x, x, x]"] + [
         f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 9)]
@@ -160,7 +160,7 @@ def test_an_alias_bomb_is_refused_in_one_short_line(tmp_path):
 
 
 def test_two_names_for_one_model_are_refused():
-    from reprocompare.config import validate
+    from reprocompare.study.config import validate
 
     config = {"corpora": {"tiny": {"path": str(TINY)}},
               "models": {"a": {"type": "crf", "c2": 1.0}, "b": {"type": "crf"}},
@@ -220,8 +220,8 @@ def test_a_python_taggers_predictions_are_checked_with_fold_and_model_named(tmp_
 def test_a_built_in_taggers_version_reruns_its_jobs_only():
     """A class whose defaults changed (SequenceTagger.version, the BiLSTM's 2) is recorded beside
     its spec, so that its old results rerun; a version-1 class's record is what it always was."""
-    from reprocompare import provenance
-    from reprocompare.config import validate
+    from reprocompare.pipeline import provenance
+    from reprocompare.study.config import validate
 
     config = validate({"corpora": {"c": {"path": str(TEST_DATA / "tiny.conll")}},
                        "models": {"lstm": {"type": "bilstm", "epochs": 3},
@@ -238,7 +238,7 @@ def test_a_built_in_taggers_version_reruns_its_jobs_only():
 
 def test_every_rule_passes_one_settings_dict_and_no_script_reads_the_config():
     """One contract between rules and scripts (issue 21, item 2): a rule's params are one
-    ``settings`` value built in reprocompare/provenance.py, and its script reads that, never
+    ``settings`` value built in reprocompare/pipeline/provenance.py, and its script reads that, never
     ``snakemake.config`` (which would let a job depend on a value its params do not record)."""
     import re
 

@@ -79,7 +79,7 @@ def test_wheel_carries_the_schema_and_the_version(installed):
     assert result.returncode == 0, result.stderr
     from reprocompare import __version__
     assert result.stdout.strip() == f"reprocompare {__version__}"
-    result = run(installed, "-c", "from reprocompare.config import SCHEMA_PATH;"
+    result = run(installed, "-c", "from reprocompare.study.config import SCHEMA_PATH;"
                                   "print(SCHEMA_PATH.is_file(), SCHEMA_PATH)")
     assert result.stdout.startswith("True "), result.stdout + result.stderr
     assert str(ROOT) not in result.stdout

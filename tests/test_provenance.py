@@ -22,7 +22,7 @@ import yaml
 
 import conftest
 from conftest import TEST_DATA, build_once, copy_study, planned
-from reprocompare.config import SCHEMA_PATH
+from reprocompare.study.config import SCHEMA_PATH
 
 pytestmark = pytest.mark.slow
 

@@ -48,7 +48,7 @@ def test_the_command_tagger_examples_usage_parses():
     """examples/perceptron_tagger.py's docstring shows a comparison with options that exist."""
     import shlex
 
-    from reprocompare.cli import build_parser
+    from reprocompare.commands.cli import build_parser
 
     doc = (ROOT / "examples" / "perceptron_tagger.py").read_text().split('"""')[1]
     # the docstring is not raw: its line continuations are two backslashes in the file

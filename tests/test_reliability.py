@@ -20,8 +20,8 @@ import pytest
 import yaml
 
 from conftest import ROOT, TEST_DATA
-from reprocompare.errors import UserError
-from reprocompare.records import write_text_atomic
+from reprocompare.base.errors import UserError
+from reprocompare.base.records import write_text_atomic
 from test_cli import assert_user_error, run
 from test_workflow import SNAKEMAKE, TINY, snakemake, tables
 
@@ -225,8 +225,8 @@ def test_atomic_write_leaves_old_file_or_new_file(tmp_path, monkeypatch):
 
 
 def test_yaml_config_cannot_run_code(tmp_path):
-    from reprocompare.config import load_yaml
-    from reprocompare.errors import UserError
+    from reprocompare.study.config import load_yaml
+    from reprocompare.base.errors import UserError
 
     marker = tmp_path / "PWNED"
     evil = tmp_path / "evil.yaml"
@@ -270,8 +270,8 @@ def test_no_unpickling_of_saved_files():
 # ---- issue 11: no NaN in JSON, the umask respected, a full disk one clear error -------------------
 
 def test_json_writer_refuses_nan_naming_the_key(tmp_path):
-    from reprocompare.errors import UserError
-    from reprocompare.records import dumps_json, write_json_atomic
+    from reprocompare.base.errors import UserError
+    from reprocompare.base.records import dumps_json, write_json_atomic
 
     assert dumps_json({"snr": float("inf")}) == '{\n "snr": Infinity\n}\n'
     with pytest.raises(UserError, match=r"NaN .* at summary\.estimators\.ST\.snr_low"):
@@ -285,7 +285,7 @@ def test_json_writer_refuses_nan_naming_the_key(tmp_path):
 def test_outputs_respect_the_umask(tmp_path):
     import os
 
-    from reprocompare.records import write_directory_atomic, write_text_atomic
+    from reprocompare.base.records import write_directory_atomic, write_text_atomic
 
     previous = os.umask(0o027)
     try:
@@ -301,8 +301,8 @@ def test_full_disk_is_one_error_and_leaves_nothing(tmp_path, monkeypatch):
     import errno
     import os
 
-    from reprocompare.errors import UserError
-    from reprocompare.records import write_directory_atomic, write_text_atomic
+    from reprocompare.base.errors import UserError
+    from reprocompare.base.records import write_directory_atomic, write_text_atomic
 
     def full(*args, **kwargs):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))

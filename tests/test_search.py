@@ -13,7 +13,7 @@ from scipy import stats
 
 from conftest import TEST_DATA
 from reprocompare.estimators.expected_max import budget_to_reach, crossings, expected_max
-from reprocompare.errors import UserError
+from reprocompare.base.errors import UserError
 from reprocompare.search.budget import analyse, clipped_band, curves, markdown
 from reprocompare.search.config import trial_jobs
 from reprocompare.search.seeds import curve_band, spread, t_interval
@@ -130,7 +130,7 @@ def test_space_errors_name_the_key(entry, key, words):
 
 
 def tiny_config(**search):
-    from reprocompare.config import validate
+    from reprocompare.study.config import validate
 
     return validate({
         "corpora": {"tiny": {"path": str(TEST_DATA / "tiny.conll")}},
@@ -153,7 +153,7 @@ def tiny_config(**search):
      "learning_curves.corpus"),
 ])
 def test_config_errors_name_the_key(section, key):
-    # reprocompare.config.validate runs the search checks, so the study never gets past it
+    # reprocompare.study.config.validate runs the search checks, so the study never gets past it
     with pytest.raises(UserError) as error:
         tiny_config(**section)
     assert error.value.key == key and str(error.value).startswith(f"study.yaml: {key}: ")
@@ -292,7 +292,7 @@ def test_curve_band_is_a_t_interval_per_epoch():
 # ---- feeding the best configuration to the comparisons ---------------------------------------
 
 def test_resolve_models_uses_the_best_configuration(tmp_path):
-    from reprocompare.search_jobs import best_config, resolve_models
+    from reprocompare.pipeline.search_jobs import best_config, resolve_models
 
     config = tiny_config(search={"enabled": True, "feed_best": True,
                                  "models": {"crf": {"trials": 3, "space": SPACE}}})
@@ -302,7 +302,7 @@ def test_resolve_models_uses_the_best_configuration(tmp_path):
         row["config"] = {"c1": 0.1 * (row["trial"] + 1)}
     trials.write_text(json.dumps({"model": "crf", "trials": rows}))
     best = tmp_path / "best.json"
-    from reprocompare import provenance
+    from reprocompare.pipeline import provenance
 
     best_config([str(trials)], "tiny", provenance.search_best(config, "crf", [str(trials)]),
                 str(best))
@@ -315,15 +315,15 @@ def test_resolve_models_uses_the_best_configuration(tmp_path):
 
 
 def test_seed_runs_repeat_random_models_and_train_deterministic_ones_once(tmp_path):
-    from reprocompare.jobs import prepare_corpus
-    from reprocompare.search_jobs import fixed_split as fixed_split_job, seed_runs
+    from reprocompare.pipeline.jobs import prepare_corpus
+    from reprocompare.pipeline.search_jobs import fixed_split as fixed_split_job, seed_runs
     from reprocompare.search.config import run_seed
 
     config = tiny_config(seed_variance={"enabled": True, "seeds": 2})
     config["comparisons"]["mixed"] = {"a": "lstm", "b": "crf", "corpora": ["tiny"]}
     conll, info, split = (str(tmp_path / name) for name in ("c.conll", "c.json", "split.json"))
     prepare_corpus(config["corpora"]["tiny"]["path"], config["corpora"]["tiny"], conll, info)
-    from reprocompare import provenance
+    from reprocompare.pipeline import provenance
 
     fixed_split_job(conll, info, provenance.fixed_split(config, "tiny"), split)
     outputs = []

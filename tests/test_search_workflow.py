@@ -50,7 +50,7 @@ def run(tmp_path_factory) -> Path:
 
 
 def validated():
-    from reprocompare.config import validate
+    from reprocompare.study.config import validate
 
     return validate(STUDY, "study.yaml")
 

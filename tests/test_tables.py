@@ -13,7 +13,7 @@ import subprocess
 import numpy as np
 import pytest
 
-from reprocompare.errors import UserError
+from reprocompare.base.errors import UserError
 from reprocompare.estimators.claims import Claim, claim_reproducibility
 from reprocompare.estimators.reproducibility import model_interval, summarize
 from reprocompare.reports.latex import (claims_latex, claims_wide_latex, table3_latex,
@@ -24,7 +24,7 @@ from reprocompare.reports.tables import (CLAIMS_COLUMNS, TABLE3_COLUMNS, TABLE4_
                                          to_csv)
 from reprocompare.estimators.effect import mean_interval
 from reprocompare.estimators.verdict import verdict
-from reprocompare.summary import summarize_runs, verdicts
+from reprocompare.study.summary import summarize_runs, verdicts
 
 LABEL = "crf_50%_A&B on conll2000"
 VALUES = {"ST": [0.002, -0.001, 0.004, 0.003], "Avg": [0.003, 0.004, 0.002, 0.005],

@@ -1,6 +1,6 @@
 """The variance decomposition (issue 25, item 2): estimators.variance against a hand
 computation and statsmodels' REML, its intervals against the exact chi-square interval, the
-design's array against reprocompare.variation, its reports, and the config's refusals."""
+design's array against reprocompare.study.variation, its reports, and the config's refusals."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ import pytest
 import statsmodels.formula.api as smf
 from scipy import stats
 
-from reprocompare.config import validate
-from reprocompare.errors import UserError
+from reprocompare.study.config import validate
+from reprocompare.base.errors import UserError
 from reprocompare.estimators.variance import decompose, design_array, nested_mean_squares
 from reprocompare.reports import variance as v
-from reprocompare.variation import indices
+from reprocompare.study.variation import indices
 from test_tables import assert_compiles_and_fits, require_pdflatex
 from test_variation import config
 
@@ -85,7 +85,7 @@ def test_an_impossible_decomposition_is_refused(y, sources, message):
 
 
 def test_the_design_array_follows_the_repetitions_numbering():
-    """Each estimate lands in the cell reprocompare.variation gives its repetition."""
+    """Each estimate lands in the cell reprocompare.study.variation gives its repetition."""
     design = {"samples": 3, "splits": 2, "seeds": 2, "sample_size": 50}
     y, sources = design_array(list(range(12)), samples=3, seeds=2)
     assert sources == ("sample", "split", "seed")
@@ -115,7 +115,7 @@ def test_a_decomposition_with_one_level_of_a_factor_is_refused(variation, repeti
 
 def test_decompose_is_not_in_the_training_record():
     """Asking for the decomposition retrains nothing: the compare jobs' params do not see it."""
-    from reprocompare import provenance
+    from reprocompare.pipeline import provenance
 
     with_it = validate(config({"seeds": 2, "decompose": True}))
     without = validate(config({"seeds": 2}))

@@ -1,6 +1,6 @@
 """Sources of variation per repetition (issue 25, item 1): data sample, split, training seed.
 
-reprocompare.variation numbers a design of samples x splits x seeds; the compare job draws the
+reprocompare.study.variation numbers a design of samples x splits x seeds; the compare job draws the
 repetition's sample and split from it; the config refuses a design that is not what it says.
 The defaults change nothing: the paper's design keeps its params, so no study reruns.
 """
@@ -15,10 +15,10 @@ import pytest
 import yaml
 
 from conftest import ROOT, TEST_DATA
-from reprocompare import provenance
-from reprocompare.config import validate
-from reprocompare.errors import UserError
-from reprocompare.variation import indices
+from reprocompare.pipeline import provenance
+from reprocompare.study.config import validate
+from reprocompare.base.errors import UserError
+from reprocompare.study.variation import indices
 
 TINY = str(TEST_DATA / "tiny.conll")
 LSTM = {"type": "bilstm", "word_dim": 4, "feature_dim": 2, "hidden_size": 4, "epochs": 1,
@@ -154,7 +154,7 @@ def test_a_design_of_samples_splits_and_seeds_runs(tmp_path):
 
 
 def test_a_sample_no_smaller_than_the_corpus_is_refused_before_any_job():
-    from reprocompare.config import check_corpora
+    from reprocompare.study.config import check_corpora
 
     too_big = validate(config({"samples": 2, "sample_size": 120, "splits": 4}))
     with pytest.raises(UserError, match="needs a corpus of more than its 120") as error:

@@ -20,7 +20,7 @@ import yaml
 
 import conftest
 from conftest import ROOT, SNAKEMAKE, TINY
-from reprocompare.summary import summarize_runs
+from reprocompare.study.summary import summarize_runs
 
 TABLES = ["table3.csv", "table3.md", "table3.tex", "table4.csv", "table4.md", "table4.tex"]
 
@@ -94,7 +94,7 @@ def test_estimates_equal_a_direct_comparison(reference):
     """A workflow job and `reprocompare compare` with the same arguments agree exactly."""
     from reprocompare.corpora.conll import read_conll
     from reprocompare.models import build_model, spec_from_mapping
-    from reprocompare.compare import run_comparison
+    from reprocompare.study.compare import run_comparison
     from reprocompare.splitters import load_split
 
     job = reference / "results" / "compare" / "tiny" / "crf" / "bcv" / "rep1"
@@ -210,14 +210,14 @@ def test_slurm_profile_dry_run():
 
 
 def test_config_readme_is_generated_from_the_schema():
-    from reprocompare.config import schema_markdown
+    from reprocompare.study.config import schema_markdown
 
     assert (ROOT / "config" / "README.md").read_text() == schema_markdown(), \
-        "regenerate it: .venv/bin/python -m reprocompare.config > config/README.md"
+        "regenerate it: .venv/bin/python -m reprocompare.study.config > config/README.md"
 
 
 def test_shipped_configs_are_valid():
-    from reprocompare.config import load_yaml, validate
+    from reprocompare.study.config import load_yaml, validate
 
     for name in ("config.yaml", "paper.yaml"):
         config = validate(load_yaml(ROOT / "config" / name), name)

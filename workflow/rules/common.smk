@@ -2,17 +2,17 @@
 import os
 import sys
 
-from reprocompare.config import (
+from reprocompare.study.config import (
     blame_command_line,
     check_corpora,
     check_device,
     load_yaml,
     validate as validate_config,
 )
-from reprocompare.errors import UserError
-from reprocompare.records import CLAIMS, RUN, STRATEGY_NAMES, SUMMARY
-from reprocompare import provenance
-from reprocompare.search_workflow import (
+from reprocompare.base.errors import UserError
+from reprocompare.base.records import CLAIMS, RUN, STRATEGY_NAMES, SUMMARY
+from reprocompare.pipeline import provenance
+from reprocompare.pipeline.search_workflow import (
     comparison_best_configs,
     search_outputs,
     uses_gpu,
@@ -24,7 +24,7 @@ CONFIG_SOURCE = (
     ", ".join(map(str, workflow.overwrite_configfiles)) or "config/config.yaml"
 )
 
-# Validate before any job: one message naming the key, no traceback (see reprocompare.config).
+# Validate before any job: one message naming the key, no traceback (see reprocompare.study.config).
 # The config files are read once more for what Snakemake's reader lets pass: a key given twice.
 try:
     for configfile in workflow.overwrite_configfiles:
@@ -130,7 +130,7 @@ def compare_gpu(wildcards):
     return int(config["device"] == "cuda" and comparison_uses_gpu(wildcards.comparison))
 
 
-# Each rule's one params value (reprocompare.provenance): exactly the config values its outputs
+# Each rule's one params value (reprocompare.pipeline.provenance): exactly the config values its outputs
 # depend on, so that changing one reruns the jobs it affects and no other.
 def corpus_params(wildcards):
     return provenance.corpus(config, wildcards.corpus)

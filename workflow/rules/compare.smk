@@ -11,7 +11,7 @@ rule compare:
         best=best_configs,  # search.feed_best: the searched models' best configurations
     # update: Snakemake keeps a job's earlier outputs while it reruns (and restores them if it
     # fails), so that a random-splits job rerun for a larger max(k) trains only the new
-    # hold-outs (reprocompare.jobs); every other job rewrites all of them.
+    # hold-outs (reprocompare.pipeline.jobs); every other job rewrites all of them.
     output:
         estimates=update(f"{RUN}/estimates.json"),
         scores=update(f"{RUN}/scores.json"),

@@ -1,7 +1,7 @@
 # Random hyperparameter search (Dodge et al. 2019), seed variance and learning curves (Potts), all
 # on one fixed train/validation split per corpus; and the reporting checklist (Text Box 1).
 from reprocompare.search.config import curves_corpus, search_corpus
-from reprocompare.search_workflow import (
+from reprocompare.pipeline.search_workflow import (
     best_configs_of,
     checklist_inputs,
     curve_files,

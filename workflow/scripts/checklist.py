@@ -1,7 +1,7 @@
-# Thin adapter: results/checklist.md from the run's records (reprocompare.search_jobs).
-from reprocompare.jobs import job
-from reprocompare.provenance import checklist_config
-from reprocompare.search_jobs import checklist
+# Thin adapter: results/checklist.md from the run's records (reprocompare.pipeline.search_jobs).
+from reprocompare.pipeline.jobs import job
+from reprocompare.pipeline.provenance import checklist_config
+from reprocompare.pipeline.search_jobs import checklist
 
 
 def paths(value):

@@ -1,7 +1,7 @@
-# Thin adapter: one comparison, corpus, strategy and repetition (reprocompare.jobs.compare).
+# Thin adapter: one comparison, corpus, strategy and repetition (reprocompare.pipeline.jobs.compare).
 from pathlib import Path
 
-from reprocompare.jobs import compare, job
+from reprocompare.pipeline.jobs import compare, job
 
 with job(snakemake.log[0]):
     compare(snakemake.input.conll, snakemake.input.info, snakemake.params.settings,

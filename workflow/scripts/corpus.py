@@ -1,5 +1,5 @@
-# Thin adapter: read, validate and subsample one corpus (reprocompare.jobs.prepare_corpus).
-from reprocompare.jobs import job, prepare_corpus
+# Thin adapter: read, validate and subsample one corpus (reprocompare.pipeline.jobs.prepare_corpus).
+from reprocompare.pipeline.jobs import job, prepare_corpus
 
 with job(snakemake.log[0]):
     prepare_corpus(

@@ -1,7 +1,7 @@
-# Thin adapter: Figures 1 and 2 as PNG and PDF (reprocompare.jobs.figures).
+# Thin adapter: Figures 1 and 2 as PNG and PDF (reprocompare.pipeline.jobs.figures).
 from pathlib import Path
 
-from reprocompare.jobs import figures, job
+from reprocompare.pipeline.jobs import figures, job
 
 with job(snakemake.log[0]):
     figures(list(snakemake.input), str(Path(snakemake.output.figure1).with_suffix("")),

@@ -1,5 +1,5 @@
-# Thin adapter: the report's front page (reprocompare.jobs.front_page).
-from reprocompare.jobs import front_page, job
+# Thin adapter: the report's front page (reprocompare.pipeline.jobs.front_page).
+from reprocompare.pipeline.jobs import front_page, job
 
 with job(snakemake.log[0]):
     front_page(list(snakemake.input.summaries), list(snakemake.input.claims),

@@ -1,8 +1,8 @@
-# Thin adapter: the learning-curve table and figure (reprocompare.search_jobs).
+# Thin adapter: the learning-curve table and figure (reprocompare.pipeline.search_jobs).
 from pathlib import Path
 
-from reprocompare.jobs import job
-from reprocompare.search_jobs import curve_figure
+from reprocompare.pipeline.jobs import job
+from reprocompare.pipeline.search_jobs import curve_figure
 
 with job(snakemake.log[0]):
     curve_figure(list(snakemake.input), snakemake.output.csv,

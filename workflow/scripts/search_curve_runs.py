@@ -1,6 +1,6 @@
-# Thin adapter: one BiLSTM's learning curves over several seeds (reprocompare.search_jobs).
-from reprocompare.jobs import job
-from reprocompare.search_jobs import curve_runs
+# Thin adapter: one BiLSTM's learning curves over several seeds (reprocompare.pipeline.search_jobs).
+from reprocompare.pipeline.jobs import job
+from reprocompare.pipeline.search_jobs import curve_runs
 
 with job(snakemake.log[0]):
     curve_runs(snakemake.input.conll, snakemake.input.info, snakemake.input.split,

@@ -1,6 +1,6 @@
-# Thin adapter: a comparison's models trained with several seeds (reprocompare.search_jobs).
-from reprocompare.jobs import job
-from reprocompare.search_jobs import seed_runs
+# Thin adapter: a comparison's models trained with several seeds (reprocompare.pipeline.search_jobs).
+from reprocompare.pipeline.jobs import job
+from reprocompare.pipeline.search_jobs import seed_runs
 
 with job(snakemake.log[0]):
     seed_runs(snakemake.input.conll, snakemake.input.info, snakemake.input.split,

@@ -1,6 +1,6 @@
-# Thin adapter: the seed-variance table (reprocompare.search_jobs).
-from reprocompare.jobs import job
-from reprocompare.search_jobs import seed_variance_table
+# Thin adapter: the seed-variance table (reprocompare.pipeline.search_jobs).
+from reprocompare.pipeline.jobs import job
+from reprocompare.pipeline.search_jobs import seed_variance_table
 
 with job(snakemake.log[0]):
     seed_variance_table(list(snakemake.input), snakemake.params.settings, snakemake.output.csv,

@@ -1,6 +1,6 @@
-# Thin adapter: trials first..last of one model's random search (reprocompare.search_jobs).
-from reprocompare.jobs import job
-from reprocompare.search_jobs import search_trials
+# Thin adapter: trials first..last of one model's random search (reprocompare.pipeline.search_jobs).
+from reprocompare.pipeline.jobs import job
+from reprocompare.pipeline.search_jobs import search_trials
 
 with job(snakemake.log[0]):
     search_trials(snakemake.input.conll, snakemake.input.info, snakemake.input.split,

@@ -1,8 +1,8 @@
 # Thin adapter: SNR, reproducibility and per-model intervals of one comparison on one corpus
-# (reprocompare.jobs.summarize), and the significance tests of every repetition
-# (reprocompare.significance_jobs.claims).
-from reprocompare.jobs import job, summarize
-from reprocompare.significance_jobs import claims
+# (reprocompare.pipeline.jobs.summarize), and the significance tests of every repetition
+# (reprocompare.pipeline.significance_jobs.claims).
+from reprocompare.pipeline.jobs import job, summarize
+from reprocompare.pipeline.significance_jobs import claims
 
 with job(snakemake.log[0]):
     settings = snakemake.params.settings

@@ -1,8 +1,8 @@
-# Thin adapter: Tables 3 and 4 (reprocompare.jobs.tables) and the significance claims
-# (reprocompare.significance_jobs.claims_tables) in CSV, Markdown and LaTeX (column and full
+# Thin adapter: Tables 3 and 4 (reprocompare.pipeline.jobs.tables) and the significance claims
+# (reprocompare.pipeline.significance_jobs.claims_tables) in CSV, Markdown and LaTeX (column and full
 # width).
-from reprocompare.jobs import job, tables
-from reprocompare.significance_jobs import claims_tables
+from reprocompare.pipeline.jobs import job, tables
+from reprocompare.pipeline.significance_jobs import claims_tables
 
 with job(snakemake.log[0]):
     outputs = dict(snakemake.output.items())

@@ -18,12 +18,12 @@ import yaml
 
 from reprocompare import schemas
 from reprocompare.corpora.conll import check_has_chunks, read_conll
-from reprocompare.errors import UserError
-from reprocompare.records import ESTIMATOR_STRATEGY, STRATEGY_NAMES
+from reprocompare.base.errors import UserError
+from reprocompare.base.records import ESTIMATOR_STRATEGY, STRATEGY_NAMES
 from reprocompare.search.config import check_config as check_search_config
-from reprocompare.seeds import derive_seed
+from reprocompare.base.seeds import derive_seed
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SCHEMA_PATH = Path(schemas.__file__).with_name("config.schema.yaml")
 
 
@@ -246,7 +246,7 @@ def _check_stopping(config: dict, source: str) -> None:
 
 
 def _check_variation(config: dict, source: str) -> None:
-    """A design of samples x splits x seeds that is what it says (reprocompare.variation)."""
+    """A design of samples x splits x seeds that is what it says (reprocompare.study.variation)."""
     from reprocompare.models import tagger_class_of  # lazy: scikit-learn; jobs import config
 
     def fail(message: str, key: str):
@@ -384,7 +384,7 @@ def schema_markdown() -> str:
              "A study is one YAML file: `config/config.yaml` (the demo, used by default) or any",
              "other given with `--configfile` (e.g. `config/paper.yaml`, the paper's scale). It is",
              "checked against `workflow/schemas/config.schema.yaml` before any job runs.",
-             "This page is generated from that schema (`python -m reprocompare.config`).", "",
+             "This page is generated from that schema (`python -m reprocompare.study.config`).", "",
              "| key | type | default | description |", "|---|---|---|---|"]
 
     def walk(schema: dict, prefix: str) -> None:

@@ -7,7 +7,7 @@ repetition, a fold). Seeds of different paths are statistically independent (num
 CRC-32, not ``hash()``, whose value changes from one Python process to the next. Adding a corpus,
 a strategy or a repetition never changes the seeds, and so the splits, of the existing ones.
 
-This module sits on the ground floor with :mod:`reprocompare.errors`: it imports nothing from the
+This module sits on the ground floor with :mod:`reprocompare.base.errors`: it imports nothing from the
 project, and every stage may import it.
 """
 
@@ -25,7 +25,7 @@ STRATEGY_CODES = {"holdout": 1, "repeated-holdout": 2, "bcv": 3}
 FOLD_TRAINING = 1  # a fold's training run in a comparison (after strategy, repetition, fold)
 TRIAL_DRAW, TRIAL_TRAINING = 0, 1  # a search trial's hyperparameters / its training run
 FIXED_SPLIT, SEED_RUN = 101, 102  # the search's fixed split / its seed-variance runs
-SAMPLE = 103  # a data sample of a design of samples (reprocompare.variation)
+SAMPLE = 103  # a data sample of a design of samples (reprocompare.study.variation)
 
 
 def _key(part) -> int:

@@ -20,13 +20,13 @@ from reprocompare import __version__
 from reprocompare.corpora.conll import check_has_chunks, read_conll, task_corpus
 from reprocompare.corpora.schemes import is_chunk_tag
 from reprocompare.corpora.scoring import conlleval_report, count_chunks
-from reprocompare.errors import UserError
-from reprocompare.records import dumps_json
-from reprocompare.records import write_directory_atomic, write_text_atomic
+from reprocompare.base.errors import UserError
+from reprocompare.base.records import dumps_json
+from reprocompare.base.records import write_directory_atomic, write_text_atomic
 from reprocompare.reports.tables import table4_text
-from reprocompare.config import corpus_seed
-from reprocompare.sequential import run_waves
-from reprocompare.study import resume
+from reprocompare.study.config import corpus_seed
+from reprocompare.commands.sequential import run_waves
+from reprocompare.commands.resume import resume
 
 EXIT_USER_ERROR = 2
 EXIT_FAILURE = 1
@@ -254,7 +254,7 @@ def _make_split(args: argparse.Namespace, corpus) -> dict:
 def cmd_compare(args: argparse.Namespace) -> int:
     # lazy: scikit-learn and scipy (and torch for a BiLSTM), only for the commands that train
     from reprocompare.models import build_model, parse_spec
-    from reprocompare.compare import run_comparison, write_comparison
+    from reprocompare.study.compare import run_comparison, write_comparison
 
     specs = {}
     for name, text, option in (("A", args.a, "--a"), ("B", args.b, "--b")):
@@ -296,7 +296,7 @@ def cmd_models(args: argparse.Namespace) -> int:
 
 
 def cmd_summarize(args: argparse.Namespace) -> int:
-    from reprocompare.summary import summarize_runs  # lazy: scipy
+    from reprocompare.study.summary import summarize_runs  # lazy: scipy
 
     summary = summarize_runs(args.directories, conclusion=args.conclusion, table4_k=args.k)
     if args.json:

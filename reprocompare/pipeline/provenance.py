@@ -20,10 +20,10 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from reprocompare.config import corpus_seed, section_defaults
-from reprocompare.records import STRATEGY_NAMES
+from reprocompare.study.config import corpus_seed, section_defaults
+from reprocompare.base.records import STRATEGY_NAMES
 from reprocompare.search.config import curves_corpus, fixed_split_seed, search_corpus
-from reprocompare.variation import draw_record, is_default
+from reprocompare.study.variation import draw_record, is_default
 
 def canonical(value):
     """``value`` with every mapping's keys sorted, recursively: Snakemake compares params by

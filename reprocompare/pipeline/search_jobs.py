@@ -1,6 +1,6 @@
 """The workflow's search, seed-variance, learning-curve and checklist jobs, as plain functions.
 
-Like :mod:`reprocompare.jobs`: each rule of workflow/rules/search.smk has a thin script that calls
+Like :mod:`reprocompare.pipeline.jobs`: each rule of workflow/rules/search.smk has a thin script that calls
 one function here. Data flows one way: corpus -> fixed split -> trials -> trials table -> budget
 analysis and figure; fixed split -> seed runs -> seed-variance table; fixed split -> learning-curve
 runs -> figure; everything -> checklist. With ``search.feed_best`` the best configuration of each
@@ -16,8 +16,8 @@ from typing import Iterable, Mapping
 import numpy as np
 
 from reprocompare.corpora.conll import task_corpus
-from reprocompare.records import read_json, write_json_atomic, write_text_atomic
-from reprocompare.jobs import load_prepared
+from reprocompare.base.records import read_json, write_json_atomic, write_text_atomic
+from reprocompare.pipeline.jobs import load_prepared
 from reprocompare.reports.checklist import collect, render
 from reprocompare.search.budget import analyse, markdown
 from reprocompare.search.config import load_best, resolve_models, run_seed
@@ -47,7 +47,7 @@ def _mapping(model: dict, best: dict[str, dict]) -> dict:
 
 def fixed_split(corpus_conll: str, corpus_info: str, settings: dict, out: str) -> None:
     """The fixed train/validation split of one corpus (search, learning curves, seed variance);
-    ``settings``: :func:`reprocompare.provenance.fixed_split`."""
+    ``settings``: :func:`reprocompare.pipeline.provenance.fixed_split`."""
 
     corpus = load_prepared(corpus_conll, corpus_info)
     document = draw_split(corpus, ratio=settings["ratio"], seed=settings["seed"],
@@ -60,7 +60,7 @@ def fixed_split(corpus_conll: str, corpus_info: str, settings: dict, out: str) -
 def search_trials(corpus_conll: str, corpus_info: str, split_path: str, corpus_name: str,
                   first: int, last: int, settings: dict, out: str, threads: int = 1) -> None:
     """Trials ``first..last`` (inclusive, 0-based) of one model's random search, as JSON;
-    ``settings``: :func:`reprocompare.provenance.search_trials`."""
+    ``settings``: :func:`reprocompare.pipeline.provenance.search_trials`."""
 
     model_name, mapping = settings["model"]["name"], settings["model"]["mapping"]
     data = _split_data(corpus_conll, corpus_info, split_path, settings)
@@ -78,7 +78,7 @@ def _trial_records(paths: Iterable[str]) -> list[dict]:
 
 def collect_trials(trial_paths: list[str], settings: dict, out: str) -> None:
     """results/search/{corpus}/trials.csv: every trial, by model (config order) then trial;
-    ``settings``: :func:`reprocompare.provenance.search_table`."""
+    ``settings``: :func:`reprocompare.pipeline.provenance.search_table`."""
 
     order = {name: i for i, name in enumerate(settings["models"])}
     records = sorted(_trial_records(trial_paths),
@@ -97,7 +97,7 @@ def mean_seconds(records: Iterable[Mapping]) -> dict[str, float]:
 def budget(trials_path: str, settings: dict, out_json: str, out_md: str,
            figure_stem: str) -> None:
     """budget.json, budget.md and the budget figure, from the trials table; ``settings``:
-    :func:`reprocompare.provenance.budget`."""
+    :func:`reprocompare.pipeline.provenance.budget`."""
     from reprocompare.reports.budget import budget_figure  # lazy: matplotlib, only this job draws
 
     records = read_trials_csv(trials_path)
@@ -109,7 +109,7 @@ def budget(trials_path: str, settings: dict, out_json: str, out_md: str,
 
 def best_config(trial_paths: list[str], corpus_name: str, settings: dict, out: str) -> None:
     """The best trial of one model (highest validation F1) and the full config mapping it is;
-    ``settings``: :func:`reprocompare.provenance.search_best`."""
+    ``settings``: :func:`reprocompare.pipeline.provenance.search_best`."""
 
     model_name = settings["model"]["name"]
     best = best_trial(r for r in _trial_records(trial_paths) if r["model"] == model_name)
@@ -144,7 +144,7 @@ def seed_runs(corpus_conll: str, corpus_info: str, split_path: str, corpus_name:
               comparison: str, settings: dict, best_paths: Iterable[str], out: str,
               threads: int = 1) -> None:
     """Models A and B of a comparison, each trained with several seeds on the fixed split;
-    ``settings``: :func:`reprocompare.provenance.seed_runs`."""
+    ``settings``: :func:`reprocompare.pipeline.provenance.seed_runs`."""
     best = load_best(best_paths)
     data = _split_data(corpus_conll, corpus_info, split_path, settings)
     models = {side.upper(): _seed_runs(data, settings[side]["name"],
@@ -155,7 +155,7 @@ def seed_runs(corpus_conll: str, corpus_info: str, split_path: str, corpus_name:
 
 def seed_variance_table(paths: list[str], settings: dict, out_csv: str, out_md: str) -> None:
     """results/tables/seed_variance.csv and .md: spread and failure rate of every model;
-    ``settings``: :func:`reprocompare.provenance.seed_variance`."""
+    ``settings``: :func:`reprocompare.pipeline.provenance.seed_variance`."""
 
     threshold = settings["failure_f1"]
     rows = []
@@ -173,7 +173,7 @@ def seed_variance_table(paths: list[str], settings: dict, out_csv: str, out_md: 
 def curve_runs(corpus_conll: str, corpus_info: str, split_path: str, corpus_name: str,
                settings: dict, best_paths: Iterable[str], out: str, threads: int = 1) -> None:
     """One BiLSTM trained with several seeds, recording validation F1 every k epochs;
-    ``settings``: :func:`reprocompare.provenance.learning_curve_runs`."""
+    ``settings``: :func:`reprocompare.pipeline.provenance.learning_curve_runs`."""
     model = settings["model"]
     data = _split_data(corpus_conll, corpus_info, split_path, settings)
     record = _seed_runs(data, model["name"], _mapping(model, load_best(best_paths)), settings,

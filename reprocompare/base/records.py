@@ -22,7 +22,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from reprocompare.errors import UserError
+from reprocompare.base.errors import UserError
 
 
 #: config key of each strategy -> the splitters' strategy name (and run directories')

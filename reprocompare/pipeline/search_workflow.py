@@ -7,7 +7,7 @@ the working directory, under ``results/``, as the rules write them.
 
 from __future__ import annotations
 
-from reprocompare.records import STRATEGY_NAMES, SUMMARY, run_directory
+from reprocompare.base.records import STRATEGY_NAMES, SUMMARY, run_directory
 from reprocompare.models import tagger_class_of
 from reprocompare.search.config import (curves_corpus, feed_best, search_corpus, search_enabled,
                            searched_models, trial_jobs)

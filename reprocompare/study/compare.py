@@ -24,12 +24,12 @@ from sklearn.base import clone
 
 from reprocompare.corpora.conll import Corpus
 from reprocompare.corpora.scoring import ChunkCounts, count_chunks
-from reprocompare.errors import UserError
+from reprocompare.base.errors import UserError
 from reprocompare.estimators.difference import (bcv_estimates, holdout, repeated_holdout,
                                                 vote_predictions)
-from reprocompare.records import write_bytes_atomic, write_json_atomic, write_text_atomic
+from reprocompare.base.records import write_bytes_atomic, write_json_atomic, write_text_atomic
 from reprocompare.models.engine import Features, train_fold
-from reprocompare.seeds import FOLD_TRAINING, STRATEGY_CODES, derive_seed
+from reprocompare.base.seeds import FOLD_TRAINING, STRATEGY_CODES, derive_seed
 from reprocompare.splitters import dumps
 
 PAIR = ("A", "B")
@@ -235,7 +235,7 @@ def read_kept_folds(out_dir: str | Path, split: dict, corpus: Corpus, *,
     hold-outs without training its first k again (hold-out i does not depend on k). Only what
     :func:`write_comparison` wrote is read: the per-sentence counts, the fold's training time and,
     where they were kept, the predictions (which then give the full counts back). The caller
-    checks that the models and settings are the same (:mod:`reprocompare.jobs`).
+    checks that the models and settings are the same (:mod:`reprocompare.pipeline.jobs`).
 
     Returns the kept folds and, when none could be kept from a run that exists, why.
     """

@@ -29,19 +29,19 @@ from pathlib import Path
 
 import numpy as np
 
-from reprocompare.errors import UserError
+from reprocompare.base.errors import UserError
 from reprocompare.estimators import aso
 from reprocompare.estimators.claims import Claim, calibration_note, claim_reproducibility, \
     read_counts, repetition_tests
 from reprocompare.estimators.replicability import corpus_p_value, replicability
 from reprocompare.estimators.significance import corpus_f1, holm_bonferroni
-from reprocompare.records import write_json_atomic, write_text_atomic
-from reprocompare.jobs import read_json
+from reprocompare.base.records import write_json_atomic, write_text_atomic
+from reprocompare.pipeline.jobs import read_json
 from reprocompare.reports import latex, tables as t
 from reprocompare.reports.html import markdown_html
-from reprocompare.seeds import STRATEGY_CODES, derive_seed
+from reprocompare.base.seeds import STRATEGY_CODES, derive_seed
 
-#: a purpose code in seed paths: the resampling tests of a repetition (see reprocompare.seeds)
+#: a purpose code in seed paths: the resampling tests of a repetition (see reprocompare.base.seeds)
 CLAIM_TESTS = 201
 #: a purpose code in seed paths: the bootstrap of a strategy's almost stochastic order
 ASO_TEST = 202
@@ -92,7 +92,7 @@ def _aso(scores: dict[str, list[float]], settings: dict, strategy: str) -> dict:
 def claims(counts_paths: list[str], settings: dict, out: str) -> None:
     """Every repetition's tests of one comparison on one corpus, as JSON.
 
-    ``settings``: :func:`reprocompare.provenance.summary` (corpus, comparison, seed, alpha,
+    ``settings``: :func:`reprocompare.pipeline.provenance.summary` (corpus, comparison, seed, alpha,
     resamples, the strategies' settings). The resampling tests of repetition r of strategy s are seeded by
     ``derive_seed(seed, corpus, comparison, s, r, CLAIM_TESTS)``: adding repetitions never
     changes the tests of the existing ones. With each strategy's scores of A and B per

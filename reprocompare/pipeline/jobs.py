@@ -18,15 +18,15 @@ import numpy as np
 
 from reprocompare.corpora.conll import (DOCSTART, Corpus, check_has_chunks, read_conll,
                                         task_corpus)
-from reprocompare.errors import UserError
-from reprocompare.records import ESTIMATORS, TABLE4_K, read_json, write_json_atomic, write_text_atomic
+from reprocompare.base.errors import UserError
+from reprocompare.base.records import ESTIMATORS, TABLE4_K, read_json, write_json_atomic, write_text_atomic
 from reprocompare.estimators.variance import decompose, design_array
 from reprocompare.reports import latex, tables as t, variance as v
 from reprocompare.reports.front import answer_rst
 from reprocompare.reports.html import markdown_html
 from reprocompare.search.config import load_best
-from reprocompare.seeds import SAMPLE, derive_seed, generator
-from reprocompare.variation import indices
+from reprocompare.base.seeds import SAMPLE, derive_seed, generator
+from reprocompare.study.variation import indices
 
 
 @contextlib.contextmanager
@@ -101,7 +101,7 @@ def prepare_corpus(source: str, settings: dict, out_conll: str, out_info: str) -
     """Read, validate and (optionally) subsample a corpus; write it as a clean CoNLL file.
 
     ``source`` is the corpus file (the rule's input); ``settings``
-    (:func:`reprocompare.provenance.corpus`) how to read it, with its sha256.
+    (:func:`reprocompare.pipeline.provenance.corpus`) how to read it, with its sha256.
     """
     corpus = read_conll(source, token_column=settings["token_column"],
                         tag_column=settings["tag_column"], scheme=settings["scheme"],
@@ -136,7 +136,7 @@ def load_prepared(conll_path: str, info_path: str | None = None) -> Corpus:
 def make_split(corpus: Corpus, corpus_conll: str, settings: dict, repetition: int) -> dict:
     """The split document of one repetition of one strategy on one corpus.
 
-    ``settings``: :func:`reprocompare.provenance.split` (strategy, its ratio/k/m, the corpus's
+    ``settings``: :func:`reprocompare.pipeline.provenance.split` (strategy, its ratio/k/m, the corpus's
     seed, keep_documents).
     """
     from reprocompare.splitters import split_document  # lazy: scikit-learn
@@ -158,13 +158,13 @@ def compare(corpus_conll: str, corpus_info: str, settings: dict, repetition: int
     """Split the corpus for one repetition, train the comparison's A and B on every fold, and
     write the split, the estimates and the counts.
 
-    ``settings``: :func:`reprocompare.provenance.compare` (the split's settings, the specs of A
+    ``settings``: :func:`reprocompare.pipeline.provenance.compare` (the split's settings, the specs of A
     and B, typed, voting, keep_predictions, device). ``best_paths``: with ``search.feed_best``, the search's best
     configurations of the searched models, which then replace their specs.
     """
     # lazy: scikit-learn, scipy and torch, for the jobs that train
     from reprocompare.models import build_model, parse_spec, spec_from_mapping
-    from reprocompare.compare import run_comparison, write_comparison
+    from reprocompare.study.compare import run_comparison, write_comparison
 
     best = load_best(best_paths)
     specs = {side: (spec_from_mapping(settings[side]["name"], best[settings[side]["name"]]
@@ -182,7 +182,7 @@ def compare(corpus_conll: str, corpus_info: str, settings: dict, repetition: int
     # the earlier run is read: from here on the directory is incomplete until estimates.json
     Path(out_dir, "estimates.json").unlink(missing_ok=True)
     # what the outputs depend on, beside them: a study committed without Snakemake's metadata
-    # is checked against its config from this (reprocompare.study)
+    # is checked against its config from this (reprocompare.commands.resume)
     write_json_atomic(Path(out_dir) / "settings.json", settings)
     started = time.perf_counter()
     run = run_comparison(corpus, split, models, {n: str(s) for n, s in specs.items()},
@@ -195,7 +195,7 @@ def compare(corpus_conll: str, corpus_info: str, settings: dict, repetition: int
 def _repetition(corpus: Corpus, corpus_conll: str, settings: dict,
                 repetition: int) -> tuple[Corpus, dict]:
     """The corpus and split of one repetition: the paper's design (a new split of the corpus),
-    or its sample, split and seed in a design of ``variation`` (reprocompare.variation)."""
+    or its sample, split and seed in a design of ``variation`` (reprocompare.study.variation)."""
     variation = settings.get("variation")
     if variation is None:
         return corpus, make_split(corpus, corpus_conll, settings["split"], repetition)
@@ -234,7 +234,7 @@ def _kept_folds(out_dir: str, settings: dict, split: dict, corpus: Corpus) -> di
 
     if not isinstance(earlier, dict) or without_k(earlier) != without_k(settings):
         return {}
-    from reprocompare.compare import read_kept_folds  # lazy: scikit-learn
+    from reprocompare.study.compare import read_kept_folds  # lazy: scikit-learn
 
     kept, why = read_kept_folds(out_dir, split, corpus, typed=settings["typed"])
     if settings["keep_predictions"] and any(len(f.predictions) < 2 for f in kept.values()):
@@ -252,12 +252,12 @@ def _kept_folds(out_dir: str, settings: dict, split: dict, corpus: Corpus) -> di
 def summarize(estimate_paths: list[str], settings: dict, out: str) -> None:
     """Table 3/4 and Figure 1/2 material of one comparison on one corpus, as JSON.
 
-    ``settings``: :func:`reprocompare.provenance.summary`. The summary records them (corpus, the
+    ``settings``: :func:`reprocompare.pipeline.provenance.summary`. The summary records them (corpus, the
     specs of A and B, typed, every strategy's ratio, k and m), so that the reports label each
     number with the run's own settings, and names a model whose F1 is 0 on every fold.
     """
     # lazy: scipy, for the summary jobs
-    from reprocompare.summary import estimator_values, load_estimates, summarize_runs
+    from reprocompare.study.summary import estimator_values, load_estimates, summarize_runs
 
     directories = sorted({str(Path(p).parent) for p in estimate_paths})
     rs = settings["strategies"].get("repeated-holdout")

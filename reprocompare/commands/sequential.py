@@ -19,10 +19,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from reprocompare.config import load_yaml, validate
-from reprocompare.errors import UserError
-from reprocompare.records import read_json
-from reprocompare.study import planned_runs, run_directory, snakefile
+from reprocompare.study.config import load_yaml, validate
+from reprocompare.base.errors import UserError
+from reprocompare.base.records import read_json
+from reprocompare.commands.resume import planned_runs, run_directory, snakefile
 
 
 def _complete(config: dict, directory: Path) -> int:

@@ -16,7 +16,7 @@ its estimates.json is removed, which is what Snakemake asks for (the summaries n
 what makes it plan the job; a missing scores.json alone would not, as no job asks for it.
 Then it checks every complete repetition against the config: the settings it
 recorded (settings.json, the job's params) must equal what the config asks for now
-(:func:`reprocompare.provenance.compare`), and its split must be of the corpus the config prepares
+(:func:`reprocompare.pipeline.provenance.compare`), and its split must be of the corpus the config prepares
 (sha256). One that does not ends the command with one line naming it, before anything is changed.
 Then it prepares the corpora (the corpus job: a corpus is never committed, CoNLL-2002 may not be)
 and lets Snakemake ``--touch`` the checked repetitions, which also records them in its metadata,
@@ -34,18 +34,18 @@ import sys
 import zlib
 from pathlib import Path
 
-from reprocompare import provenance
-from reprocompare.config import load_yaml, validate
-from reprocompare.errors import UserError
-from reprocompare import records
-from reprocompare.records import STRATEGY_NAMES, read_json
+from reprocompare.pipeline import provenance
+from reprocompare.study.config import load_yaml, validate
+from reprocompare.base.errors import UserError
+from reprocompare.base import records
+from reprocompare.base.records import STRATEGY_NAMES, read_json
 
 #: what a complete compare job wrote (estimates.json last)
 OUTPUTS = ("split.json", "settings.json", "scores.json", "counts.tsv.gz", "runtime.json",
            "estimates.json")
 
 
-#: the per-sentence counts' header (reprocompare.compare.write_comparison)
+#: the per-sentence counts' header (reprocompare.study.compare.write_comparison)
 COUNTS_HEADER = "fold\tmodel\tsentence\tgold\tpred\tcorrect"
 #: the differences each strategy's estimates.json holds (what a summary reads)
 ESTIMATES = {"holdout": ("holdout",), "repeated-holdout": ("mean", "fold_differences"),
@@ -184,7 +184,7 @@ def check_corpora(config: dict, directory: Path, complete: list[Path]) -> None:
 def snakefile() -> Path:
     """The workflow's Snakefile: resume runs the workflow, which lives in a clone of the project
     (the installed package holds the library, not the workflow)."""
-    path = Path(__file__).resolve().parents[1] / "Snakefile"
+    path = Path(__file__).resolve().parents[2] / "Snakefile"
     if not path.is_file():
         raise UserError("resume runs the study's workflow, and this reprocompare is installed "
                         "without it: run it from a clone of the project (`pip install -e .` "

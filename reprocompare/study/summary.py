@@ -1,6 +1,6 @@
 """From many repetitions' estimates to the paper's Table 3 and Table 4 figures.
 
-Reads the ``estimates.json`` that :func:`reprocompare.compare.write_comparison` writes for each
+Reads the ``estimates.json`` that :func:`reprocompare.study.compare.write_comparison` writes for each
 (strategy, repetition) of one comparison, and summarizes each estimator over the repetitions:
 ST (one 8:1 hold-out), RS (the mean of the first k hold-outs of a repeated hold-out, for every k
 up to the number run; Table 4 uses k = 6 as the paper does), Avg, Vote and Mixture (3 x 2 BCV).
@@ -19,8 +19,8 @@ from reprocompare.estimators.null import null_offsets
 from reprocompare.estimators.reproducibility import model_interval, summarize
 from reprocompare.estimators.verdict import (CONFIDENCE, MAX_REPETITIONS, THRESHOLD, rule,
                                              verdict)
-from reprocompare.errors import UserError
-from reprocompare.records import ESTIMATORS, TABLE4_K, read_json
+from reprocompare.base.errors import UserError
+from reprocompare.base.records import ESTIMATORS, TABLE4_K, read_json
 
 
 
