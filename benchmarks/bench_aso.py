@@ -25,8 +25,8 @@ from pathlib import Path
 import numpy as np
 import scipy
 
-from reprocompare.estimators.aso import almost_stochastic_order
 from reprocompare.base.seeds import derive_seed
+from reprocompare.estimators.aso import almost_stochastic_order
 
 ROOT = Path(__file__).resolve().parents[1]
 #: R -> simulated studies per law (a Monte Carlo standard error of 0.7 points near 5%)

@@ -49,7 +49,7 @@ def plain_child(out: Path) -> None:
     from reprocompare.models import build_model, spec_from_mapping
     from reprocompare.study.compare import run_comparison
     from reprocompare.base.records import STRATEGY_NAMES
-    from reprocompare.study.config import (corpus_seed, load_yaml, strategy_settings,
+    from reprocompare.study.config import (corpus_seed, load_yaml, splitter_arguments,
                                      validate)
     from reprocompare.pipeline.jobs import subsample
     from reprocompare.study.summary import summarize_runs  # noqa: F401  (the same summary code)
@@ -72,7 +72,7 @@ def plain_child(out: Path) -> None:
         strategy = STRATEGY_NAMES[key]
         for repetition in range(config["repetitions"]):
             split = split_document(strategy, len(corpus), seed=seed, repetition=repetition,
-                                   **strategy_settings(config, strategy))
+                                   **splitter_arguments(config, strategy))
             split["corpus_sha256"] = ""  # the prepared corpus file has another checksum
             run = run_comparison(corpus, split, models, progress=None)
             estimates[f"{strategy}/rep{repetition}"] = run.estimates

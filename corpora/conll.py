@@ -19,9 +19,9 @@ from pathlib import Path
 
 import numpy as np
 
+from reprocompare.base.errors import UserError
 from reprocompare.corpora.schemes import (SCHEMES, convert, detect_scheme, first_violation,
                                           is_chunk_tag, strip_types)
-from reprocompare.base.errors import UserError
 
 DOCSTART = "-DOCSTART-"
 #: Longer than any real sentence (CoNLL-2002 Spanish has a 1,238-token stock table); a file

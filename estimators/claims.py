@@ -33,6 +33,7 @@ from typing import NamedTuple, Sequence
 
 import numpy as np
 
+from reprocompare.base.records import counts_rows
 from reprocompare.estimators.reproducibility import clopper_pearson
 from reprocompare.estimators.significance import (approximate_randomization, blocked_3x2_t,
                                                   combined_f_mx2, corpus_f1,
@@ -136,26 +137,10 @@ def read_counts(text: str) -> list[dict[str, np.ndarray]]:
     fold). Returns one ``{"A": array (n, 3), "B": array (n, 3)}`` per fold, in fold order, rows
     sorted by sentence index.
     """
-    lines = [line for line in text.splitlines() if line.strip()]
-    if not lines or lines[0].split("\t") != ["fold", "model", "sentence", "gold", "pred",
-                                             "correct"]:
-        raise ValueError("not a counts table: the header must be "
-                         "fold, model, sentence, gold, pred, correct (tab-separated)")
     rows: dict[int, dict[str, list]] = {}
-    for number, line in enumerate(lines[1:], start=2):
-        fields = line.split("\t")
-        if len(fields) != 6:
-            raise ValueError(f"line {number}: expected 6 tab-separated fields, got {len(fields)}")
-        if fields[0] == "vote":
-            continue
-        try:
-            fold, values = int(fields[0]), [int(x) for x in fields[2:]]
-        except ValueError:
-            raise ValueError(f"line {number}: fold, sentence and counts must be integers") \
-                from None
-        if fields[1] not in ("A", "B"):
-            raise ValueError(f"line {number}: model must be A or B, got {fields[1]!r}")
-        rows.setdefault(fold, {"A": [], "B": []})[fields[1]].append(values)
+    for fold, model, *values in counts_rows(text):
+        if fold != "vote":
+            rows.setdefault(int(fold), {"A": [], "B": []})[model].append(values)
     if not rows:
         raise ValueError("the counts table has no fold rows")
     folds = []

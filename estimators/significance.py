@@ -34,6 +34,8 @@ from typing import NamedTuple
 import numpy as np
 from scipy import stats
 
+from reprocompare.corpora.scoring import f1_from_counts
+
 __all__ = [
     "TestResult",
     "FTestResult",
@@ -647,23 +649,12 @@ def corpus_f1(counts) -> float:
     counts : array_like of int, shape (n_sentences, 3)
         Columns (gold, predicted, correct).
     """
-    arr = _chunk_counts(counts, "counts")
-    g, p, c = arr.sum(axis=0)
-    return float(_f1(g, p, c))
-
-
-def _f1(gold, pred, correct):
-    """2C / (G + P) elementwise, 0 where G + P = 0 (no chunks anywhere: nothing to get wrong)."""
-    gold, pred, correct = (np.asarray(x, dtype=float) for x in (gold, pred, correct))
-    denom = gold + pred
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(denom > 0, 2.0 * correct / np.where(denom > 0, denom, 1.0), 0.0)
+    return float(f1_from_counts(_chunk_counts(counts, "counts").sum(axis=0)))
 
 
 def _delta(sums: np.ndarray) -> np.ndarray:
     """F1(A) - F1(B) from summed columns (gold, pred_a, correct_a, pred_b, correct_b)."""
-    g, pa, ca, pb, cb = np.moveaxis(sums, -1, 0)
-    return _f1(g, pa, ca) - _f1(g, pb, cb)
+    return f1_from_counts(sums[..., [0, 1, 2]]) - f1_from_counts(sums[..., [0, 3, 4]])
 
 
 def _resampling_p_value(null: np.ndarray, observed: float, alternative: str) -> float:

@@ -20,9 +20,9 @@ from typing import Any, Callable, Hashable, Sequence
 import numpy as np
 from sklearn.base import BaseEstimator
 
+from reprocompare.base.errors import UserError
 from reprocompare.corpora.conll import Sentence
 from reprocompare.corpora.schemes import SCHEMES, convert, detect_scheme
-from reprocompare.base.errors import UserError
 
 
 class Featurized:

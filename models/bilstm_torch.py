@@ -18,10 +18,11 @@ from sklearn.utils import check_random_state
 from torch import nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
-from reprocompare.corpora.scoring import count_chunks
 from reprocompare.base.errors import UserError
+from reprocompare.corpora.scoring import count_chunks
 from reprocompare.models.base import Featurized
 from reprocompare.models.bilstm import PAD, UNK, BiLSTMTagger, IdTables, vocabulary
+from reprocompare.models.devices import cuda_devices
 
 
 class Network(nn.Module):
@@ -122,7 +123,7 @@ def deterministic(seed: int, device: torch.device):
 def torch_device(tagger: BiLSTMTagger) -> torch.device:
     """The tagger's device; "cuda" without a CUDA device is an error, not a silent fallback."""
     if tagger.device == "cuda":
-        if not torch.cuda.is_available():
+        if not cuda_devices():
             raise UserError("CUDA was asked for, but torch sees no CUDA device (CPU-only build "
                             "or no GPU); use device=cpu", key="device")
         return torch.device("cuda")

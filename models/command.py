@@ -45,9 +45,9 @@ import weakref
 from pathlib import Path
 from typing import Hashable, Sequence
 
+from reprocompare.base.errors import UserError
 from reprocompare.corpora.conll import Sentence
 from reprocompare.corpora.schemes import split_tag
-from reprocompare.base.errors import UserError
 from reprocompare.models.base import SCHEME_PARAM, Featurized, Param, SequenceTagger
 
 #: The placeholders each command may use; the first ones listed for a command it must use.

@@ -16,8 +16,8 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from reprocompare.corpora.scoring import ChunkCounts, check_predictions, count_chunks
 from reprocompare.base.errors import UserError
+from reprocompare.corpora.scoring import ChunkCounts, check_predictions, count_chunks
 
 
 class Features:

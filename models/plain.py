@@ -20,8 +20,8 @@ import inspect
 from pathlib import Path
 from typing import Hashable, Sequence
 
-from reprocompare.corpora.conll import Sentence
 from reprocompare.base.errors import UserError
+from reprocompare.corpora.conll import Sentence
 from reprocompare.models.base import SCHEME_PARAM, Featurized, Param, SequenceTagger, module_files
 
 #: the types a hyperparameter's default may have (they say how a spec's value is read)

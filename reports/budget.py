@@ -141,6 +141,6 @@ def _learning_curve_figure(curves: Mapping[str, Sequence[Mapping]]) -> Figure:
 
 
 def learning_curve_figure(curves: Mapping[str, Sequence[Mapping]], path_stem) -> list[Path]:
-    """Write the learning-curve figure; ``curves`` maps a label to :func:`search.seeds.curve_band`
+    """Write the learning-curve figure; ``curves`` maps a label to :func:`search.seed_variance.curve_band`
     rows (``epoch``, ``runs``, ``mean``, ``ci_low``, ``ci_high``)."""
     return _render(_learning_curve_figure(curves), path_stem)

@@ -24,6 +24,7 @@ from typing import Mapping
 
 from reprocompare.base.records import read_json
 from reprocompare.models import spec_from_mapping, tagger_class_of
+from reprocompare.models.devices import cuda_devices
 from reprocompare.search.config import search_corpus, space_of
 from reprocompare.search.trials import read_trials_csv
 
@@ -72,17 +73,6 @@ def memory_gb(meminfo: str | Path = "/proc/meminfo") -> float | None:
     return None
 
 
-def gpus() -> list[str]:
-    """Names of the CUDA devices torch sees (empty without one, or without torch)."""
-    try:
-        import torch
-    except ImportError:
-        return []
-    if not torch.cuda.is_available():
-        return []
-    return [torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())]
-
-
 def versions() -> dict[str, str]:
     found = {}
     for name in LIBRARIES:
@@ -100,7 +90,7 @@ def infrastructure() -> dict:
     except AttributeError:
         usable = os.cpu_count()
     return {"cpu": cpu_model(), "cores": os.cpu_count(), "usable_cores": usable,
-            "memory_gb": memory_gb(), "gpus": gpus(), "os": platform.platform(),
+            "memory_gb": memory_gb(), "gpus": cuda_devices(), "os": platform.platform(),
             "python": platform.python_version(), "versions": versions()}
 
 

@@ -16,12 +16,10 @@ number of decimals, so equal summaries give byte-identical tables.
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 
+from reprocompare.base.records import ESTIMATORS, csv_text
 from reprocompare.estimators.effect import mean_interval
-from reprocompare.base.records import ESTIMATORS
 
 
 #: the context every row carries, so that a CSV row stands on its own
@@ -334,13 +332,9 @@ def table3_rows(summaries: dict[str, dict]) -> list[dict]:
 
 
 def to_csv(rows: list[dict], columns) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(columns)
-    for row in rows:
-        writer.writerow([row[c] if isinstance(row[c], str) else _number(row[c], 6)
-                         for c in columns])
-    return out.getvalue()
+    """The rows as CSV, numbers to 6 decimals."""
+    return csv_text(rows, columns, lambda value: value if isinstance(value, str)
+                    else _number(value, 6))
 
 
 def _groups(rows: list[dict]) -> list[list[dict]]:

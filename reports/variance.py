@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import math
 
-from reprocompare.reports.latex import escape, label
 from reprocompare.base.records import ESTIMATORS
+from reprocompare.reports.latex import escape, label
 from reprocompare.reports.tables import _context, _number, _shown, to_csv
 
 SOURCES = ("sample", "split", "seed")

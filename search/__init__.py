@@ -10,7 +10,7 @@ al. 2020, seed 002), with Potts' learning curves and seed variance (seed 003):
 ``search.trials``  the fixed train/validation split, trials, repeated-seed runs, trials tables;
 ``search.budget``  expected-max curves of each model from a trials table, the clipped +/- 1 sd
                    band, budget to reach a target F1, crossings;
-``search.seeds``   seed variance (spread, failure rate) and learning-curve bands (t-intervals).
+``search.seed_variance`` seed variance (spread, failure rate) and learning-curve bands (t-intervals).
 
 Figures are drawn by :mod:`reports.budget`, the checklist written by :mod:`reports.checklist`,
 and the workflow's jobs live in :mod:`reprocompare.pipeline.search_jobs`.

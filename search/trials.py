@@ -21,8 +21,9 @@ from typing import Callable, Iterable, Mapping
 
 import numpy as np
 
-from reprocompare.corpora.conll import Corpus
 from reprocompare.base.errors import UserError
+from reprocompare.base.records import csv_text
+from reprocompare.corpora.conll import Corpus
 from reprocompare.models import build_model, spec_from_mapping, tagger_class_of
 from reprocompare.models.engine import Features, train_fold
 from reprocompare.search.space import Dimension, draw, training_seed
@@ -151,12 +152,7 @@ def _cell(value) -> str:
 
 def trials_csv(records: Iterable[Mapping]) -> str:
     """A trials table as CSV text, rows in the order given; floats in full (``repr``)."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(TRIAL_COLUMNS)
-    for record in records:
-        writer.writerow([_cell(record[column]) for column in TRIAL_COLUMNS])
-    return out.getvalue()
+    return csv_text(records, TRIAL_COLUMNS, _cell)
 
 
 def read_trials_csv(path_or_text, *, text: bool = False) -> list[dict]:

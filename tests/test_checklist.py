@@ -14,7 +14,7 @@ import pytest
 from conftest import TEST_DATA
 from reprocompare.reports.checklist import SECTIONS, collect, cpu_model, infrastructure, render
 from reprocompare.search.budget import analyse
-from reprocompare.search.seeds import CURVE_COLUMNS, curve_band, to_csv
+from reprocompare.search.seed_variance import CURVE_COLUMNS, curve_band, to_csv
 from reprocompare.search.trials import fixed_split, trials_csv
 
 MACHINE = {"cpu": "Test CPU 9000", "cores": 64, "usable_cores": 2, "memory_gb": 31.4,

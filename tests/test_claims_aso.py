@@ -13,9 +13,9 @@ from scipy import stats
 from reprocompare.estimators import aso
 from reprocompare.estimators.claims import calibration_note
 from reprocompare.estimators.replicability import replicability
-from reprocompare.reports import tables as t
 from reprocompare.pipeline.significance_jobs import (CLAIMS_CSV_COLUMNS, _holm, _reproducibility,
                                             claims_tables)
+from reprocompare.reports import tables as t
 
 AVG = {"c1": [0.010, 0.012, 0.009, 0.011, 0.013],   # far ahead: tiny p
        "c2": [0.004, -0.001, 0.006, 0.002, 0.003],  # ahead, p about 0.03

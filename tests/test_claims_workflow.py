@@ -19,13 +19,13 @@ from statsmodels.stats.multitest import multipletests
 
 import conftest
 from conftest import ROOT, TEST_DATA, build_once, copy_study
+from reprocompare.base.seeds import STRATEGY_CODES, derive_seed
 from reprocompare.estimators import aso
 from reprocompare.estimators.claims import (TESTS_BY_STRATEGY, calibration_note, read_counts,
                                             repetition_tests)
 from reprocompare.estimators.significance import corpus_f1
-from reprocompare.reports.tables import ASO_TEST, TEST_NAMES
-from reprocompare.base.seeds import STRATEGY_CODES, derive_seed
 from reprocompare.pipeline.significance_jobs import ASO_TEST as ASO_SEED_PURPOSE, CLAIM_TESTS
+from reprocompare.reports.tables import ASO_TEST, TEST_NAMES
 
 pytestmark = pytest.mark.slow
 

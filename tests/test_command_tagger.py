@@ -22,10 +22,10 @@ import pytest
 import yaml
 
 from conftest import ROOT, TEST_DATA
+from reprocompare.base.errors import UserError
 from reprocompare.corpora.conll import read_conll
 from reprocompare.corpora.schemes import convert
 from reprocompare.corpora.scoring import count_chunks
-from reprocompare.base.errors import UserError
 from reprocompare.models import CommandTagger, build_model, parse_spec, spec_from_mapping
 from reprocompare.models.command import read_predictions
 

@@ -7,8 +7,8 @@ import gzip
 import pytest
 
 from conftest import write
-from reprocompare.corpora.conll import read_conll
 from reprocompare.base.errors import UserError
+from reprocompare.corpora.conll import read_conll
 
 GOOD = "He PRP B-NP\nreckons VBZ B-VP\n\nthe DT B-NP\ncurrent JJ I-NP\n"
 

@@ -18,16 +18,16 @@ import numpy as np
 import pytest
 
 from conftest import TEST_DATA
-from reprocompare.study.config import validate
+from reprocompare.base.errors import UserError
 from reprocompare.corpora.conll import read_conll, task_corpus
 from reprocompare.corpora.schemes import chunks, strip_types
-from reprocompare.base.errors import UserError
 from reprocompare.estimators.difference import mixture
 from reprocompare.estimators.null import (centred_mixture, mixture_null_normal,
                                           mixture_null_offset, null_offset, null_offsets)
 from reprocompare.pipeline import provenance
 from reprocompare.reports import tables as t
 from reprocompare.reports.latex import table4_wide_latex
+from reprocompare.study.config import validate
 from test_cli import assert_user_error, run
 
 TINY = TEST_DATA / "tiny.conll"

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from conftest import TEST_DATA
+from reprocompare.base.errors import UserError
 from reprocompare.corpora.conll import read_conll
 from reprocompare.corpora.scoring import count_chunks
-from reprocompare.base.errors import UserError
 from reprocompare.models.engine import Features, train_fold
 from reprocompare.models.majority import MajorityTagger
 

@@ -26,13 +26,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from reprocompare.commands import cli
-from reprocompare.study.config import validate
 from reprocompare.base.errors import UserError
+from reprocompare.commands import cli
+from reprocompare.commands.resume import run_problem
 from reprocompare.estimators import difference, expected_max, reproducibility
 from reprocompare.models import parse_spec
 from reprocompare.models.registry import tagger_class
-from reprocompare.commands.resume import run_problem
+from reprocompare.study.config import validate
 
 TESTS = Path(__file__).resolve().parent
 TINY = TESTS / "data" / "tiny.conll"
@@ -411,7 +411,8 @@ def _resume_cases() -> list[Case]:
             b"fold\tmodel\tsentence\tgold\tpred\tcorrect\n")), "no rows"),
         ("counts not gzip", _write("counts.tsv.gz", b"fold\tmodel\n"), "counts.tsv.gz"),
         ("counts a broken last row", _write("counts.tsv.gz", gzip.compress(
-            b"fold\tmodel\tsentence\tgold\tpred\tcorrect\n0\tA\t1\t2\t")), "broken row"),
+            b"fold\tmodel\tsentence\tgold\tpred\tcorrect\n0\tA\t1\t2\t")),
+         "broken: line 2: expected 6 tab-separated fields"),
         ("counts binary", _write("counts.tsv.gz", bytes(range(256))), "counts.tsv.gz"),
     ]
     accepted = [("the run as written", lambda run: None),

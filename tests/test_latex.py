@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
+from reprocompare.pipeline.significance_jobs import claims_tables
 from reprocompare.reports import latex
 from reprocompare.reports.tables import table3_rows, table4_rows
-from reprocompare.pipeline.significance_jobs import claims_tables
 from test_tables import assert_compiles_and_fits, make_summary, require_pdflatex
 
 STUDIES = sorted(p.parent.parent.parent.parent for p in

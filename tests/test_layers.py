@@ -55,6 +55,7 @@ LAZY = {
     # every workflow job imports jobs and config; most of them train nothing and draw nothing
     ("reprocompare.study.config", "reprocompare.models"): "scikit-learn",
     ("reprocompare.study.config", "reprocompare.splitters"): "scikit-learn",
+    ("reprocompare.study.config", "reprocompare.models.devices"): "scikit-learn",
     ("reprocompare.pipeline.jobs", "reprocompare.splitters"): "scikit-learn",
     ("reprocompare.pipeline.jobs", "reprocompare.models"): "scikit-learn, torch",
     ("reprocompare.pipeline.jobs", "reprocompare.study.compare"): "scikit-learn",

@@ -15,12 +15,12 @@ import numpy as np
 import pytest
 import torch
 
+from reprocompare.base.errors import UserError
 from reprocompare.corpora.conll import Sentence, read_conll
 from reprocompare.corpora.schemes import convert, first_violation
 from reprocompare.models import (BiLSTMTagger, CRFTagger, Featurized, MajorityTagger, ModelSpec, build_model,
                     parse_spec, spec_from_mapping)
 from reprocompare.models.bilstm import UNK, featurize_ids, remap_array, vocabulary
-from reprocompare.base.errors import UserError
 
 TRAIN = Path(__file__).resolve().parent.parent / "data" / "conll2000" / "train.txt.gz"
 

@@ -14,9 +14,9 @@ import subprocess
 import pytest
 
 from conftest import ROOT, TEST_DATA, snakemake
+from reprocompare.base.errors import UserError
 from reprocompare.commands import resume as study
 from reprocompare.study.config import corpus_seed
-from reprocompare.base.errors import UserError
 from test_cli import run
 
 TINY = TEST_DATA / "tiny.conll"

@@ -16,14 +16,14 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, TEST_DATA
-from reprocompare.corpora.conll import read_conll
 from reprocompare.base.errors import UserError
+from reprocompare.corpora.conll import read_conll
 from reprocompare.models import (BiLSTMTagger, CommandTagger, CRFTagger, MajorityTagger,
                                  available, build_model, parse_spec, spec_from_mapping,
                                  tagger_class, tagger_class_of)
 from reprocompare.models import catalog, registry
-from reprocompare.search.config import check_config
 from reprocompare.pipeline.search_workflow import uses_gpu
+from reprocompare.search.config import check_config
 
 TOY = '''
 from collections import Counter

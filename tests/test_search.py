@@ -12,11 +12,11 @@ import pytest
 from scipy import stats
 
 from conftest import TEST_DATA
-from reprocompare.estimators.expected_max import budget_to_reach, crossings, expected_max
 from reprocompare.base.errors import UserError
+from reprocompare.estimators.expected_max import budget_to_reach, crossings, expected_max
 from reprocompare.search.budget import analyse, clipped_band, curves, markdown
 from reprocompare.search.config import trial_jobs
-from reprocompare.search.seeds import curve_band, spread, t_interval
+from reprocompare.search.seed_variance import curve_band, spread, t_interval
 from reprocompare.search.space import Dimension, draw, draws, parse_space
 from reprocompare.search.trials import (SplitData, best_trial, fixed_split, read_trials_csv, run_trials,
                            trials_csv)

@@ -15,15 +15,15 @@ import pytest
 
 from reprocompare.base.errors import UserError
 from reprocompare.estimators.claims import Claim, claim_reproducibility
+from reprocompare.estimators.effect import mean_interval
 from reprocompare.estimators.reproducibility import model_interval, summarize
+from reprocompare.estimators.verdict import verdict
 from reprocompare.reports.latex import (claims_latex, claims_wide_latex, table3_latex,
                                         table4_latex, table4_wide_latex)
 from reprocompare.reports.tables import (CLAIMS_COLUMNS, TABLE3_COLUMNS, TABLE4_COLUMNS,
                                          claims_markdown, claims_rows, table3_markdown,
                                          table3_rows, table4_markdown, table4_rows, table4_text,
                                          to_csv)
-from reprocompare.estimators.effect import mean_interval
-from reprocompare.estimators.verdict import verdict
 from reprocompare.study.summary import summarize_runs, verdicts
 
 LABEL = "crf_50%_A&B on conll2000"

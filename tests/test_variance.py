@@ -12,10 +12,10 @@ import pytest
 import statsmodels.formula.api as smf
 from scipy import stats
 
-from reprocompare.study.config import validate
 from reprocompare.base.errors import UserError
 from reprocompare.estimators.variance import decompose, design_array, nested_mean_squares
 from reprocompare.reports import variance as v
+from reprocompare.study.config import validate
 from reprocompare.study.variation import indices
 from test_tables import assert_compiles_and_fits, require_pdflatex
 from test_variation import config

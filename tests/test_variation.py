@@ -15,9 +15,9 @@ import pytest
 import yaml
 
 from conftest import ROOT, TEST_DATA
+from reprocompare.base.errors import UserError
 from reprocompare.pipeline import provenance
 from reprocompare.study.config import validate
-from reprocompare.base.errors import UserError
 from reprocompare.study.variation import indices
 
 TINY = str(TEST_DATA / "tiny.conll")

@@ -5,6 +5,8 @@ writers of every file.
   the strategy each needs, and the default k of Table 4's RS.
 - Paths: a repetition's run directory, a comparison's summary and claims (the workflow's rules
   and the CLI's ``resume`` and ``sequential`` use the same patterns).
+- Formats: the per-sentence counts table (:data:`COUNTS_COLUMNS`, parsed by
+  :func:`counts_rows` alone) and CSV text (:func:`csv_text`).
 - Reading: :func:`read_json`, so that a missing, truncated or foreign record is one error
   naming its file.
 - Writing: every output is written to a temporary name in the same directory and renamed over
@@ -14,13 +16,15 @@ writers of every file.
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import math
 import os
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from reprocompare.base.errors import UserError
 
@@ -39,6 +43,45 @@ TABLE4_K = 6
 RUN = "results/compare/{corpus}/{comparison}/{strategy}/rep{repetition}"
 SUMMARY = "results/summaries/{corpus}/{comparison}.json"
 CLAIMS = "results/summaries/{corpus}/{comparison}.claims.json"
+
+
+#: a repetition's per-sentence counts (counts.tsv.gz): a row per validation sentence of every
+#: fold, and of a BCV's vote (fold "vote"), for model A and for model B
+COUNTS_COLUMNS = ("fold", "model", "sentence", "gold", "pred", "correct")
+
+
+def counts_rows(text: str) -> list[tuple[str, str, int, int, int, int]]:
+    """The rows of a counts table, (fold, model, sentence, gold, pred, correct), checked: the one
+    parser of counts.tsv.gz. Raises ValueError naming the line of anything that is not one."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines or tuple(lines[0].split("\t")) != COUNTS_COLUMNS:
+        raise ValueError("not a counts table: the header must be "
+                         f"{', '.join(COUNTS_COLUMNS)} (tab-separated)")
+    rows = []
+    for number, line in enumerate(lines[1:], start=2):
+        fields = line.split("\t")
+        if len(fields) != len(COUNTS_COLUMNS):
+            raise ValueError(f"line {number}: expected {len(COUNTS_COLUMNS)} tab-separated "
+                             f"fields, got {len(fields)}")
+        if fields[1] not in ("A", "B"):
+            raise ValueError(f"line {number}: model must be A or B, got {fields[1]!r}")
+        if not (fields[0] == "vote" or fields[0].isdigit()) \
+                or not all(field.isdigit() for field in fields[2:]):
+            raise ValueError(f"line {number}: fold, sentence and counts must be integers")
+        rows.append((fields[0], fields[1], *map(int, fields[2:])))
+    return rows
+
+
+def csv_text(rows: Iterable[Mapping], columns: Sequence[str],
+             cell: Callable[[Any], str] = str) -> str:
+    """``rows`` as CSV text: a header of ``columns``, then each row's values, written by ``cell``
+    (each table chooses how numbers print), lines ending in ``\\n`` on every platform."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(columns)
+    for row in rows:
+        writer.writerow([cell(row[column]) for column in columns])
+    return out.getvalue()
 
 
 def run_directory(corpus: str, comparison: str, strategy: str, repetition: int,

@@ -17,16 +17,16 @@ import sys
 from pathlib import Path
 
 from reprocompare import __version__
-from reprocompare.corpora.conll import check_has_chunks, read_conll, task_corpus
-from reprocompare.corpora.schemes import is_chunk_tag
-from reprocompare.corpora.scoring import conlleval_report, count_chunks
 from reprocompare.base.errors import UserError
 from reprocompare.base.records import dumps_json
 from reprocompare.base.records import write_directory_atomic, write_text_atomic
+from reprocompare.commands.resume import resume
+from reprocompare.commands.sequential import run_waves
+from reprocompare.corpora.conll import check_has_chunks, read_conll, task_corpus
+from reprocompare.corpora.schemes import is_chunk_tag
+from reprocompare.corpora.scoring import conlleval_report, count_chunks
 from reprocompare.reports.tables import table4_text
 from reprocompare.study.config import corpus_seed
-from reprocompare.commands.sequential import run_waves
-from reprocompare.commands.resume import resume
 
 EXIT_USER_ERROR = 2
 EXIT_FAILURE = 1

@@ -34,19 +34,17 @@ import sys
 import zlib
 from pathlib import Path
 
+from reprocompare.base import records
+from reprocompare.base.errors import UserError
+from reprocompare.base.records import STRATEGY_NAMES, read_json
 from reprocompare.pipeline import provenance
 from reprocompare.study.config import load_yaml, validate
-from reprocompare.base.errors import UserError
-from reprocompare.base import records
-from reprocompare.base.records import STRATEGY_NAMES, read_json
 
 #: what a complete compare job wrote (estimates.json last)
 OUTPUTS = ("split.json", "settings.json", "scores.json", "counts.tsv.gz", "runtime.json",
            "estimates.json")
 
 
-#: the per-sentence counts' header (reprocompare.study.compare.write_comparison)
-COUNTS_HEADER = "fold\tmodel\tsentence\tgold\tpred\tcorrect"
 #: the differences each strategy's estimates.json holds (what a summary reads)
 ESTIMATES = {"holdout": ("holdout",), "repeated-holdout": ("mean", "fold_differences"),
              "bcv": ("avg", "vote", "mixture", "fold_differences")}
@@ -54,14 +52,10 @@ ESTIMATES = {"holdout": ("holdout",), "repeated-holdout": ("mean", "fold_differe
 
 def _json_object(path: Path) -> tuple[dict | None, str | None]:
     try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as error:
-        return None, f"{path.name} is not valid JSON (line {error.lineno}: {error.msg})"
-    except (OSError, UnicodeDecodeError) as error:
-        return None, f"{path.name} cannot be read ({error})"
-    if not isinstance(record, dict):
-        return None, f"{path.name} is not a JSON object"
-    return record, None
+        return read_json(path), None
+    except UserError as error:  # the problem, said of the file alone (the caller names the run)
+        where = path.name if error.line is None else f"{path.name}:{error.line}"
+        return None, f"{where}: {error.message}"
 
 
 def _difference(value) -> bool:
@@ -86,14 +80,12 @@ def _counts_problem(path: Path) -> str | None:
         text = gzip.decompress(path.read_bytes()).decode("utf-8")
     except (OSError, EOFError, zlib.error, UnicodeDecodeError) as error:
         return f"counts.tsv.gz is not a whole gzip of text ({error})"
-    lines = text.splitlines()
-    if not lines or lines[0] != COUNTS_HEADER:
-        return "counts.tsv.gz is empty or lacks its header"
-    if len(lines) < 2:
+    try:
+        rows = records.counts_rows(text)
+    except ValueError as error:  # a header missing, or a row cut off by the kill
+        return f"counts.tsv.gz is broken: {error}"
+    if not rows:
         return "counts.tsv.gz has no rows"
-    last = lines[-1].split("\t")
-    if len(last) != 6 or not all(field.isdigit() for field in last[2:]):
-        return f"counts.tsv.gz ends in a broken row: {lines[-1]!r}"
     return None
 
 

@@ -19,10 +19,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from reprocompare.study.config import load_yaml, validate
 from reprocompare.base.errors import UserError
 from reprocompare.base.records import read_json
 from reprocompare.commands.resume import planned_runs, run_directory, snakefile
+from reprocompare.study.config import load_yaml, validate
 
 
 def _complete(config: dict, directory: Path) -> int:

@@ -9,23 +9,23 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import json
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
+from reprocompare.base.errors import UserError
+from reprocompare.base.records import (ESTIMATORS, TABLE4_K, read_json, write_json_atomic,
+                                       write_text_atomic)
+from reprocompare.base.seeds import SAMPLE, derive_seed, generator
 from reprocompare.corpora.conll import (DOCSTART, Corpus, check_has_chunks, read_conll,
                                         task_corpus)
-from reprocompare.base.errors import UserError
-from reprocompare.base.records import ESTIMATORS, TABLE4_K, read_json, write_json_atomic, write_text_atomic
 from reprocompare.estimators.variance import decompose, design_array
 from reprocompare.reports import latex, tables as t, variance as v
 from reprocompare.reports.front import answer_rst
 from reprocompare.reports.html import markdown_html
 from reprocompare.search.config import load_best
-from reprocompare.base.seeds import SAMPLE, derive_seed, generator
 from reprocompare.study.variation import indices
 
 
@@ -225,8 +225,8 @@ def _kept_folds(out_dir: str, settings: dict, split: dict, corpus: Corpus) -> di
     if settings["split"]["strategy"] != "repeated-holdout":
         return {}
     try:
-        earlier = json.loads(Path(out_dir, "settings.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        earlier = read_json(Path(out_dir, "settings.json"))
+    except UserError:  # no earlier run, or one cut off: train every fold
         return {}
 
     def without_k(record):

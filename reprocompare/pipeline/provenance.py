@@ -20,9 +20,9 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from reprocompare.study.config import corpus_seed, section_defaults
 from reprocompare.base.records import STRATEGY_NAMES
 from reprocompare.search.config import curves_corpus, fixed_split_seed, search_corpus
+from reprocompare.study.config import corpus_seed, section_defaults
 from reprocompare.study.variation import draw_record, is_default
 
 def canonical(value):

@@ -15,15 +15,15 @@ from typing import Iterable, Mapping
 
 import numpy as np
 
-from reprocompare.corpora.conll import task_corpus
 from reprocompare.base.records import read_json, write_json_atomic, write_text_atomic
+from reprocompare.corpora.conll import task_corpus
 from reprocompare.pipeline.jobs import load_prepared
 from reprocompare.reports.checklist import collect, render
 from reprocompare.search.budget import analyse, markdown
 from reprocompare.search.config import load_best, resolve_models, run_seed
-from reprocompare.search.space import parse_space
-from reprocompare.search.seeds import (CURVE_COLUMNS, SEED_COLUMNS, curve_band,
+from reprocompare.search.seed_variance import (CURVE_COLUMNS, SEED_COLUMNS, curve_band,
                                        seed_variance_markdown, spread, to_csv)
+from reprocompare.search.space import parse_space
 from reprocompare.search.trials import (SplitData, best_trial, build, is_random, read_trials_csv,
                                         run_trials, train_and_score, trials_csv)
 from reprocompare.search.trials import fixed_split as draw_split

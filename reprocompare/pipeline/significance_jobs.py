@@ -30,16 +30,16 @@ from pathlib import Path
 import numpy as np
 
 from reprocompare.base.errors import UserError
+from reprocompare.base.records import write_json_atomic, write_text_atomic
+from reprocompare.base.seeds import STRATEGY_CODES, derive_seed
 from reprocompare.estimators import aso
 from reprocompare.estimators.claims import Claim, calibration_note, claim_reproducibility, \
     read_counts, repetition_tests
 from reprocompare.estimators.replicability import corpus_p_value, replicability
 from reprocompare.estimators.significance import corpus_f1, holm_bonferroni
-from reprocompare.base.records import write_json_atomic, write_text_atomic
 from reprocompare.pipeline.jobs import read_json
 from reprocompare.reports import latex, tables as t
 from reprocompare.reports.html import markdown_html
-from reprocompare.base.seeds import STRATEGY_CODES, derive_seed
 
 #: a purpose code in seed paths: the resampling tests of a repetition (see reprocompare.base.seeds)
 CLAIM_TESTS = 201

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import gzip
 import io
-import json
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,14 +21,15 @@ from typing import Callable
 import numpy as np
 from sklearn.base import clone
 
+from reprocompare.base.errors import UserError
+from reprocompare.base.records import (COUNTS_COLUMNS, counts_rows, read_json, write_bytes_atomic,
+                                       write_json_atomic, write_text_atomic)
+from reprocompare.base.seeds import FOLD_TRAINING, STRATEGY_CODES, derive_seed
 from reprocompare.corpora.conll import Corpus
 from reprocompare.corpora.scoring import ChunkCounts, count_chunks
-from reprocompare.base.errors import UserError
 from reprocompare.estimators.difference import (bcv_estimates, holdout, repeated_holdout,
                                                 vote_predictions)
-from reprocompare.base.records import write_bytes_atomic, write_json_atomic, write_text_atomic
 from reprocompare.models.engine import Features, train_fold
-from reprocompare.base.seeds import FOLD_TRAINING, STRATEGY_CODES, derive_seed
 from reprocompare.splitters import dumps
 
 PAIR = ("A", "B")
@@ -181,7 +181,7 @@ def _conll(corpus: Corpus, sentences: np.ndarray, predicted: list[list[str]]) ->
 
 def _counts_table(run: ComparisonRun) -> bytes:
     """Per-sentence sufficient statistics of every fold and of the vote, as gzipped TSV."""
-    lines = ["fold\tmodel\tsentence\tgold\tpred\tcorrect"]
+    lines = ["\t".join(COUNTS_COLUMNS)]
     for f, fold in enumerate(run.folds):
         for name in PAIR:
             totals = fold.counts[name].totals
@@ -243,17 +243,16 @@ def read_kept_folds(out_dir: str | Path, split: dict, corpus: Corpus, *,
     if not (out / "estimates.json").is_file():  # written last: no estimates, no complete run
         return {}, ""
     try:
-        previous = json.loads((out / "split.json").read_text(encoding="utf-8"))
-        seconds = json.loads((out / "runtime.json").read_text(encoding="utf-8"))["folds"]
-        rows = gzip.decompress((out / "counts.tsv.gz").read_bytes()).decode().splitlines()[1:]
-    except (OSError, ValueError, KeyError, TypeError) as error:
+        previous = read_json(out / "split.json")
+        seconds = read_json(out / "runtime.json")["folds"]
+        rows = counts_rows(gzip.decompress((out / "counts.tsv.gz").read_bytes()).decode())
+    except (UserError, OSError, ValueError, KeyError, TypeError) as error:
         return {}, f"the earlier outputs cannot be read ({error})"
     if previous.get("corpus_sha256") != corpus.sha256:
         return {}, "the earlier run split another corpus"
     totals: dict[tuple[str, str], list] = {}
-    for row in rows:
-        fold, model, sentence, *values = row.split("\t")
-        totals.setdefault((fold, model), []).append([int(sentence), *map(int, values)])
+    for fold, model, *values in rows:
+        totals.setdefault((fold, model), []).append(values)
     kept = {}
     for f, (old, new) in enumerate(zip(previous.get("folds", []), split["folds"])):
         if old != new:

@@ -17,11 +17,11 @@ import jsonschema
 import yaml
 
 from reprocompare import schemas
-from reprocompare.corpora.conll import check_has_chunks, read_conll
 from reprocompare.base.errors import UserError
 from reprocompare.base.records import ESTIMATOR_STRATEGY, STRATEGY_NAMES
-from reprocompare.search.config import check_config as check_search_config
 from reprocompare.base.seeds import derive_seed
+from reprocompare.corpora.conll import check_has_chunks, read_conll
+from reprocompare.search.config import check_config as check_search_config
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA_PATH = Path(schemas.__file__).with_name("config.schema.yaml")
@@ -292,7 +292,7 @@ def _check_variation(config: dict, source: str) -> None:
                      "seed: more seeds would repeat identical runs", "variation.seeds")
 
 
-def strategy_settings(config: dict, strategy: str) -> dict:
+def splitter_arguments(config: dict, strategy: str) -> dict:
     """k, m and ratio of a strategy (splitters' name) from the config.
 
     Repeated hold-out trains max(k) hold-outs per repetition; smaller k use the first ones.
@@ -331,7 +331,7 @@ def check_corpora(config: dict) -> None:
             try:  # a corpus too small for a strategy fails here, not in a job
                 split_document(STRATEGY_NAMES[key], n,
                                groups=read.docs[:n] if corpus["keep_documents"] else None,
-                               **strategy_settings(config, STRATEGY_NAMES[key]))
+                               **splitter_arguments(config, STRATEGY_NAMES[key]))
             except ValueError as error:
                 raise UserError(f"too small for {STRATEGY_NAMES[key]}: {error}",
                                 path=corpus["path"]) from None
@@ -360,9 +360,9 @@ def check_device(config: dict, source: str = "config") -> None:
     models = gpu_models(config)
     if not models:
         return
-    import torch
+    from reprocompare.models.devices import cuda_devices  # lazy: scikit-learn; jobs import config
 
-    if not torch.cuda.is_available():
+    if not cuda_devices():
         raise UserError(f"cuda, but torch sees no CUDA GPU on this machine (models "
                         f"{', '.join(models)} would train on it); use device: cpu, or a cluster "
                         "profile whose jobs get a GPU", path=source, key="device")

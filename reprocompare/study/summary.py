@@ -14,13 +14,13 @@ from pathlib import Path
 
 import numpy as np
 
+from reprocompare.base.errors import UserError
+from reprocompare.base.records import ESTIMATORS, TABLE4_K, read_json
 from reprocompare.estimators.difference import mixture
 from reprocompare.estimators.null import null_offsets
 from reprocompare.estimators.reproducibility import model_interval, summarize
 from reprocompare.estimators.verdict import (CONFIDENCE, MAX_REPETITIONS, THRESHOLD, rule,
                                              verdict)
-from reprocompare.base.errors import UserError
-from reprocompare.base.records import ESTIMATORS, TABLE4_K, read_json
 
 
 

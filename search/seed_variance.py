@@ -13,13 +13,13 @@ runs").
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 from scipy import stats
+
+from reprocompare.base.records import csv_text
 
 #: Columns of results/tables/seed_variance.csv, in order.
 SEED_COLUMNS = ("corpus", "comparison", "side", "model", "spec", "random", "runs", "mean", "sd",
@@ -92,12 +92,8 @@ def _cell(value) -> str:
 
 
 def to_csv(rows: Iterable[Mapping], columns: Sequence[str]) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(columns)
-    for row in rows:
-        writer.writerow([_cell(row[c]) for c in columns])
-    return out.getvalue()
+    """The rows as CSV, floats in full (``repr``)."""
+    return csv_text(rows, columns, _cell)
 
 
 def seed_variance_markdown(rows: Sequence[Mapping]) -> str:
