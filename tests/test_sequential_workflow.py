@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 
@@ -68,6 +69,21 @@ def test_a_clear_winner_stops_at_its_first_decision_point(tmp_path):
                                        {"type": "majority"}, wave=5, maximum=20))
     assert f"{stop} complete repetitions found; resuming at R = {stop}" in again.stdout
     assert {p: p.stat().st_mtime_ns for p in tmp_path.glob("results/compare/**/*")} == before
+    # a clone of what a study commits (no .snakemake, no corpus copy, every file new): the
+    # same command checks and records the results first, and trains none of them again
+    clone = tmp_path / "clone"
+    shutil.copytree(tmp_path / "results", clone / "results",
+                    ignore=shutil.ignore_patterns("corpus.conll"))
+    before = {p: p.read_bytes() for p in clone.glob("results/compare/**/*") if p.is_file()}
+    cloned = sequential(clone, study({"type": "crf", "max_iterations": 10},
+                                     {"type": "majority"}, wave=5, maximum=20))
+    assert f"{stop} repetitions (of at most 20) are complete" in cloned.stdout, cloned.stdout
+    assert f"resuming at R = {stop}" in cloned.stdout
+    # not one compare job ran: resume's --touch leaves their logs empty, a training writes them
+    logs = list(clone.glob("logs/compare/**/*.log"))
+    assert len(logs) == stop and all(log.stat().st_size == 0 for log in logs)
+    assert {p: p.read_bytes() for p in before} == before
+    assert (clone / "results/tables/table4.md").read_text() == table
 
 
 def test_no_clear_difference_runs_to_the_maximum_and_says_so(tmp_path):

@@ -201,6 +201,9 @@ def resume(config_path: str | Path, directory: str | Path, say=print) -> dict:
     if not directory.is_dir():
         raise UserError("no such study directory", path=directory)
     config = validate(load_yaml(config_path), source=str(config_path))
+    sequential = config["stopping"]["enabled"]
+    if sequential:  # its waves went past the config's first R: every repetition up to the maximum
+        config = {**config, "repetitions": config["stopping"]["max_repetitions"]}
     complete, broken, planned = check_results(config, directory)
     # the prepared copies, where missing: a job that later needs one would otherwise make it
     # then, newer than every repetition of its corpus, and Snakemake would rerun them all
@@ -214,7 +217,12 @@ def resume(config_path: str | Path, directory: str | Path, say=print) -> dict:
     if complete:
         _snakemake(config_path, directory, "--touch",
                    *(str((run / "estimates.json").relative_to(directory)) for run in complete))
-    say(f"{directory}: {len(complete)} of {planned} repetitions are complete and belong to "
-        f"{config_path}; snakemake trains the other {planned - len(complete)} and rebuilds the "
-        "summaries, tables and figures")
+    if sequential:
+        say(f"{directory}: {len(complete)} repetitions (of at most {planned}) are complete and "
+            f"belong to {config_path}; `reprocompare sequential` goes on from the last whole "
+            "wave they hold")
+    else:
+        say(f"{directory}: {len(complete)} of {planned} repetitions are complete and belong to "
+            f"{config_path}; snakemake trains the other {planned - len(complete)} and rebuilds "
+            "the summaries, tables and figures")
     return {"complete": len(complete), "planned": planned, "rebuilt": len(broken)}

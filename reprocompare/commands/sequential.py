@@ -9,8 +9,10 @@ is reached. The verdicts then read confidence sequences (:mod:`reprocompare.esti
 whose coverage holds however early the study stops; the summaries record the rule, the waves run
 and where the study stopped, and every table prints it.
 
-Interrupted, the same command resumes: it starts at the last whole wave the results hold. Any
-profile works (``-- --profile profiles/slurm ...`` passes its arguments to every snakemake run).
+Interrupted, the same command resumes: it starts at the last whole wave the results hold. On a
+fresh clone (results committed, no Snakemake records beside them) it first runs
+:func:`reprocompare.commands.resume.resume`, which checks them against the config and records
+them, so that nothing committed is trained again. Any profile works (``-- --profile profiles/slurm ...`` passes its arguments to every snakemake run).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from pathlib import Path
 
 from reprocompare.base.errors import UserError
 from reprocompare.base.records import read_json
-from reprocompare.commands.resume import planned_runs, run_directory, snakefile
+from reprocompare.commands.resume import planned_runs, resume, run_directory, snakefile
 from reprocompare.study.config import load_yaml, validate
 
 
@@ -75,6 +77,10 @@ def run_waves(config_path: str | Path, directory: str | Path = ".",
     done = _complete(config, directory)
     # resume at the last whole wave the results hold (a wave is never smaller than 2 repetitions)
     repetitions = min(max(2, wave, done - done % wave), maximum)
+    if done and not (directory / ".snakemake" / "metadata").is_dir():
+        # a clone: git gave every file the checkout's time, and Snakemake, with no records of
+        # them, would train the whole study again
+        resume(config_path, directory, say=say)
     if done:
         say(f"{directory}: {done} complete repetitions found; resuming at R = {repetitions}")
     while True:
