@@ -253,3 +253,27 @@ def test_every_rule_passes_one_settings_dict_and_no_script_reads_the_config():
             names = re.findall(r"^        (\w+)=", match.group(1), re.M)
             blocks.append((rules.name, names))
     assert len(blocks) >= 14 and all(names == ["settings"] for _, names in blocks), blocks
+
+
+def test_records_name_project_files_relative_to_the_project(tmp_path):
+    """corpus.json and the checklist name a corpus or config inside the project by its path in
+    the project, so the same study committed from two clones records the same bytes; a file
+    outside it keeps the path it was given."""
+    from reprocompare.base.records import project_path
+    from reprocompare.pipeline import provenance
+    from reprocompare.pipeline.jobs import prepare_corpus
+    from reprocompare.study.config import load_yaml, validate
+
+    shipped = ROOT / "data" / "conll2000" / "train.txt.gz"
+    assert project_path(shipped) == "data/conll2000/train.txt.gz"
+    assert project_path(tmp_path / "mine.conll") == str(tmp_path / "mine.conll")
+    # a link inside the project to a file outside (make links CoNLL-2002 from ../shared)
+    assert project_path(ROOT / "data" / "conll2002" / "esp.train.gz") == \
+        "data/conll2002/esp.train.gz"
+    config = validate(load_yaml(ROOT / "config" / "config.yaml"), source="config/config.yaml")
+    settings = provenance.corpus(config, "conll2000")
+    info = tmp_path / "corpus.json"
+    prepare_corpus(str(shipped), settings, str(tmp_path / "corpus.conll"), str(info))
+    assert json.loads(info.read_text())["source"] == "data/conll2000/train.txt.gz"
+    source = json.loads(provenance.checklist(config, str(ROOT / "config" / "config.yaml")))
+    assert source["source"] == "config/config.yaml"

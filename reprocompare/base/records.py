@@ -84,6 +84,24 @@ def csv_text(rows: Iterable[Mapping], columns: Sequence[str],
     return out.getvalue()
 
 
+#: the project's root, in a clone (an installed package lies elsewhere: its paths stay as given)
+PROJECT = Path(__file__).resolve().parents[2]
+
+
+def project_path(path: str | Path) -> str:
+    """``path`` relative to the project's root where it lies inside it, else as given: what a
+    record says of a corpus or config file, so that the same study committed from two clones
+    (or from a study's working directory and the repository) records the same bytes."""
+    # the path as it reads first: a link inside the project to a corpus outside it (CoNLL-2002,
+    # linked from ../shared) is the project's file
+    for candidate in (Path(os.path.abspath(path)), Path(path).resolve()):
+        try:
+            return candidate.relative_to(PROJECT).as_posix()
+        except ValueError:
+            continue
+    return str(path)
+
+
 def run_directory(corpus: str, comparison: str, strategy: str, repetition: int,
                   root: str | Path = ".") -> Path:
     """Where repetition ``repetition`` of ``strategy`` (the splitters' name) keeps its files."""

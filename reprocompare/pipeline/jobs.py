@@ -16,8 +16,8 @@ from pathlib import Path
 import numpy as np
 
 from reprocompare.base.errors import UserError
-from reprocompare.base.records import (ESTIMATORS, TABLE4_K, read_json, write_json_atomic,
-                                       write_text_atomic)
+from reprocompare.base.records import (ESTIMATORS, TABLE4_K, project_path, read_json,
+                                       write_json_atomic, write_text_atomic)
 from reprocompare.base.seeds import SAMPLE, derive_seed, generator
 from reprocompare.corpora.conll import (DOCSTART, Corpus, check_has_chunks, read_conll,
                                         task_corpus)
@@ -119,7 +119,7 @@ def prepare_corpus(source: str, settings: dict, out_conll: str, out_info: str) -
     prepared = read_conll(out_conll, scheme=corpus.scheme, ill_formed="keep")
     write_json_atomic(out_info, {
         # where it was first prepared from: the copy follows the content, not the path
-        "source": source, "source_sha256": source_sha256,
+        "source": project_path(source), "source_sha256": source_sha256,
         "source_sentences": n_source, "sentences": len(prepared),
         "tokens": prepared.n_tokens, "scheme": prepared.scheme, "sha256": prepared.sha256,
         "subsample": settings.get("subsample"), "subsample_seed": settings.get("subsample_seed")})

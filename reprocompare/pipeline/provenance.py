@@ -20,7 +20,7 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from reprocompare.base.records import STRATEGY_NAMES
+from reprocompare.base.records import STRATEGY_NAMES, project_path
 from reprocompare.search.config import curves_corpus, fixed_split_seed, search_corpus
 from reprocompare.study.config import corpus_seed, section_defaults
 from reprocompare.study.variation import draw_record, is_default
@@ -316,7 +316,8 @@ def checklist(config: dict, source: str) -> str:
     for section in OPTIONAL_STAGES:
         if not printed[section]["enabled"]:
             printed[section] = section_defaults(section)
-    return json.dumps({"source": source, "config": printed}, sort_keys=True)
+    sources = ", ".join(project_path(path) for path in source.split(", "))
+    return json.dumps({"source": sources, "config": printed}, sort_keys=True)
 
 
 def checklist_config(value: str) -> tuple[dict, str]:
