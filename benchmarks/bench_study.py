@@ -11,7 +11,10 @@ each training job, Python start-up included). Prints one Markdown row per study 
 
 reads only what is committed, so it works on any clone: each repetition's runtime.json, the wall
 seconds of every fold's training of A and B (model fitting alone: no start-up, featurizing or
-prediction). Prints one row per study and strategy: repetitions, training folds, their sum.
+prediction). Prints one row per study: its cells (corpus x comparison x strategy), the
+repetitions they ran, the training time, and what R = 200 and R = 1000 repetitions of every cell
+would have cost at the same time per repetition; ``--write`` puts the table between the
+``study-cost`` markers of benchmarks/RESULTS.md.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ import json
 import re
 import statistics
 from pathlib import Path
+
+from markers import replace_between
 
 STAMP = re.compile(r"^\[(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]$")
 
@@ -62,13 +67,25 @@ def training_seconds(directory: Path) -> dict[str, tuple[int, int, float]]:
     return {strategy: tuple(total) for strategy, total in totals.items()}
 
 
-def committed(studies: list[Path]) -> None:
-    print("| study | strategy | repetitions | folds | training wall (min) |")
-    print("|---|---|---|---|---|")
+def cells(directory: Path) -> int:
+    """How many (corpus, comparison, strategy) cells a study's results hold."""
+    return len({path.parent for path in (directory / "results" / "compare").glob("*/*/*/rep*")})
+
+
+def committed(studies: list[Path]) -> str:
+    lines = ["| study | cells | repetitions run (all cells) | folds trained | training wall (min) | "
+             "per repetition of every cell (min) | R = 200 would take (h) | R = 1000 (h) | "
+             "saved against R = 200 |", "|---|---|---|---|---|---|---|---|---|"]
     for directory in studies:
-        for strategy, (repetitions, folds, seconds) in sorted(training_seconds(directory).items()):
-            print(f"| {directory.name} | {strategy} | {repetitions} | {folds} | "
-                  f"{seconds / 60:.1f} |")
+        totals = training_seconds(directory).values()
+        runs, folds = sum(t[0] for t in totals), sum(t[1] for t in totals)
+        minutes = sum(t[2] for t in totals) / 60
+        n = cells(directory)
+        per_repetition = minutes / runs * n
+        lines.append(f"| {directory.name} | {n} | {runs} | {folds} | {minutes:.1f} | "
+                     f"{per_repetition:.1f} | {per_repetition * 200 / 60:.1f} | "
+                     f"{per_repetition * 1000 / 60:.0f} | {100 * (1 - runs / (200 * n)):.1f}% |")
+    return "\n".join(lines) + "\n"
 
 
 def main() -> None:
@@ -76,9 +93,15 @@ def main() -> None:
     parser.add_argument("studies", type=Path, nargs="+")
     parser.add_argument("--committed", action="store_true",
                         help="sum the committed runtime.json files (works on any clone)")
+    parser.add_argument("--write", action="store_true",
+                        help="with --committed: the table into benchmarks/RESULTS.md")
     args = parser.parse_args()
     if args.committed:
-        committed(args.studies)
+        table = committed(args.studies)
+        print(table, end="")
+        if args.write:
+            replace_between(Path(__file__).with_name("RESULTS.md"),
+                            "<!-- study-cost:begin -->\n", "<!-- study-cost:end -->", table)
         return
     print("| study | runs | wall (min) | strategy | jobs | job median (s) | jobs' sum (min) | "
           "jobs' CPU (min) |")

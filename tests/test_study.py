@@ -186,3 +186,21 @@ def test_the_readme_results_are_the_committed_summaries():
         ran = any((ROOT / "studies" / f"{task}-full" / "results" / "summaries").glob("*/*.json"))
         assert f"**{task}**: " + ("conll2000" if task == "chunking" else "conll2002_esp") + \
             f", {whole if ran else 300} sentences" in tables, task
+
+
+def test_the_cost_table_is_what_the_committed_studies_recorded():
+    """benchmarks/RESULTS.md's study-cost table is bench_study.py --committed on the studies it
+    lists (their committed runtime.json files): regenerate it when a study grows."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        from bench_study import committed
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    text = (ROOT / "benchmarks" / "RESULTS.md").read_text()
+    table = text.split("<!-- study-cost:begin -->\n", 1)[1].split("<!-- study-cost:end -->")[0]
+    names = [line.split("|")[1].strip() for line in table.splitlines()[2:]]
+    assert len(names) >= 6
+    assert committed([ROOT / "studies" / name for name in names]) == table, \
+        "regenerate: python benchmarks/bench_study.py --committed --write studies/..."
