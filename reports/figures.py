@@ -35,6 +35,7 @@ from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from reprocompare.base.records import ESTIMATORS  # noqa: E402
+from reprocompare.reports.tables import SNR_INTERVAL_NAMES  # noqa: E402
 
 #: PNG resolution: sharp in a paper draft, small enough for a README
 DPI = 150
@@ -134,7 +135,7 @@ def _by_k(mapping: dict) -> list[tuple[int, object]]:
     return sorted(((int(k), value) for k, value in mapping.items()), key=lambda item: item[0])
 
 
-def _number(value) -> float:
+def _plottable(value) -> float:
     """A plottable float: None (JSON null) and anything non-numeric become NaN (a gap)."""
     try:
         return float(value)
@@ -238,8 +239,7 @@ def _clip_infinite(values: np.ndarray, low: float, high: float) -> tuple[np.ndar
 def _snr_interval_name(by_k) -> str:
     """How the summaries computed the SNR interval (their ``snr_method``), never assumed."""
     methods = sorted({str(s.get("snr_method", "bootstrap")) for _, s in by_k})
-    names = {"exact": "exact noncentral-t", "bootstrap": "bootstrap"}
-    return "/".join(names.get(m, m) for m in methods)
+    return "/".join(SNR_INTERVAL_NAMES.get(m, m) for m in methods)
 
 
 def _figure1(comparisons: dict[str, dict]) -> Figure:
@@ -267,7 +267,7 @@ def _figure1(comparisons: dict[str, dict]) -> Figure:
                 ax_r.set_yticks([])
                 continue
             ks = np.array([k for k, _ in by_k])
-            column = lambda key: np.array([_number(s.get(key)) for _, s in by_k])  # noqa: E731
+            column = lambda key: np.array([_plottable(s.get(key)) for _, s in by_k])  # noqa: E731
             snr, snr_low, snr_high = column("snr"), column("snr_low"), column("snr_high")
             rep, rep_low, rep_high = (column("reproducibility"), column("reproducibility_low"),
                                       column("reproducibility_high"))

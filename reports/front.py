@@ -11,8 +11,8 @@ renders with the config). Rows are those of :mod:`reprocompare.reports.tables`.
 
 from __future__ import annotations
 
-from reprocompare.reports.tables import (DEGENERATE_ADVICE, _groups, _interval,
-                                         _repetitions_text, verdict_cell)
+from reprocompare.reports.tables import (DEGENERATE_ADVICE, comparison_groups,
+                                         format_interval, repetitions_text, verdict_cell)
 
 
 
@@ -32,15 +32,15 @@ def _comparison(group: list[dict]) -> list[str]:
     lines = [f"**{first['comparison']}**: does {conclusion} reproduce? A = "
              f"{_literal(first['label_a'])}, B = {_literal(first['label_b'])}; corpus "
              f"{_literal(first['corpus'] or 'not recorded')}{size}; "
-             f"{_repetitions_text(group)}.", "",
+             f"{repetitions_text(group)}.", "",
              ".. list-table::", "   :header-rows: 1", "",
              "   * - Estimator", "     - Strategy", "     - Verdict",
              "     - Mean of A - B, F1 points [95% CI]", "     - Reproducibility [95% CI]"]
     for r in group:
         lines += [f"   * - {r['estimator']}", f"     - {_cell(r['strategy'])}",
                   f"     - {_cell(verdict_cell(r))}",
-                  f"     - {_interval(r['mean_f1_points'], r['mean_low_f1_points'], r['mean_high_f1_points'], 2)}",
-                  f"     - {_interval(r['reproducibility'], r['reproducibility_low'], r['reproducibility_high'], 2)}"]
+                  f"     - {format_interval(r['mean_f1_points'], r['mean_low_f1_points'], r['mean_high_f1_points'], 2)}",
+                  f"     - {format_interval(r['reproducibility'], r['reproducibility_low'], r['reproducibility_high'], 2)}"]
     lines.append("")
     if first["warning"]:
         lines += [".. warning::", "", f"   {first['warning']}: the comparison says nothing about the "
@@ -58,7 +58,7 @@ def answer_rst(table4: list[dict], liberal: dict[str, str]) -> str:
              "reproduces over independent splits of the corpus (Table 4's verdicts; the rule is "
              "under Table 4), with the mean difference in F1 points and the reproducibility, "
              "each with its 95% interval.", ""]
-    for group in _groups(table4):
+    for group in comparison_groups(table4):
         lines += _comparison(group)
     if not table4:
         lines += ["No comparison has been summarized yet.", ""]

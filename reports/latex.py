@@ -20,10 +20,10 @@ import re
 import textwrap
 
 from reprocompare.reports.tables import (CLAIMS_NOTE, DEGENERATE_ADVICE, HOLM_NOTE,
-                                         TABLE3_NOTE, TABLE4_NOTE, TEST_NAMES, _bootstrap_caveat,
-                                         _calibration, _groups, _repetitions_text, _shown,
-                                         _snr_interval_name, null_offset_note, verdict_cell,
-                                         verdict_lines)
+                                         TABLE3_NOTE, TABLE4_NOTE, TEST_NAMES, bootstrap_caveat,
+                                         calibration_text, comparison_groups, format_shown,
+                                         null_offset_note, repetitions_text, snr_interval_name,
+                                         verdict_cell, verdict_lines)
 
 _SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "_": r"\_", "#": r"\#",
             "$": r"\$", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
@@ -57,7 +57,7 @@ def prose(text: str) -> str:
 
 def number(value, digits: int = 3) -> str:
     """A number in a cell, with a true minus sign; '--' when missing."""
-    text = _shown(value, digits)
+    text = format_shown(value, digits)
     return f"$-${text[1:]}" if text.startswith("-") and text != "--" else text
 
 
@@ -99,7 +99,7 @@ def _caption(first: dict, group: list[dict], what: str) -> str:
     corpus = first["corpus"] or "corpus not recorded"
     return (f"{what} A = {escape(first['label_a'])}, B = {escape(first['label_b'])}; "
             f"{escape(corpus)}{size}{escape(scoring)}; "
-            f"{prose(_repetitions_text(group).split(' (')[0])}.")
+            f"{prose(repetitions_text(group).split(' (')[0])}.")
 
 
 def _models_note(first: dict) -> str:
@@ -169,19 +169,19 @@ def _table4_notes(first: dict, group: list[dict]) -> list[str]:
          if first["warning"] else ""),
         _models_note(first), _strategies_note(group),
         (rf"Brackets: 95\% intervals (mean: Student's $t$ over the $R$ repetitions; SNR: "
-         rf"{escape(_snr_interval_name(group))}; reproducibility: Clopper-Pearson). "),
+         rf"{escape(snr_interval_name(group))}; reproducibility: Clopper-Pearson). "),
         _verdict_rule(group), _stopping_note(group),
         (f"If A = B the mixture shows {number(mixture[0]['null_reproducibility_normal'], 2)} / "
          f"{number(mixture[0]['null_snr_normal'], 2)} (reproducibility / SNR), the others "
          f"0.5 / 0; it took Vote in {100 * chose[0]:.0f}\\% of the repetitions. "
          if mixture and chose else ""),
-        prose(_bootstrap_caveat(group)),
+        prose(bootstrap_caveat(group)),
     ]
 
 
 def _table4_reading(first: dict, group: list[dict]) -> list[str]:
     notes = verdict_lines(group, first["verdict_rule"], first["stopping"])
-    notes += [null_offset_note(group), TABLE4_NOTE.format(snr_interval=_snr_interval_name(group))]
+    notes += [null_offset_note(group), TABLE4_NOTE.format(snr_interval=snr_interval_name(group))]
     return _how_to_read(" ".join(n for n in notes if n))
 
 
@@ -190,7 +190,7 @@ def table4_latex(rows: list[dict]) -> str:
     reproducibility, each over its 95% interval, and the verdict."""
     out = ["% Table 4 (column width) written by reprocompare; needs \\usepackage{booktabs}",
            "% the full-width variant with every row is table4-wide.tex"]
-    for group in _groups(rows):
+    for group in comparison_groups(rows):
         first = group[0]
         out += [r"\begin{table}[htbp]", r"\centering", r"\footnotesize",
                 r"\setlength{\tabcolsep}{2.5pt}",  # negative intervals of whole corpora fit
@@ -220,7 +220,7 @@ def table4_wide_latex(rows: list[dict]) -> str:
     """Table 4 at full width (``table*``): the paper's layout, one column per estimator, with
     every row (Chebyshev bound, null offset, predictive reproducibility)."""
     out = ["% Table 4 (full width, table*) written by reprocompare; needs \\usepackage{booktabs}"]
-    for group in _groups(rows):
+    for group in comparison_groups(rows):
         first = group[0]
         cell = lambda f: " & ".join(f(r) for r in group)
         ci = lambda low, high: cell(lambda r: interval(r[low], r[high]))
@@ -267,7 +267,7 @@ def table4_wide_latex(rows: list[dict]) -> str:
 def table3_latex(rows: list[dict]) -> str:
     """Table 3 at column width: each model's F1 over the standard-split repetitions."""
     out = ["% Table 3 (column width) written by reprocompare; needs \\usepackage{booktabs}"]
-    for group in _groups(rows):
+    for group in comparison_groups(rows):
         first = group[0]
         single = [{**first, "estimator": "ST", "standard_split": True}]
         out += [r"\begin{table}[htbp]", r"\centering", r"\footnotesize",
@@ -306,7 +306,7 @@ def _claims_notes(first: dict, group: list[dict], holm: bool) -> list[str]:
 
 
 def _claims_reading(group: list[dict], holm: bool) -> list[str]:
-    return _how_to_read(CLAIMS_NOTE + (HOLM_NOTE if holm else "") + _calibration(group))
+    return _how_to_read(CLAIMS_NOTE + (HOLM_NOTE if holm else "") + calibration_text(group))
 
 
 def _aso_note(aso: list[dict]) -> str:
@@ -327,7 +327,7 @@ def claims_latex(rows: list[dict], aso: list[dict] | None = None) -> str:
     grouped by strategy; ``aso`` (reports.tables.aso_rows) adds a line to each note."""
     out = ["% Significance claims (column width) written by reprocompare; needs "
            "\\usepackage{booktabs}", "% the full-width variant is claims-wide.tex"]
-    for group in _groups(rows):
+    for group in comparison_groups(rows):
         first = group[0]
         holm = first["holm_family"] > 1
         out += [r"\begin{table}[htbp]", r"\centering", r"\footnotesize",
@@ -367,7 +367,7 @@ def claims_wide_latex(rows: list[dict], aso: list[dict] | None = None) -> str:
     the almost stochastic order of ``aso`` in the note."""
     out = ["% Significance claims (full width, table*) written by reprocompare; needs "
            "\\usepackage{booktabs}"]
-    for group in _groups(rows):
+    for group in comparison_groups(rows):
         first = group[0]
         holm = first["holm_family"] > 1
         # the Holm column takes the width of a point of type: 8 pt fits every row

@@ -71,7 +71,7 @@ TABLE3_NOTE = (
 
 # ---- formatting ----------------------------------------------------------------------------
 
-def _number(value, digits: int = 4) -> str:
+def format_number(value, digits: int = 4) -> str:
     if isinstance(value, bool):
         return str(value).lower()
     if isinstance(value, int):
@@ -83,14 +83,14 @@ def _number(value, digits: int = 4) -> str:
     return f"{value:.{digits}f}"
 
 
-def _shown(value, digits: int = 3) -> str:
+def format_shown(value, digits: int = 3) -> str:
     """A number for Markdown/LaTeX: a dash for a missing value."""
-    text = _number(value, digits)
+    text = format_number(value, digits)
     return text if text else "--"
 
 
-def _interval(value, low, high, digits: int = 3) -> str:
-    return f"{_shown(value, digits)} [{_shown(low, digits)}, {_shown(high, digits)}]"
+def format_interval(value, low, high, digits: int = 3) -> str:
+    return f"{format_shown(value, digits)} [{format_shown(low, digits)}, {format_shown(high, digits)}]"
 
 
 def _points(value):
@@ -168,7 +168,7 @@ def _design(variation: dict | None) -> str:
     return " x ".join(parts)
 
 
-def _context(label: str, summary: dict) -> dict:
+def comparison_context(label: str, summary: dict) -> dict:
     corpus, sentences = _corpus(summary)
     models, names = summary.get("models", {}), summary.get("model_names") or {}
     # the short name tables and figures print: the model's label, else its name, else its spec
@@ -228,7 +228,7 @@ def verdict_lines(group: list[dict], summary_rule: str, stopping: dict | None) -
             f"{r['estimator']} " + (f"about {r['repetitions_to_decide']} more"
                                     if r["repetitions_to_decide"] is not None
                                     else "more than the maximum")
-            for r in undecided) + f" (now {_repetitions_text(group).split(' independent')[0]}).")
+            for r in undecided) + f" (now {repetitions_text(group).split(' independent')[0]}).")
     if stopping:
         state = ("every deciding estimator decided" if stopping["decided"] else
                  "the maximum reached, undecided" if stopping["stopped"] else
@@ -251,7 +251,7 @@ def null_offset_cell(row: dict) -> str:
     normal estimates (1/2 and 0 for a single difference; the mixture's from its Vote and Avg),
     which the verdict reads; the centred repetitions' values, noisy at small R, are in the CSV
     and, for the mixture, in the note."""
-    return f"{_shown(row['null_reproducibility_normal'])} / {_shown(row['null_snr_normal'])}"
+    return f"{format_shown(row['null_reproducibility_normal'])} / {format_shown(row['null_snr_normal'])}"
 
 
 def null_offset_note(group: list[dict]) -> str:
@@ -264,9 +264,9 @@ def null_offset_note(group: list[dict]) -> str:
     return (f"If A = B: the reproducibility and SNR each estimator shows with no true "
             f"difference, for normal estimates. The mixture leans towards the conclusion even "
             f"then, since it keeps the larger of two correlated estimates: "
-            f"{_shown(r['null_reproducibility_normal'])} / {_shown(r['null_snr_normal'])} in "
-            f"closed form from this study's Vote and Avg, {_shown(r['null_reproducibility'])} / "
-            f"{_shown(r['null_snr'])} on its repetitions centred; read its values against "
+            f"{format_shown(r['null_reproducibility_normal'])} / {format_shown(r['null_snr_normal'])} in "
+            f"closed form from this study's Vote and Avg, {format_shown(r['null_reproducibility'])} / "
+            f"{format_shown(r['null_snr'])} on its repetitions centred; read its values against "
             f"these, not 0.5 / 0.")
 
 
@@ -285,7 +285,7 @@ def table4_rows(summaries: dict[str, dict]) -> list[dict]:
     rows = []
     for comparison, summary in summaries.items():
         labels = _strategy_labels(summary)
-        context = _context(comparison, summary)
+        context = comparison_context(comparison, summary)
         warning = _warning(summary)
         for name in ESTIMATORS:
             s = summary["estimators"].get(name)
@@ -317,7 +317,7 @@ def table3_rows(summaries: dict[str, dict]) -> list[dict]:
     """One row per (comparison, model): its F1 over the standard-split repetitions."""
     rows = []
     for comparison, summary in summaries.items():
-        context = _context(comparison, summary)
+        context = comparison_context(comparison, summary)
         st = _strategy_labels(summary)["ST"]
         bad = _degenerate_models(summary)
         for model, interval in summary["per_model"].items():
@@ -334,15 +334,15 @@ def table3_rows(summaries: dict[str, dict]) -> list[dict]:
 def to_csv(rows: list[dict], columns) -> str:
     """The rows as CSV, numbers to 6 decimals."""
     return csv_text(rows, columns, lambda value: value if isinstance(value, str)
-                    else _number(value, 6))
+                    else format_number(value, 6))
 
 
-def _groups(rows: list[dict]) -> list[list[dict]]:
+def comparison_groups(rows: list[dict]) -> list[list[dict]]:
     return [[r for r in rows if r["comparison"] == c]
             for c in dict.fromkeys(r["comparison"] for r in rows)]
 
 
-def _repetitions_text(group: list[dict]) -> str:
+def repetitions_text(group: list[dict]) -> str:
     if group[0].get("standard_split"):
         return f"R = {group[0]['repetitions']} standard-split repetitions ({group[0]['strategy']})"
     counts = sorted({r["repetitions"] for r in group})
@@ -368,10 +368,10 @@ def _context_lines(first: dict, group: list[dict]) -> list[str]:
     return [f"- A = {_side(first, 'a', md)}, B = {_side(first, 'b', md)}",
             f"- Conclusion under test: {CONCLUSION_TEXT.get(first['conclusion'], first['conclusion'])}",
             f"- Corpus: {corpus}{size}; scoring: {scoring}",
-            f"- {_repetitions_text(group)}{design}; strategies: {strategies}"]
+            f"- {repetitions_text(group)}{design}; strategies: {strategies}"]
 
 
-def _bootstrap_caveat(group: list[dict]) -> str:
+def bootstrap_caveat(group: list[dict]) -> str:
     small = [r["estimator"] for r in group
              if r["snr_interval"] == "bootstrap" and r["repetitions"] < BOOTSTRAP_TRUSTED_FROM]
     if not small:
@@ -381,7 +381,7 @@ def _bootstrap_caveat(group: list[dict]) -> str:
             "(nominal 95%, measured at R = 2 to 20); the exact interval is the default.")
 
 
-def _snr_interval_name(group: list[dict]) -> str:
+def snr_interval_name(group: list[dict]) -> str:
     methods = dict.fromkeys(SNR_INTERVAL_NAMES.get(r["snr_interval"], r["snr_interval"])
                             for r in group)
     return " or ".join(methods)
@@ -390,7 +390,7 @@ def _snr_interval_name(group: list[dict]) -> str:
 def table4_markdown(rows: list[dict]) -> str:
     """Table 4 as the paper lays it out, one block per comparison, with its context and notes."""
     lines = []
-    for group in _groups(rows):
+    for group in comparison_groups(rows):
         first = group[0]
         lines.append(f"### Table 4: {first['comparison']}\n")
         lines += _context_lines(first, group)
@@ -402,26 +402,26 @@ def table4_markdown(rows: list[dict]) -> str:
         lines.append("|---|" + "---|" * len(group))
         lines.append("| Splitting strategy | " + " | ".join(r["strategy"] for r in group) + " |")
         lines.append("| SNR (Eq. 4, unitless) [95% CI] | " + " | ".join(
-            _interval(r["snr"], r["snr_low"], r["snr_high"]) for r in group) + " |")
+            format_interval(r["snr"], r["snr_low"], r["snr_high"]) for r in group) + " |")
         lines.append("| Reproducibility (Eq. 1, share of R) [95% CI] | " + " | ".join(
-            _interval(r["reproducibility"], r["reproducibility_low"],
+            format_interval(r["reproducibility"], r["reproducibility_low"],
                       r["reproducibility_high"]) for r in group) + " |")
         lines.append("| Chebyshev bound (Eq. 3, share of R) | " + " | ".join(
-            _shown(r["chebyshev_bound"]) for r in group) + " |")
+            format_shown(r["chebyshev_bound"]) for r in group) + " |")
         if any(r["null_reproducibility_normal"] is not None for r in group):
             lines.append("| If A = B: reproducibility / SNR (null offset) | " + " | ".join(
                 null_offset_cell(r) for r in group) + " |")
         if any(r["verdict"] for r in group):
             lines.append("| Predictive reproducibility Phi(SNR) [95% CI] | " + " | ".join(
-                _interval(r["predictive_reproducibility"], r["predictive_reproducibility_low"],
+                format_interval(r["predictive_reproducibility"], r["predictive_reproducibility_low"],
                           r["predictive_reproducibility_high"]) for r in group) + " |")
             lines.append("| **Verdict** | " + " | ".join(
                 f"**{verdict_cell(r)}**" for r in group) + " |")
         lines.append("| Mean of A - B (F1 points) [95% CI] | " + " | ".join(
-            _interval(r["mean_f1_points"], r["mean_low_f1_points"], r["mean_high_f1_points"])
+            format_interval(r["mean_f1_points"], r["mean_low_f1_points"], r["mean_high_f1_points"])
             for r in group) + " |")
         lines.append("| SD of A - B (F1 points) | " + " | ".join(
-            _shown(r["sd_f1_points"]) for r in group) + " |")
+            format_shown(r["sd_f1_points"]) for r in group) + " |")
         lines.append("")
         lines.append("\n".join(verdict_lines(group, first["verdict_rule"], first["stopping"])))
         chose = [r["mixture_chose_vote"] for r in group if r["mixture_chose_vote"] is not None]
@@ -431,10 +431,10 @@ def table4_markdown(rows: list[dict]) -> str:
         offset = null_offset_note(group)
         if offset:
             lines.append(f"\n{offset}")
-        caveat = _bootstrap_caveat(group)
+        caveat = bootstrap_caveat(group)
         if caveat:
             lines.append(f"\n{caveat}")
-        lines.append("\n" + TABLE4_NOTE.format(snr_interval=_snr_interval_name(group)))
+        lines.append("\n" + TABLE4_NOTE.format(snr_interval=snr_interval_name(group)))
         lines.append("")
     return "\n".join(lines)
 
@@ -443,7 +443,7 @@ def table4_markdown(rows: list[dict]) -> str:
 
 def table3_markdown(rows: list[dict]) -> str:
     lines = []
-    for group in _groups(rows):
+    for group in comparison_groups(rows):
         first = group[0]
         lines.append(f"### Table 3: {first['comparison']}\n")
         lines += _context_lines(first, [{**first, "estimator": "ST"}])[:3]
@@ -456,9 +456,9 @@ def table3_markdown(rows: list[dict]) -> str:
         for r in group:
             flag = f" **(warning: {r['warning']})**" if r["warning"] else ""
             lines.append(f"| {r['model']}{flag} | `{r['spec']}` | {r['repetitions']} | "
-                         f"{_shown(r['mean_f1_points'], 2)} | "
-                         f"{_shown(r['standard_error_f1_points'], 3)} | "
-                         f"[{_shown(r['low_f1_points'], 2)}, {_shown(r['high_f1_points'], 2)}] |")
+                         f"{format_shown(r['mean_f1_points'], 2)} | "
+                         f"{format_shown(r['standard_error_f1_points'], 3)} | "
+                         f"[{format_shown(r['low_f1_points'], 2)}, {format_shown(r['high_f1_points'], 2)}] |")
         lines.append("\n" + TABLE3_NOTE + "\n")
     return "\n".join(lines)
 
@@ -479,12 +479,12 @@ def table4_text(summary: dict) -> str:
                   f"{'SNR [95% CI]':>26} {'reproducibility [95% CI]':>26} {'bound':>6}  if A = B",
               f"{'':<9} {'':>5} {'(F1 pts)':>25} {'(F1 pts)':>8}"]
     for r in rows:
-        mean = (f"{r['mean_f1_points']:+.3f} [{_shown(r['mean_low_f1_points'])}, "
-                f"{_shown(r['mean_high_f1_points'])}]")
+        mean = (f"{r['mean_f1_points']:+.3f} [{format_shown(r['mean_low_f1_points'])}, "
+                f"{format_shown(r['mean_high_f1_points'])}]")
         lines.append(f"{r['estimator']:<9} {r['repetitions']:>5} {mean:>25} "
                      f"{r['sd_f1_points']:>8.3f} "
-                     f"{_interval(r['snr'], r['snr_low'], r['snr_high']):>26} "
-                     f"{_interval(r['reproducibility'], r['reproducibility_low'], r['reproducibility_high']):>26} "
+                     f"{format_interval(r['snr'], r['snr_low'], r['snr_high']):>26} "
+                     f"{format_interval(r['reproducibility'], r['reproducibility_low'], r['reproducibility_high']):>26} "
                      f"{r['chebyshev_bound']:>6.3f}  {null_offset_cell(r)}")
     if rows and rows[0]["verdict"]:
         lines += ["", "verdicts: " + "; ".join(f"{r['estimator']} {verdict_cell(r)}"
@@ -493,7 +493,7 @@ def table4_text(summary: dict) -> str:
         lines += ["", *verdict_lines(rows, rows[0]["verdict_rule"], rows[0]["stopping"])]
         if null_offset_note(rows):
             lines.append(null_offset_note(rows))
-        caveat = _bootstrap_caveat(rows)
+        caveat = bootstrap_caveat(rows)
         if caveat:
             lines.append(caveat)
     if summary.get("per_model"):
@@ -531,7 +531,7 @@ HOLM_NOTE = (
     "comparisons in the study (Holm 1979), as a paper reporting all of them should.")
 
 
-def _calibration(group: list[dict]) -> str:
+def calibration_text(group: list[dict]) -> str:
     """The group's tests whose measured size is far from alpha (the rows' ``calibration``,
     from estimators.claims.calibration_note), as one sentence; '' when none is."""
     notes = [f"{TEST_NAMES[r['test']][1]}: {r['calibration']}" for r in group
@@ -551,7 +551,7 @@ def claims_rows(claims: dict[str, dict], summaries: dict[str, dict],
     rows = []
     family = len(claims) if holm else 1
     for label, by_test in claims.items():
-        context = {**_context(label, summaries.get(label, {})),
+        context = {**comparison_context(label, summaries.get(label, {})),
                    "verdicts": verdicts_sentence(summaries.get(label, {}))}
         labels = _strategy_labels(summaries.get(label, {}))
         for test in TEST_NAMES:
@@ -598,7 +598,7 @@ def aso_rows(aso: dict[str, dict], summaries: dict[str, dict]) -> list[dict]:
     rows = []
     for label, by_strategy in aso.items():
         summary = summaries.get(label, {})
-        context = _context(label, summary)
+        context = comparison_context(label, summary)
         labels = _strategy_labels(summary)
         for strategy, short in (("holdout", "ST"), ("repeated-holdout", "RS"), ("bcv", "Avg")):
             a = by_strategy.get(strategy)
@@ -643,7 +643,7 @@ def _aso_lines(group: list[dict]) -> list[str]:
                  "eps_min: A over B | eps_min: B over A |", "|---|---|---|---|"]
     for r in group:
         lines.append(f"| {r['strategy']} | {r['repetitions']} scores per model | "
-                     f"{_shown(r['eps_min'])} | {_shown(r['eps_min_b_over_a'])} |")
+                     f"{format_shown(r['eps_min'])} | {format_shown(r['eps_min_b_over_a'])} |")
     notes = [f"{r['strategy']}: {r['calibration']}" for r in group if r.get("calibration")]
     return lines + ["", ASO_NOTE + (" Calibration: " + "; ".join(notes) + "." if notes else "")]
 
@@ -652,7 +652,7 @@ def claims_markdown(rows: list[dict], aso: list[dict] | None = None) -> str:
     """The claims table; ``aso`` (:func:`aso_rows`) adds each comparison's almost stochastic
     order under its tests, and a row's ``replicability`` sentence follows its verdicts."""
     lines = []
-    for group in _groups(rows):
+    for group in comparison_groups(rows):
         first = group[0]
         lines.append(f"### Significance claims: {first['comparison']}\n")
         lines += _context_lines(first, [{**first, "estimator": "", "repetitions":
@@ -668,7 +668,7 @@ def claims_markdown(rows: list[dict], aso: list[dict] | None = None) -> str:
         for r in group:
             lines.append(f"| {r['strategy']} | {TEST_NAMES[r['test']][1]} | "
                          f"{r['a_better']} of {r['repetitions']} | "
-                         f"{_interval(r['share'], r['share_low'], r['share_high'])} | "
+                         f"{format_interval(r['share'], r['share_low'], r['share_high'])} | "
                          f"{r['b_better']} of {r['repetitions']} |"
                          + (f" {r['a_better_holm']} of {r['repetitions']} |" if holm else ""))
         lines += _aso_lines([r for r in aso or () if r["comparison"] == first["comparison"]])
@@ -676,5 +676,5 @@ def claims_markdown(rows: list[dict], aso: list[dict] | None = None) -> str:
             lines += ["", first["verdicts"]]
         if first.get("replicability"):
             lines += ["", first["replicability"]]
-        lines += ["", CLAIMS_NOTE + (HOLM_NOTE if holm else "") + _calibration(group), ""]
+        lines += ["", CLAIMS_NOTE + (HOLM_NOTE if holm else "") + calibration_text(group), ""]
     return "\n".join(lines)

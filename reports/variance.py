@@ -14,7 +14,8 @@ import math
 
 from reprocompare.base.records import ESTIMATORS
 from reprocompare.reports.latex import escape, label
-from reprocompare.reports.tables import _context, _number, _shown, to_csv
+from reprocompare.reports.tables import (comparison_context, format_number, format_shown,
+                                         to_csv)
 
 SOURCES = ("sample", "split", "seed")
 TIMES = r" $\times$ "
@@ -50,7 +51,7 @@ def variance_rows(summaries: dict[str, dict]) -> list[dict]:
     """One row per comparison x estimator x source, for every summary with a decomposition."""
     rows = []
     for label, summary in summaries.items():
-        context = _context(label, summary)
+        context = comparison_context(label, summary)
         for estimator in ESTIMATORS:
             found = (summary.get("variance") or {}).get(estimator)
             if found is None:
@@ -105,13 +106,13 @@ def reading(estimator: str, found: list[dict]) -> str:
         return f"{estimator}: no variance between repetitions."
     top = next(r for r in found if r["source"] == first["dominant"])
     doubled = ", ".join(f"{SOURCE_TEXT[r['source']]}s "
-                        f"{_shown(r['doubled_standard_error_f1_points'], 2)}" for r in found)
+                        f"{format_shown(r['doubled_standard_error_f1_points'], 2)}" for r in found)
     outer, inner = SOURCE_TEXT[found[0]["source"]], [SOURCE_TEXT[r["source"]] for r in found[1:]]
     return (f"{estimator}: the {SOURCE_TEXT[top['source']]} dominates ({_share(top)} of the "
             f"variance): {MEANING[top['source']]}. The mean's standard error is "
-            f"{_shown(first['standard_error_f1_points'], 2)} F1 points; with twice the "
+            f"{format_shown(first['standard_error_f1_points'], 2)} F1 points; with twice the "
             f"{doubled} (each doubles R). More {' and '.join(s + 's' for s in inner)} alone "
-            f"cannot take it below {_shown(first['floor_f1_points'], 2)}: only more {outer}s "
+            f"cannot take it below {format_shown(first['floor_f1_points'], 2)}: only more {outer}s "
             "can.")
 
 
@@ -129,11 +130,11 @@ def variance_markdown(rows: list[dict]) -> str:
             + ", ".join(SOURCE_TEXT[s] + "s" for s in sources) + " |")
         lines.append("|---|" + "---|" * (len(sources) + 3))
         for estimator, found in by_estimator.items():
-            cells = {r["source"]: f"{_share(r)} ({_shown(r['sd_f1_points'], 2)})" for r in found}
+            cells = {r["source"]: f"{_share(r)} ({format_shown(r['sd_f1_points'], 2)})" for r in found}
             lines.append(f"| {estimator} | " + " | ".join(cells[s] for s in sources)
-                         + f" | {_shown(found[0]['total_sd_f1_points'], 2)} | "
-                         f"{_shown(found[0]['standard_error_f1_points'], 2)} | "
-                         + ", ".join(_shown(r["doubled_standard_error_f1_points"], 2)
+                         + f" | {format_shown(found[0]['total_sd_f1_points'], 2)} | "
+                         f"{format_shown(found[0]['standard_error_f1_points'], 2)} | "
+                         + ", ".join(format_shown(r["doubled_standard_error_f1_points"], 2)
                                      for r in found) + " |")
         lines.append("")
         lines += [f"- {reading(e, found)}" for e, found in by_estimator.items()]
@@ -158,7 +159,7 @@ def variance_latex(rows: list[dict]) -> str:
             cells = {r["source"]: f"{100 * r['share']:.0f} [{100 * r['share_low']:.0f}, "
                                   f"{100 * r['share_high']:.0f}]" for r in found}
             out.append(f"{estimator} & " + " & ".join(cells[s] for s in sources)
-                       + f" & {_number(found[0]['total_sd_f1_points'], 2)} \\\\")
+                       + f" & {format_number(found[0]['total_sd_f1_points'], 2)} \\\\")
         out += [r"\bottomrule", r"\end{tabular}",
                 r"\par\smallskip\footnotesize SD: of A $-$ B over the repetitions, in F1 "
                 r"points. ANOVA estimates of a nested random-effects model; generalized "
