@@ -64,3 +64,30 @@ def test_the_readme_reads_the_ner_size_study_as_committed():
     assert all(d == "A>B" for _, _, d, _ in found[4800])
     assert all(d == "undecided" for _, _, d, _ in found[300])
     assert all(st == "undecided" for rows in found.values() for *_, st in rows)
+
+
+def test_the_readme_reads_the_chunking_size_study_as_committed():
+    """README's paragraph on the chunking samples quotes studies/size-chunking's summaries."""
+    import json
+
+    found = {}
+    for path in (ROOT / "studies" / "size-chunking" / "results" / "summaries").glob("*/*.json"):
+        if path.name.endswith(".claims.json"):
+            continue
+        s = json.loads(path.read_text())["summary"]
+        found.setdefault(s["sentences"], []).append(
+            (round(100 * s["estimators"]["Avg"]["mean"], 2), s["estimators"]["Avg"]["snr"],
+             s["verdicts"]["Avg"]["decision"], s["verdicts"]["ST"]["decision"]))
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    means = {n: sorted(m for m, *_ in rows) for n, rows in found.items()}
+    assert (f"at 300 sentences Avg's mean difference runs from {means[300][0]:+.2f} to "
+            f"{means[300][-1]:+.2f} points") in readme
+    assert f"at 1,200 from {means[1200][0]:+.2f} to {means[1200][-1]:+.2f}" in readme
+    assert f"at 4,800 from {means[4800][0]:+.2f} to {means[4800][-1]:+.2f}" in readme
+    decided = sorted(snr for _, snr, d, _ in found[4800] if d == "B>A")
+    assert len(decided) == 2 and not any(d != "undecided" for _, _, d, _ in found[300])
+    (other,) = [snr for _, snr, d, _ in found[4800] if d != "B>A"]
+    assert f"(SNR {decided[0]:.2f} and {decided[1]:.2f}; the third, at {other:.2f}, is " \
+        "undecided)" in readme
+    assert all(st == "undecided" for rows in found.values() for *_, st in rows)
+    assert sum(m > 0 for m in means[300]) == 1 and all(m < 0 for m in means[1200] + means[4800])
