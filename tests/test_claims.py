@@ -51,6 +51,9 @@ def test_read_counts_round_trip():
     ("fold\tmodel\tsentence\tgold\tpred\tcorrect\n0\tA\t1\t2\n", "line 2: expected 6"),
     ("fold\tmodel\tsentence\tgold\tpred\tcorrect\n0\tC\t1\t2\t2\t2\n", "model must be A or B"),
     ("fold\tmodel\tsentence\tgold\tpred\tcorrect\nx\tA\t1\t2\t2\t2\n", "integers"),
+    # a digit int() cannot read (superscript two), and a negative count
+    ("fold\tmodel\tsentence\tgold\tpred\tcorrect\n0\tA\t1\t\u00b2\t2\t2\n", "integers"),
+    ("fold\tmodel\tsentence\tgold\tpred\tcorrect\n0\tA\t1\t-2\t2\t2\n", "integers"),
     ("fold\tmodel\tsentence\tgold\tpred\tcorrect\n0\tA\t1\t2\t2\t2\n0\tB\t2\t2\t2\t2\n",
      "different sentences"),
     ("fold\tmodel\tsentence\tgold\tpred\tcorrect\nvote\tA\t1\t2\t2\t2\n", "no fold rows"),

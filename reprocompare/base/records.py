@@ -65,8 +65,8 @@ def counts_rows(text: str) -> list[tuple[str, str, int, int, int, int]]:
                              f"fields, got {len(fields)}")
         if fields[1] not in ("A", "B"):
             raise ValueError(f"line {number}: model must be A or B, got {fields[1]!r}")
-        if not (fields[0] == "vote" or fields[0].isdigit()) \
-                or not all(field.isdigit() for field in fields[2:]):
+        if not (fields[0] == "vote" or fields[0].isdecimal()) \
+                or not all(field.isdecimal() for field in fields[2:]):
             raise ValueError(f"line {number}: fold, sentence and counts must be integers")
         rows.append((fields[0], fields[1], *map(int, fields[2:])))
     return rows
