@@ -12,7 +12,8 @@ and where the study stopped, and every table prints it.
 Interrupted, the same command resumes: it starts at the last whole wave the results hold. On a
 fresh clone (results committed, no Snakemake records beside them) it first runs
 :func:`reprocompare.commands.resume.resume`, which checks them against the config and records
-them, so that nothing committed is trained again. Any profile works (``-- --profile profiles/slurm ...`` passes its arguments to every snakemake run).
+them, so that nothing committed is trained again. Any profile works (``-- --profile
+profiles/slurm ...`` passes its arguments to every snakemake run).
 """
 
 from __future__ import annotations
