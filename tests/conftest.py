@@ -3,11 +3,16 @@ runner of the suite, and finished small studies built once per test session (iss
 
 from __future__ import annotations
 
+import atexit
 import fcntl
+import json
 import os
+import select
+import signal
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Callable
 
@@ -62,6 +67,84 @@ def planned(output: str) -> dict[str, int]:
 
 SNAKEMAKE = [sys.executable, "-m", "snakemake", "--snakefile", str(ROOT / "Snakefile")]
 
+#: REPROCOMPARE_TESTS_FORKSERVER=0 runs every snakemake as a fresh ``python -m snakemake``
+FORKSERVER = os.environ.get("REPROCOMPARE_TESTS_FORKSERVER", "1") != "0"
+
+
+#: the environment this test process started with, which its fork server inherits
+_STARTUP_ENV = dict(os.environ)
+
+
+class _ForkServer:
+    """This test process's tests/forkserver.py: a snakemake with its imports done, forked for
+    each run (one per xdist worker, started at its first run, stopped when the worker ends)."""
+
+    _process: subprocess.Popen | None = None
+    _buffer = b""
+
+    @staticmethod
+    def starts_as(env) -> bool:
+        """Whether a fresh interpreter with ``env`` would start as the server did: the
+        PYTHON* variables (PYTHONPATH, PYTHONHASHSEED, ...) act only at start-up, so a command
+        given others runs afresh."""
+        return {k: v for k, v in env.items() if k.startswith("PYTHON")} == \
+            {k: v for k, v in _STARTUP_ENV.items() if k.startswith("PYTHON")}
+
+    @classmethod
+    def _answer(cls, timeout: float | None = None) -> dict | None:
+        """The server's next JSON line, or None when ``timeout`` seconds pass first."""
+        fd = cls._process.stdout.fileno()
+        while b"\n" not in cls._buffer:
+            if not select.select([fd], [], [], timeout)[0]:
+                return None
+            chunk = os.read(fd, 4096)
+            assert chunk, "tests/forkserver.py ended unexpectedly"
+            cls._buffer += chunk
+        line, cls._buffer = cls._buffer.split(b"\n", 1)
+        return json.loads(line)
+
+    @classmethod
+    def run(cls, program: str, argv: list[str], cwd: Path, env: dict | None,
+            timeout: float | None) -> subprocess.CompletedProcess:
+        """``python -m PROGRAM ARGV`` in ``cwd``, as subprocess.run(capture_output=True,
+        text=True) runs it."""
+        if cls._process is None or cls._process.poll() is not None:
+            cls._process = subprocess.Popen(
+                [sys.executable, str(ROOT / "tests" / "forkserver.py")], cwd=ROOT,
+                env=_STARTUP_ENV,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+            cls._buffer = b""
+            atexit.register(cls._process.kill)
+            assert cls._answer() == {"ready": True}
+        with tempfile.TemporaryDirectory() as outputs:
+            out, err = Path(outputs, "stdout"), Path(outputs, "stderr")
+            request = {"program": program, "argv": argv, "cwd": str(cwd), "env": dict(env or os.environ),
+                       "stdout": str(out), "stderr": str(err)}
+            cls._process.stdin.write(json.dumps(request).encode() + b"\n")
+            pid = cls._answer()["pid"]
+            answer = cls._answer(timeout)
+            if answer is None:  # as subprocess.run(timeout=...) does: kill the run, raise
+                os.kill(pid, signal.SIGKILL)
+                cls._answer()
+                raise subprocess.TimeoutExpired(argv, timeout, out.read_text(), err.read_text())
+            return subprocess.CompletedProcess([sys.executable, "-m", program, *argv],
+                                               answer["returncode"], out.read_text(),
+                                               err.read_text())
+
+
+def run(command: list, cwd: Path | None = None, env: dict | None = None,
+        timeout: float | None = None) -> subprocess.CompletedProcess:
+    """``subprocess.run(command, capture_output=True, text=True, ...)``; a ``python -m
+    snakemake`` or ``python -m reprocompare`` command runs as a fork of tests/forkserver.py,
+    its imports already done (REPROCOMPARE_TESTS_FORKSERVER=0: every command afresh)."""
+    command = [str(part) for part in command]
+    if FORKSERVER and command[:2] == [sys.executable, "-m"] and \
+            command[2] in ("snakemake", "reprocompare") and \
+            _ForkServer.starts_as(os.environ if env is None else env):
+        return _ForkServer.run(command[2], command[3:], Path(cwd or os.getcwd()), env, timeout)
+    return subprocess.run(command, capture_output=True, text=True, cwd=cwd, env=env,
+                          timeout=timeout)
+
 
 def snakemake(workdir: Path, *args: str, config: dict | str | None = None, cores: int | None = 2,
               check: bool = True, env: dict | None = None,
@@ -79,11 +162,16 @@ def snakemake(workdir: Path, *args: str, config: dict | str | None = None, cores
         command += ["--configfile", str(path)]
     if cores is not None:
         command += ["--cores", str(cores)]
-    result = subprocess.run([*command, *args], capture_output=True, text=True, cwd=workdir,
-                            env=env, timeout=timeout)
+    result = run([*command, *args], cwd=workdir, env=env, timeout=timeout)
     if check:
         assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
     return result
+
+
+def reprocompare(*args, cwd: Path | None = None, env: dict | None = None,
+                 timeout: float | None = None) -> subprocess.CompletedProcess:
+    """``python -m reprocompare ARGS``, its output captured (see :func:`run`)."""
+    return run([sys.executable, "-m", "reprocompare", *args], cwd=cwd, env=env, timeout=timeout)
 
 
 def build_once(tmp_path_factory, name: str, build: Callable[[Path], None]) -> Path:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+import conftest
 from conftest import DATA, write
 from reprocompare.corpora.conll import read_conll
 from seqeval.metrics import f1_score
@@ -17,7 +18,7 @@ CLI = [sys.executable, "-m", "reprocompare"]
 
 
 def run(*args, ok=True):
-    result = subprocess.run([*CLI, *map(str, args)], capture_output=True, text=True)
+    result = conftest.reprocompare(*args)
     if ok:
         assert result.returncode == 0, result.stderr
     return result
@@ -155,8 +156,7 @@ def test_a_fifo_is_not_a_corpus(tmp_path):
 
     fifo = tmp_path / "fifo.conll"
     os.mkfifo(fifo)
-    result = subprocess.run([*CLI, "split", str(fifo), "--strategy", "holdout"],
-                            capture_output=True, text=True, timeout=60)
+    result = conftest.run([*CLI, "split", str(fifo), "--strategy", "holdout"], timeout=60)
     assert_user_error(result, "fifo.conll", "not a regular file")
 
 

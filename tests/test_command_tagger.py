@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+import conftest
 from conftest import ROOT, TEST_DATA
 from reprocompare.base.errors import UserError
 from reprocompare.corpora.conll import read_conll
@@ -192,8 +193,7 @@ def test_a_fitted_command_model_does_not_pickle():
 
 
 def _cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "reprocompare", *args], capture_output=True,
-                          text=True, cwd=cwd)
+    return conftest.reprocompare(*args, cwd=cwd)
 
 
 def _spec(train: str = TRAIN, predict: str = PREDICT) -> str:
@@ -255,10 +255,10 @@ def test_the_workflow_compares_the_crf_with_the_example_script(tmp_path):
         "seed": 3,
     }
     (tmp_path / "study.yaml").write_text(yaml.safe_dump(config))
-    result = subprocess.run(
+    result = conftest.run(
         [sys.executable, "-m", "snakemake", "--snakefile", str(ROOT / "Snakefile"),
          "--directory", str(tmp_path), "--configfile", str(tmp_path / "study.yaml"),
-         "--cores", "2"], capture_output=True, text=True, env={**os.environ})
+         "--cores", "2"])
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     runs = sorted((tmp_path / "results" / "compare" / "tiny" / "crf_vs_script").glob(
         "*/rep*/estimates.json"))

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+import conftest
 from conftest import ROOT, TEST_DATA
 from reprocompare.base.errors import UserError
 from reprocompare.corpora.conll import read_conll
@@ -201,8 +201,7 @@ def _run(*args, env_path: Path | None = None):
     env = dict(os.environ)
     if env_path is not None:
         env["PYTHONPATH"] = os.pathsep.join([str(env_path), env.get("PYTHONPATH", "")])
-    return subprocess.run([sys.executable, "-m", "reprocompare", *args], capture_output=True,
-                          text=True, env=env)
+    return conftest.reprocompare(*args, env=env)
 
 
 def test_models_command_lists_every_type_with_its_parameters(toy_package):

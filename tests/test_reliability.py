@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+import conftest
 from conftest import ROOT, TEST_DATA
 from reprocompare.base.errors import UserError
 from reprocompare.base.records import write_text_atomic
@@ -233,8 +234,8 @@ def test_yaml_config_cannot_run_code(tmp_path):
     evil.write_text(f'seed: !!python/object/apply:os.system ["touch {marker}"]\n')
     with pytest.raises(UserError, match="not valid YAML"):
         load_yaml(evil)
-    result = subprocess.run([*SNAKEMAKE, "--directory", str(tmp_path), "--configfile", str(evil),
-                             "-n"], capture_output=True, text=True)
+    result = conftest.run([*SNAKEMAKE, "--directory", str(tmp_path), "--configfile", str(evil),
+                           "-n"])
     assert result.returncode != 0
     assert not marker.exists()
 

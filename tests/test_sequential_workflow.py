@@ -15,6 +15,7 @@ import sys
 import pytest
 import yaml
 
+import conftest
 from conftest import TEST_DATA
 
 pytestmark = pytest.mark.slow
@@ -34,9 +35,9 @@ def study(a: dict, b: dict, wave: int, maximum: int) -> dict:
 def sequential(tmp_path, config: dict) -> subprocess.CompletedProcess:
     path = tmp_path / "study.yaml"
     path.write_text(yaml.safe_dump(config))
-    result = subprocess.run([*REPROCOMPARE, "sequential", "--configfile", str(path),
-                             "--directory", str(tmp_path), "--", "--cores", "2", "--quiet"],
-                            capture_output=True, text=True, cwd=tmp_path)
+    result = conftest.run([*REPROCOMPARE, "sequential", "--configfile", str(path),
+                           "--directory", str(tmp_path), "--", "--cores", "2", "--quiet"],
+                          cwd=tmp_path)
     assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
     return result
 
@@ -103,8 +104,8 @@ def test_a_study_without_stopping_is_refused_in_one_line(tmp_path):
     config["stopping"]["enabled"] = False
     path = tmp_path / "study.yaml"
     path.write_text(yaml.safe_dump(config))
-    result = subprocess.run([*REPROCOMPARE, "sequential", "--configfile", str(path)],
-                            capture_output=True, text=True, cwd=tmp_path)
+    result = conftest.run([*REPROCOMPARE, "sequential", "--configfile", str(path)],
+                          cwd=tmp_path)
     assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
     assert "stopping.enabled" in result.stderr
 

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+import conftest
 from conftest import ROOT, SMALL, planned
 from conftest import SNAKEMAKE as WORKFLOW
 
@@ -37,7 +38,7 @@ REPORTS = ("results/tables/table4.csv", "results/tables/table3.md", "results/tab
 
 
 def run(command: list[str], cwd: Path, check: bool = True) -> subprocess.CompletedProcess:
-    result = subprocess.run(command, capture_output=True, text=True, cwd=cwd)
+    result = conftest.run(command, cwd=cwd)
     if check:
         assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
     return result

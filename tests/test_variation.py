@@ -14,6 +14,7 @@ import sys
 import pytest
 import yaml
 
+import conftest
 from conftest import ROOT, TEST_DATA
 from reprocompare.base.errors import UserError
 from reprocompare.pipeline import provenance
@@ -111,10 +112,10 @@ def test_a_design_of_samples_splits_and_seeds_runs(tmp_path):
     (tmp_path / "study.yaml").write_text(yaml.safe_dump(study))
 
     def snakemake(*targets: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "snakemake", "--snakefile",
-                               str(ROOT / "Snakefile"), "--configfile", "study.yaml",
-                               "--profile", str(ROOT / "profiles" / "local"), "--cores", "2",
-                               *targets], capture_output=True, text=True, cwd=tmp_path)
+        return conftest.run([sys.executable, "-m", "snakemake", "--snakefile",
+                             str(ROOT / "Snakefile"), "--configfile", "study.yaml",
+                             "--profile", str(ROOT / "profiles" / "local"), "--cores", "2",
+                             *targets], cwd=tmp_path)
 
     result = snakemake("results/tables/variance.md")  # the summaries, then the decomposition
     assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]

@@ -175,9 +175,8 @@ def test_config_errors_stop_before_any_job(tmp_path, change, key):
 
 @pytest.mark.slow
 def test_paper_config_dry_run():
-    result = subprocess.run([*SNAKEMAKE, "-n", "--quiet", "rules", "--configfile",
-                             str(ROOT / "config" / "paper.yaml")],
-                            capture_output=True, text=True, cwd=ROOT)
+    result = conftest.run([*SNAKEMAKE, "-n", "--quiet", "rules", "--configfile",
+                           str(ROOT / "config" / "paper.yaml")], cwd=ROOT)
     assert result.returncode == 0, result.stderr[-2000:]
     counts = job_counts(result.stdout)
     # 3 comparisons x 3 strategies x 1000 repetitions; 2 corpora x 3 strategies x 1000
@@ -186,7 +185,7 @@ def test_paper_config_dry_run():
 
 
 def test_lint_and_format():
-    lint = subprocess.run([*SNAKEMAKE, "--lint"], capture_output=True, text=True, cwd=ROOT)
+    lint = conftest.run([*SNAKEMAKE, "--lint"], cwd=ROOT)
     assert lint.returncode == 0 and "Congratulations" in lint.stdout + lint.stderr, \
         lint.stdout[-3000:] + lint.stderr[-3000:]
     files = [ROOT / "Snakefile", *sorted((ROOT / "workflow" / "rules").glob("*.smk"))]
@@ -201,10 +200,9 @@ def test_slurm_profile_dry_run():
     """The cluster profile loads with the SLURM executor plugin and plans the paper's study."""
     # R = 20 instead of 1000: the profile is what is tested here (test_paper_config_dry_run
     # plans the full R), and 20 repetitions plan in a second
-    result = subprocess.run([*SNAKEMAKE, "--profile", str(ROOT / "profiles" / "slurm"),
-                             "--configfile", str(ROOT / "config" / "paper.yaml"), "--config",
-                             "repetitions=20", "-n", "--quiet", "rules"],
-                            capture_output=True, text=True, cwd=ROOT)
+    result = conftest.run([*SNAKEMAKE, "--profile", str(ROOT / "profiles" / "slurm"),
+                           "--configfile", str(ROOT / "config" / "paper.yaml"), "--config",
+                           "repetitions=20", "-n", "--quiet", "rules"], cwd=ROOT)
     assert result.returncode == 0, result.stderr[-2000:]
     assert job_counts(result.stdout)["compare"] == 3 * 3 * 20
 

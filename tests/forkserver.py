@@ -1,0 +1,114 @@
+"""Warm commands for the test suite: one process that has imported snakemake, the modules the
+Snakefile imports and the reprocompare CLI, forked for every run the tests ask of
+``conftest.snakemake`` and ``conftest.reprocompare``.
+
+Why: the suite is CPU-bound on 2 cores (issue 21, item 5), and most of its command runs are
+short: dry runs of small studies and CLI calls on tiny corpora, each of which paid 0.7 to 1.6 s
+of CPU to import snakemake, scikit-learn and SciPy before it read its input. A fork of this
+process is the same program as ``python -m snakemake`` or ``python -m reprocompare``: the same
+``main`` with the same arguments, working directory and environment, its output in files, its
+exit status returned. Only the imports are shared; the Snakefile, the configs and the corpora are
+read afresh by every child, and every job a child starts is its own process as before.
+
+Protocol, one JSON line each way: the test process sends ``{"program", "argv", "cwd", "env",
+"stdout", "stderr"}``; this process forks, answers ``{"pid"}`` at once and ``{"returncode"}``
+when the child ends. One request at a time (one server per xdist worker).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+
+def warm() -> None:
+    """Import what every snakemake run of this project imports (about 95% of a dry run's
+    start), and load snakemake's plugin registries, which import each installed plugin."""
+    import snakemake.api  # noqa: F401
+    import snakemake.cli  # noqa: F401
+    import snakemake.dag  # noqa: F401
+    import snakemake.executors.dryrun  # noqa: F401
+    import snakemake.executors.local  # noqa: F401
+    from snakemake_interface_executor_plugins.registry import ExecutorPluginRegistry
+
+    ExecutorPluginRegistry()  # a singleton: it imports every executor plugin once
+    # the Snakefile's own imports (workflow/rules/common.smk), scikit-learn and SciPy with them
+    import reprocompare.pipeline.provenance  # noqa: F401
+    import reprocompare.pipeline.search_workflow  # noqa: F401
+    import reprocompare.study.config  # noqa: F401
+    import reprocompare.commands.cli  # noqa: F401
+
+
+def main(program: str, argv: list[str]) -> int:
+    """What ``python -m PROGRAM ARGV`` runs, as its exit status."""
+    if program == "snakemake":
+        import snakemake.cli
+
+        sys.argv = ["snakemake", *argv]
+        snakemake.cli.main(argv)  # exits
+        return 0
+    if program == "reprocompare":
+        import reprocompare.commands.cli
+
+        sys.argv = [str(Path(reprocompare.__file__).with_name("__main__.py")), *argv]
+        return reprocompare.commands.cli.main(argv)
+    raise ValueError(f"unknown program {program!r}")
+
+
+def child(request: dict) -> None:
+    """In the fork: become ``python -m PROGRAM ARGV`` in CWD with ENV; never return."""
+    code = 1
+    try:
+        os.chdir(request["cwd"])
+        os.environ.clear()
+        os.environ.update(request["env"])
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        for fd, path in ((1, request["stdout"]), (2, request["stderr"])):
+            out = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+            os.dup2(out, fd)
+            os.close(out)
+        try:
+            returned = main(request["program"], request["argv"])
+        except SystemExit as exit:
+            returned = exit.code
+        # as sys.exit(returned) would end the process
+        if returned is None or isinstance(returned, int):
+            code = returned or 0
+        else:
+            print(returned, file=sys.stderr)
+            code = 1
+    except BaseException:  # noqa: BLE001 - reported like an uncaught exception, exit status 1
+        import traceback
+
+        traceback.print_exc()
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except Exception:  # noqa: BLE001 - a closed stream must not change the status
+                pass
+        os._exit(code)
+
+
+def serve() -> None:
+    warm()
+    requests, answers = sys.stdin, sys.stdout
+    answers.write(json.dumps({"ready": True}) + "\n")
+    answers.flush()
+    for line in requests:
+        request = json.loads(line)
+        pid = os.fork()
+        if pid == 0:
+            child(request)
+        answers.write(json.dumps({"pid": pid}) + "\n")
+        answers.flush()
+        _, status = os.waitpid(pid, 0)
+        answers.write(json.dumps({"returncode": os.waitstatus_to_exitcode(status)}) + "\n")
+        answers.flush()
+
+
+if __name__ == "__main__":
+    serve()
