@@ -99,10 +99,13 @@ class _ForkServer:
     @staticmethod
     def starts_as(env) -> bool:
         """Whether a fresh interpreter with ``env`` would start as the server did: the
-        PYTHON* variables (PYTHONPATH, PYTHONHASHSEED, ...) act only at start-up, so a command
-        given others runs afresh."""
-        return {k: v for k, v in env.items() if k.startswith("PYTHON")} == \
-            {k: v for k, v in _STARTUP_ENV.items() if k.startswith("PYTHON")}
+        PYTHON* variables (PYTHONHASHSEED, PYTHONOPTIMIZE, ...) act only at start-up, so a
+        command given others runs afresh; PYTHONPATH, the one the tests set, a fork applies
+        to its sys.path as a start would (tests/forkserver.py, search_path)."""
+        def start_up(environment) -> dict:
+            return {k: v for k, v in environment.items()
+                    if k.startswith("PYTHON") and k != "PYTHONPATH"}
+        return start_up(env) == start_up(_STARTUP_ENV)
 
     @classmethod
     def _answer(cls, timeout: float | None = None) -> dict | None:

@@ -41,12 +41,25 @@ def warm() -> None:
     import reprocompare.commands.cli  # noqa: F401
 
 
+#: this process's sys.path without what its start put first: its script's folder (tests/) and
+#: the entries of its PYTHONPATH; a child puts its own in front, as its start would have
+_PYTHONPATH = [os.path.abspath(p) for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+_BASE_PATH = [p for p in sys.path[1:] if p not in _PYTHONPATH]
+
+
+def search_path(cwd: str, env: dict) -> list[str]:
+    """sys.path of ``python -m ...`` started in ``cwd`` with ``env``: the working directory,
+    then PYTHONPATH's entries (absolute, as site makes them), then the interpreter's own."""
+    given = [os.path.abspath(p) for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+    return [cwd, *given, *_BASE_PATH]
+
+
 def main(program: str, argv: list[str]) -> int:
     """What ``python -m PROGRAM ARGV`` runs, as its exit status."""
     if program == "snakemake":
         import snakemake.cli
 
-        sys.argv = ["snakemake", *argv]
+        sys.argv = [str(Path(snakemake.__file__).with_name("__main__.py")), *argv]
         snakemake.cli.main(argv)  # exits
         return 0
     if program == "reprocompare":
@@ -64,6 +77,7 @@ def child(request: dict) -> None:
         os.chdir(request["cwd"])
         os.environ.clear()
         os.environ.update(request["env"])
+        sys.path[:] = search_path(os.getcwd(), request["env"])
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0)
         for fd, path in ((1, request["stdout"]), (2, request["stderr"])):

@@ -10,7 +10,9 @@ import sys
 import pytest
 
 import conftest
-from conftest import ROOT, TINY, planned
+from conftest import ROOT, TEST_DATA, TINY, planned
+
+TINY_CONLL = TEST_DATA / "tiny.conll"
 
 
 def fresh(command: list[str], cwd) -> subprocess.CompletedProcess:
@@ -39,10 +41,33 @@ def test_a_fork_plans_and_fails_as_a_fresh_process(tmp_path):
 
 
 @pytest.mark.skipif(not conftest.FORKSERVER, reason="REPROCOMPARE_TESTS_FORKSERVER=0")
+def test_a_fork_searches_the_working_directory_then_pythonpath(tmp_path):
+    """sys.path as a fresh ``python -m`` has it: the working directory first, PYTHONPATH's
+    entries next; nothing of the server's own start (tests/ is not on it)."""
+    for folder, modules in (("here", ["where"]), ("there", ["where", "elsewhere"])):
+        (tmp_path / folder).mkdir()
+        for module in modules:  # the import error names the folder it was found in
+            (tmp_path / folder / f"{module}.py").write_text(f"raise ImportError('{folder}')\n")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path / "there")}
+    found = {"where": "'where': here", "elsewhere": "'elsewhere': there",
+             "forkserver": "No module named 'forkserver'"}
+    for module, message in found.items():
+        command = [sys.executable, "-m", "reprocompare", "compare", str(TINY_CONLL), "--a",
+                   f"python:class={module}:Tagger", "--b", "majority", "--strategy",
+                   "holdout", "--out", str(tmp_path / "out")]
+        forked = conftest.run(command, cwd=tmp_path / "here", env=env)
+        alone = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path / "here",
+                               env=env)
+        assert forked.returncode == 2 and message in forked.stderr, forked.stderr
+        assert (forked.returncode, forked.stderr) == (alone.returncode, alone.stderr)
+        assert (forked.returncode, forked.stderr) == (alone.returncode, alone.stderr), spec
+
+
+@pytest.mark.skipif(not conftest.FORKSERVER, reason="REPROCOMPARE_TESTS_FORKSERVER=0")
 def test_a_fork_takes_the_environment_and_times_out(tmp_path):
-    # a variable read at run time reaches the fork; PYTHONPATH, read at start-up, runs afresh
-    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
-    assert not conftest._ForkServer.starts_as(env) and conftest._ForkServer.starts_as(os.environ)
+    # a variable read only at start-up runs afresh; PYTHONPATH a fork applies itself
+    assert not conftest._ForkServer.starts_as({**os.environ, "PYTHONHASHSEED": "7"})
+    assert conftest._ForkServer.starts_as({**os.environ, "PYTHONPATH": str(tmp_path)})
     with pytest.raises(subprocess.TimeoutExpired):
         conftest.snakemake(tmp_path, config=TINY, timeout=0.5)
     # the server answers the next run
