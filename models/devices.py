@@ -3,9 +3,26 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+
+def driver_present(dev: Path = Path("/dev")) -> bool:
+    """Whether a GPU driver can be reached: on Linux through its device files, NVIDIA's
+    (``nvidiactl``, ``nvidia0``, ...), ROCm's ``kfd`` (which ``torch.cuda`` also serves) or
+    WSL's ``dxg``; elsewhere assumed, so that torch answers."""
+    if sys.platform != "linux":
+        return True
+    return any(dev.glob("nvidia*")) or (dev / "kfd").exists() or (dev / "dxg").exists()
+
 
 def cuda_devices() -> list[str]:
-    """Names of the CUDA devices torch sees: empty without one, or without torch installed."""
+    """Names of the CUDA devices torch sees: empty without one, or without torch installed.
+
+    Without a driver's device files torch can see no device, and the answer comes without
+    importing it (1 s of every checklist job on a machine without a GPU)."""
+    if not driver_present():
+        return []
     try:
         import torch  # torch is imported only by what may use a GPU (a CRF run never does)
     except ImportError:

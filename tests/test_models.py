@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import pickle
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +18,7 @@ import pytest
 import torch
 
 from reprocompare.base.errors import UserError
+from reprocompare.models.devices import cuda_devices, driver_present
 from reprocompare.corpora.conll import Sentence, read_conll
 from reprocompare.corpora.schemes import convert, first_violation
 from reprocompare.models import (BiLSTMTagger, CRFTagger, Featurized, MajorityTagger, ModelSpec, build_model,
@@ -300,6 +303,30 @@ def test_bilstm_cuda_without_a_device_is_a_user_error(train, monkeypatch):
     with pytest.raises(UserError, match="CUDA") as error:
         small_bilstm(device="cuda").fit(*train)
     assert error.value.key == "device"
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="device files are how Linux reaches a GPU")
+@pytest.mark.parametrize("files,present", [((), False), (("nvidiactl", "nvidia0"), True),
+                                           (("kfd",), True), (("dxg",), True),
+                                           (("null", "tty"), False)])
+def test_a_gpu_driver_is_known_by_its_device_files(tmp_path, files, present):
+    for name in files:
+        (tmp_path / name).touch()
+    assert driver_present(tmp_path) is present
+
+
+def test_without_a_driver_torch_sees_no_gpu_and_is_not_imported():
+    """The shortcut's premise, checked against torch on this machine, and its point: a
+    fresh process answers without importing torch."""
+    if driver_present():
+        assert cuda_devices() == [torch.cuda.get_device_name(i)
+                                  for i in range(torch.cuda.device_count())]
+        return
+    assert not torch.cuda.is_available() and cuda_devices() == []
+    probe = ("import sys; from reprocompare.models.devices import cuda_devices; "
+             "print(cuda_devices(), 'torch' in sys.modules)")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert result.stdout.split() == ["[]", "False"], result.stdout + result.stderr
 
 
 # --------------------------------------------------------------------------- pickling
