@@ -40,6 +40,17 @@ def pytest_configure(config):
             pass
 
 
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto``: one worker per CPU this process may use, and one more. The SLURM tests
+    wait on the cluster's polling (two minutes), the interruption tests on their sleeps, and
+    a study of tiny jobs on snakemake's scheduling; measured on 2 cores, 3 workers kept both
+    busy where 2 left a fifth of their time idle (benchmarks/RESULTS.md, "Test suite").
+    PYTEST_XDIST_AUTO_NUM_WORKERS, when set, decides instead (pytest-xdist's own hook)."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None
+    return len(os.sched_getaffinity(0)) + 1
+
+
 @pytest.fixture(scope="session")
 def conll2000_test():
     from reprocompare.corpora.conll import read_conll
@@ -120,6 +131,17 @@ class _ForkServer:
         line, cls._buffer = cls._buffer.split(b"\n", 1)
         return json.loads(line)
 
+    @staticmethod
+    def _stop(process: subprocess.Popen) -> None:
+        """End the server as its input ends, and reap it (its CPU time then counts as this
+        process's children's, as a fresh command's would)."""
+        process.stdin.close()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
     @classmethod
     def run(cls, program: str, argv: list[str], cwd: Path, env: dict | None,
             timeout: float | None) -> subprocess.CompletedProcess:
@@ -131,7 +153,7 @@ class _ForkServer:
                 env=_STARTUP_ENV,
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
             cls._buffer = b""
-            atexit.register(cls._process.kill)
+            atexit.register(cls._stop, cls._process)
             assert cls._answer() == {"ready": True}
         with tempfile.TemporaryDirectory() as outputs:
             out, err = Path(outputs, "stdout"), Path(outputs, "stderr")

@@ -1,0 +1,113 @@
+"""How long `make test` takes from a clean clone (issue 21, item 5: at most 7 minutes of pytest
+on 2 cores), and what it costs in CPU.
+
+    .venv/bin/python benchmarks/bench_suite.py [--workers auto 2 ...] [--write]
+
+Clones the committed HEAD of this repository into a sibling directory
+(../reprocompare-suite-clone, so that ../shared lies beside it as in CI) and runs `make test`
+there with CI=true, as .ci/run does: the environment is built, then the suite runs with the
+project's pytest options (``-n auto``). Each further ``--workers`` value reruns only the suite
+in the same clone with ``-n N``. Per run: the tests passed, pytest's own wall seconds (its
+"passed in" line), and the CPU seconds of everything it started and waited for (user + system,
+getrusage of the children; the SLURM jobs run under slurmd and are not in it). The machine's
+1-minute load average before and after says whether it was otherwise idle. ``--write`` puts
+the table between the ``suite`` markers of benchmarks/RESULTS.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from markers import replace_between
+
+ROOT = Path(__file__).resolve().parents[1]
+CLONE = ROOT.parent / "reprocompare-suite-clone"
+BEGIN, END = "<!-- suite:begin -->\n", "<!-- suite:end -->"
+SUMMARY = re.compile(r"=+ (?P<passed>\d+) passed.* in (?P<seconds>[\d.]+)s")
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def measured(command: list[str], cwd: Path) -> dict:
+    """Run ``command`` (CI=true); its pytest summary, CPU seconds and the load around it."""
+    before_load, before_cpu, start = os.getloadavg()[0], children_cpu(), time.time()
+    result = subprocess.run(command, cwd=cwd, env={**os.environ, "CI": "true"},
+                            capture_output=True, text=True)
+    cpu, wall = children_cpu() - before_cpu, time.time() - start
+    summary = [m for m in map(SUMMARY.search, result.stdout.splitlines()) if m]
+    if result.returncode != 0 or not summary:
+        sys.exit(f"bench_suite: {' '.join(command)} failed ({result.returncode}):\n"
+                 + (result.stdout + result.stderr)[-3000:])
+    return {"passed": int(summary[-1]["passed"]), "pytest_s": float(summary[-1]["seconds"]),
+            "wall_s": wall, "cpu_s": cpu, "load": (before_load, os.getloadavg()[0])}
+
+
+def machine() -> str:
+    cpu = "cpu"
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            cpu = line.split(":", 1)[1].strip()
+            break
+    return (f"{platform.machine()} ({cpu}, {len(os.sched_getaffinity(0))} cores), "
+            f"Python {platform.python_version()}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--workers", nargs="+", default=["auto"],
+                        help="-n values; the first runs as `make test` does (default: auto)")
+    parser.add_argument("--write", action="store_true",
+                        help="put the table into benchmarks/RESULTS.md")
+    args = parser.parse_args()
+
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, check=True,
+                            capture_output=True, text=True).stdout.strip()
+    shutil.rmtree(CLONE, ignore_errors=True)
+    subprocess.run(["git", "clone", "--quiet", str(ROOT), str(CLONE)], check=True)
+    rows = []
+    try:
+        for i, workers in enumerate(args.workers):
+            if i == 0 and workers == "auto":
+                command = ["make", "test"]  # the environment is built first, outside pytest
+            else:
+                if i == 0:
+                    subprocess.run(["make", "env"], cwd=CLONE, check=True)
+                command = [".venv/bin/python", "-m", "pytest", "-n", workers]
+            run = measured(command, CLONE)
+            print(f"{' '.join(command)}: {run}", file=sys.stderr, flush=True)
+            rows.append(f"| `{' '.join(command)}` | {workers} | {run['passed']} | "
+                        f"{run['pytest_s']:.0f} | {run['cpu_s']:.0f} | "
+                        f"{run['load'][0]:.1f} / {run['load'][1]:.1f} |")
+    finally:
+        shutil.rmtree(CLONE, ignore_errors=True)
+
+    auto = len(os.sched_getaffinity(0)) + 1
+    text = (f"Measured {datetime.datetime.now():%Y-%m-%d %H:%M} at commit {commit} with "
+            f"`.venv/bin/python benchmarks/bench_suite.py --workers "
+            f"{' '.join(args.workers)}` on {machine()}: a clean clone beside ../shared, "
+            f"CI=true. `auto` is {auto} workers here (one per core and one more, "
+            f"tests/conftest.py). CPU: user + system seconds of every process the run waited "
+            f"for (the SLURM jobs, run by slurmd, are not in it); load: the 1-minute load "
+            f"average before / after.\n\n"
+            "| command | workers (-n) | tests passed | pytest wall (s) | CPU (s) | load |\n"
+            "|---|---|---|---|---|---|\n" + "\n".join(rows) + "\n")
+    print(text)
+    if args.write:
+        replace_between(ROOT / "benchmarks" / "RESULTS.md", BEGIN, END, text)
+
+
+if __name__ == "__main__":
+    main()
