@@ -5,9 +5,9 @@ on 2 cores), and what it costs in CPU.
 
 Clones the committed HEAD of this repository into a sibling directory
 (../reprocompare-suite-clone, so that ../shared lies beside it as in CI) and runs `make test`
-there with CI=true, as .ci/run does: the environment is built, then the suite runs with the
-project's pytest options (``-n auto``). Each further ``--workers`` value reruns only the suite
-in the same clone with ``-n N``. Per run: the tests passed, pytest's own wall seconds (its
+there with CI=true, as .ci/run does, once its environment is built (``make env``, not
+measured): the suite with the project's pytest options (``-n auto``). Each further
+``--workers`` value reruns only the suite in the same clone with ``-n N``. Per run: the tests passed, pytest's own wall seconds (its
 "passed in" line), and the CPU seconds of everything it started and waited for (user + system,
 getrusage of the children; the SLURM jobs run under slurmd and are not in it). The machine's
 1-minute load average before and after says whether it was otherwise idle. ``--write`` puts
@@ -79,12 +79,12 @@ def main() -> None:
     subprocess.run(["git", "clone", "--quiet", str(ROOT), str(CLONE)], check=True)
     rows = []
     try:
+        # the environment first, unmeasured: then `make test` finds it and runs the suite
+        subprocess.run(["make", "env"], cwd=CLONE, check=True, capture_output=True)
         for i, workers in enumerate(args.workers):
             if i == 0 and workers == "auto":
-                command = ["make", "test"]  # the environment is built first, outside pytest
+                command = ["make", "test"]
             else:
-                if i == 0:
-                    subprocess.run(["make", "env"], cwd=CLONE, check=True)
                 command = [".venv/bin/python", "-m", "pytest", "-n", workers]
             run = measured(command, CLONE)
             print(f"{' '.join(command)}: {run}", file=sys.stderr, flush=True)
