@@ -48,7 +48,8 @@ def pytest_xdist_auto_num_workers(config):
     PYTEST_XDIST_AUTO_NUM_WORKERS, when set, decides instead (pytest-xdist's own hook)."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None
-    return len(os.sched_getaffinity(0)) + 1
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return (cores or 1) + 1
 
 
 @pytest.fixture(scope="session")
@@ -92,8 +93,11 @@ def planned(output: str) -> dict[str, int]:
 
 SNAKEMAKE = [sys.executable, "-m", "snakemake", "--snakefile", str(ROOT / "Snakefile")]
 
-#: REPROCOMPARE_TESTS_FORKSERVER=0 runs every snakemake as a fresh ``python -m snakemake``
-FORKSERVER = os.environ.get("REPROCOMPARE_TESTS_FORKSERVER", "1") != "0"
+#: REPROCOMPARE_TESTS_FORKSERVER=0 runs every snakemake as a fresh ``python -m snakemake``; so
+#: does every platform but Linux (macOS forbids much of what a fork of a process that has
+#: loaded its system frameworks may call)
+FORKSERVER = os.environ.get("REPROCOMPARE_TESTS_FORKSERVER", "1") != "0" and \
+    sys.platform == "linux"
 
 
 #: the environment this test process started with, which its fork server inherits
