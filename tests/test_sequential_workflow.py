@@ -123,3 +123,15 @@ def test_plain_snakemake_on_a_sequential_study_warns_that_it_runs_the_first_wave
     assert alone.returncode == 0 and "warning: stopping.enabled" in alone.stderr, alone.stderr
     driven = snakemake(tmp_path, *command, "--config", "repetitions=4", cores=None, check=False)
     assert driven.returncode == 0 and "warning: stopping" not in driven.stderr, driven.stderr
+
+
+def test_resume_and_sequential_widen_a_sequential_study_to_its_maximum():
+    """Both read a sequential study's results up to stopping.max_repetitions (its waves went
+    past the config's first R); a fixed study stays at its R."""
+    from reprocompare.study.config import validate, widest
+
+    config = validate({**study({"type": "majority"}, {"type": "crf"}, wave=2, maximum=6),
+                       "repetitions": 2}, "study.yaml")
+    assert (config["repetitions"], widest(config)["repetitions"]) == (2, 6)
+    config["stopping"]["enabled"] = False
+    assert widest(config) is config and config["repetitions"] == 2

@@ -38,7 +38,7 @@ from reprocompare.base import records
 from reprocompare.base.errors import UserError
 from reprocompare.base.records import STRATEGY_NAMES, read_json
 from reprocompare.pipeline import provenance
-from reprocompare.study.config import load_yaml, validate
+from reprocompare.study.config import load_yaml, validate, widest
 
 #: what a complete compare job wrote (estimates.json last)
 OUTPUTS = ("split.json", "settings.json", "scores.json", "counts.tsv.gz", "runtime.json",
@@ -202,8 +202,7 @@ def resume(config_path: str | Path, directory: str | Path, say=print) -> dict:
         raise UserError("no such study directory", path=directory)
     config = validate(load_yaml(config_path), source=str(config_path))
     sequential = config["stopping"]["enabled"]
-    if sequential:  # its waves went past the config's first R: every repetition up to the maximum
-        config = {**config, "repetitions": config["stopping"]["max_repetitions"]}
+    config = widest(config)  # its waves went past the config's first R: up to the maximum
     complete, broken, planned = check_results(config, directory)
     # the prepared copies, where missing: a job that later needs one would otherwise make it
     # then, newer than every repetition of its corpus, and Snakemake would rerun them all

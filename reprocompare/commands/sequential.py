@@ -25,15 +25,14 @@ from pathlib import Path
 from reprocompare.base.errors import UserError
 from reprocompare.base.records import read_json
 from reprocompare.commands.resume import planned_runs, resume, run_directory, snakefile
-from reprocompare.study.config import load_yaml, validate
+from reprocompare.study.config import load_yaml, validate, widest
 
 
 def _complete(config: dict, directory: Path) -> int:
     """How many leading repetitions are complete for every planned (corpus, comparison,
     strategy), up to the maximum."""
-    config = {**config, "repetitions": config["stopping"]["max_repetitions"]}
     complete = {}
-    for corpus, comparison, strategy, r in planned_runs(config):
+    for corpus, comparison, strategy, r in planned_runs(widest(config)):
         done = (run_directory(directory, corpus, comparison, strategy, r)
                 / "estimates.json").is_file()
         key = (corpus, comparison, strategy)

@@ -373,6 +373,14 @@ def section_defaults(section: str) -> dict:
     return _fill_defaults({}, _schema()["properties"][section])
 
 
+def widest(config: dict) -> dict:
+    """The validated ``config`` at the most repetitions its study may run: a sequential study's
+    waves go past its first R, up to ``stopping.max_repetitions``."""
+    if config["stopping"]["enabled"]:
+        return {**config, "repetitions": config["stopping"]["max_repetitions"]}
+    return config
+
+
 def corpus_seed(base_seed: int, corpus: str) -> int:
     """The seed of a corpus's splits: adding corpora never changes another corpus's splits."""
     return derive_seed(base_seed, corpus)
