@@ -24,8 +24,9 @@ from pathlib import Path
 
 
 def warm() -> None:
-    """Import what every snakemake run of this project imports (about 95% of a dry run's
-    start), and load snakemake's plugin registries, which import each installed plugin."""
+    """Import what every snakemake run of this project imports, and load snakemake's plugin
+    registries, which import each installed plugin (a dry run of tests/test_provenance.py's
+    study: 2.1 s fresh, 0.4 s forked)."""
     import snakemake.api  # noqa: F401
     import snakemake.cli  # noqa: F401
     import snakemake.dag  # noqa: F401
