@@ -110,9 +110,10 @@ def test_a_study_without_stopping_is_refused_in_one_line(tmp_path):
     assert "stopping.enabled" in result.stderr
 
 
-def test_plain_snakemake_on_a_sequential_study_warns_that_it_runs_the_first_wave(tmp_path):
-    """Run without `reprocompare sequential`, a stopping config's R is its first wave, which
-    would summarize a grown study back down: the run says so (the driver passes R, no warning)."""
+def test_plain_snakemake_on_a_sequential_study_warns_that_it_runs_the_configs_r(tmp_path):
+    """Run without `reprocompare sequential`, a stopping config runs the R of its file, not the
+    R the study has reached, which would summarize a grown study back down (or run past its
+    maximum): the run says so (the driver passes R, no warning)."""
     from conftest import snakemake
 
     path = tmp_path / "study.yaml"
@@ -121,6 +122,10 @@ def test_plain_snakemake_on_a_sequential_study_warns_that_it_runs_the_first_wave
     command = ["--configfile", str(path), "-n", "--quiet"]
     alone = snakemake(tmp_path, *command, cores=None, check=False)
     assert alone.returncode == 0 and "warning: stopping.enabled" in alone.stderr, alone.stderr
+    # the config's R (the default 10) is not a wave of this study: the warning says what it is
+    assert "repetitions = 10 from " in alone.stderr and \
+        "more than stopping.max_repetitions = 6, not the R the study has reached" in \
+        alone.stderr and "waves of 2" in alone.stderr, alone.stderr
     driven = snakemake(tmp_path, *command, "--config", "repetitions=4", cores=None, check=False)
     assert driven.returncode == 0 and "warning: stopping" not in driven.stderr, driven.stderr
 

@@ -54,11 +54,18 @@ if workflow.is_main_process:
         config["stopping"]["enabled"]
         and "repetitions" not in workflow.config_settings.config
     ):
+        stopping = config["stopping"]
+        beyond = (
+            f", more than stopping.max_repetitions = {stopping['max_repetitions']}"
+            if config["repetitions"] > stopping["max_repetitions"]
+            else ""
+        )
         print(
             f"reprocompare: warning: stopping.enabled: this run takes repetitions = "
-            f"{config['repetitions']} from {CONFIG_SOURCE}, the first wave; a sequential study "
-            f"grows and rebuilds with `reprocompare sequential --configfile {CONFIG_SOURCE} "
-            f"--directory DIR`, which passes the R it has reached",
+            f"{config['repetitions']} from {CONFIG_SOURCE}{beyond}, not the R the study has "
+            f"reached; a sequential study grows in waves of {stopping['wave']} and rebuilds "
+            f"with `reprocompare sequential --configfile {CONFIG_SOURCE} --directory DIR`, "
+            f"which passes that R",
             file=sys.stderr,
         )
 
