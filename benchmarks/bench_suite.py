@@ -3,15 +3,15 @@ on 2 cores), and what it costs in CPU.
 
     .venv/bin/python benchmarks/bench_suite.py [--workers auto 2 ...] [--write]
 
-Clones the committed HEAD of this repository into a sibling directory
-(../reprocompare-suite-clone, so that ../shared lies beside it as in CI) and runs `make test`
-there with CI=true, as .ci/run does, once its environment is built (``make env``, not
-measured): the suite with the project's pytest options (``-n auto``). Each further
-``--workers`` value reruns only the suite in the same clone with ``-n N``. Per run: the tests passed, pytest's own wall seconds (its
-"passed in" line), and the CPU seconds of everything it started and waited for (user + system,
-getrusage of the children; the SLURM jobs run under slurmd and are not in it). The machine's
-1-minute load average before and after says whether it was otherwise idle. ``--write`` puts
-the table between the ``suite`` markers of benchmarks/RESULTS.md.
+Clones the committed HEAD of this repository into a sibling directory (../reprocompare-suite-clone,
+so that ../shared lies beside it as in CI) and runs `make test` there with CI=true, as .ci/run
+does, once its environment is built (``make env``, not measured): the suite with the project's
+pytest options (``-n auto``). Each further ``--workers`` value reruns only the suite in the same
+clone with ``-n N``. Per run: the tests passed, pytest's own wall seconds (its "passed in" line),
+and the CPU seconds of everything it started and waited for (user + system, getrusage of the
+children; the SLURM jobs run under slurmd and are not in it). The machine's 1-minute load average
+before and after says whether it was otherwise idle. ``--write`` puts the table between the
+``suite`` markers of benchmarks/RESULTS.md.
 """
 
 from __future__ import annotations

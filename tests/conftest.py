@@ -154,14 +154,15 @@ class _ForkServer:
         if cls._process is None or cls._process.poll() is not None:
             cls._process = subprocess.Popen(
                 [sys.executable, str(ROOT / "tests" / "forkserver.py")], cwd=ROOT,
-                env=_STARTUP_ENV,
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+                env=_STARTUP_ENV, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
             cls._buffer = b""
             atexit.register(cls._stop, cls._process)
             assert cls._answer() == {"ready": True}
         with tempfile.TemporaryDirectory() as outputs:
             out, err = Path(outputs, "stdout"), Path(outputs, "stderr")
-            request = {"program": program, "argv": argv, "cwd": str(cwd), "env": dict(env or os.environ),
+            # env=None is this process's environment; {} an empty one, as for subprocess.run
+            request = {"program": program, "argv": argv, "cwd": str(cwd),
+                       "env": dict(os.environ if env is None else env),
                        "stdout": str(out), "stderr": str(err)}
             cls._process.stdin.write(json.dumps(request).encode() + b"\n")
             pid = cls._answer()["pid"]

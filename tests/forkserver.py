@@ -42,17 +42,20 @@ def warm() -> None:
     import reprocompare.commands.cli  # noqa: F401
 
 
+def pythonpath(env) -> list[str]:
+    """PYTHONPATH's entries, absolute, as site puts them on sys.path."""
+    return [os.path.abspath(p) for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+
+
 #: this process's sys.path without what its start put first: its script's folder (tests/) and
 #: the entries of its PYTHONPATH; a child puts its own in front, as its start would have
-_PYTHONPATH = [os.path.abspath(p) for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
-_BASE_PATH = [p for p in sys.path[1:] if p not in _PYTHONPATH]
+_BASE_PATH = [p for p in sys.path[1:] if p not in pythonpath(os.environ)]
 
 
 def search_path(cwd: str, env: dict) -> list[str]:
     """sys.path of ``python -m ...`` started in ``cwd`` with ``env``: the working directory,
-    then PYTHONPATH's entries (absolute, as site makes them), then the interpreter's own."""
-    given = [os.path.abspath(p) for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
-    return [cwd, *given, *_BASE_PATH]
+    then PYTHONPATH's entries, then the interpreter's own."""
+    return [cwd, *pythonpath(env), *_BASE_PATH]
 
 
 def main(program: str, argv: list[str]) -> int:
@@ -81,6 +84,7 @@ def child(request: dict) -> None:
         sys.path[:] = search_path(os.getcwd(), request["env"])
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0)
+        os.close(null)
         for fd, path in ((1, request["stdout"]), (2, request["stderr"])):
             out = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
             os.dup2(out, fd)

@@ -13,13 +13,15 @@ import conftest
 from conftest import ROOT, TEST_DATA, TINY, planned
 
 TINY_CONLL = TEST_DATA / "tiny.conll"
+NEEDS_FORKSERVER = pytest.mark.skipif(
+    not conftest.FORKSERVER, reason="no fork server: REPROCOMPARE_TESTS_FORKSERVER=0, or not Linux")
 
 
 def fresh(command: list[str], cwd) -> subprocess.CompletedProcess:
     return subprocess.run(command, capture_output=True, text=True, cwd=cwd)
 
 
-@pytest.mark.skipif(not conftest.FORKSERVER, reason="no fork server: REPROCOMPARE_TESTS_FORKSERVER=0, or not Linux")
+@NEEDS_FORKSERVER
 def test_a_fork_plans_and_fails_as_a_fresh_process(tmp_path):
     conftest.snakemake(tmp_path, "-n", config=TINY, cores=None)  # writes study.yaml
     dry = [*conftest.SNAKEMAKE, "--directory", str(tmp_path), "--configfile",
@@ -40,7 +42,7 @@ def test_a_fork_plans_and_fails_as_a_fresh_process(tmp_path):
     assert conftest.run(version).stdout == fresh(version, ROOT).stdout
 
 
-@pytest.mark.skipif(not conftest.FORKSERVER, reason="no fork server: REPROCOMPARE_TESTS_FORKSERVER=0, or not Linux")
+@NEEDS_FORKSERVER
 def test_a_fork_searches_the_working_directory_then_pythonpath(tmp_path):
     """sys.path as a fresh ``python -m`` has it: the working directory first, PYTHONPATH's
     entries next; nothing of the server's own start (tests/ is not on it)."""
@@ -63,7 +65,7 @@ def test_a_fork_searches_the_working_directory_then_pythonpath(tmp_path):
         assert (forked.returncode, forked.stderr) == (alone.returncode, alone.stderr), spec
 
 
-@pytest.mark.skipif(not conftest.FORKSERVER, reason="no fork server: REPROCOMPARE_TESTS_FORKSERVER=0, or not Linux")
+@NEEDS_FORKSERVER
 def test_a_fork_takes_the_environment_and_times_out(tmp_path):
     # a variable read only at start-up runs afresh; PYTHONPATH a fork applies itself
     assert not conftest._ForkServer.starts_as({**os.environ, "PYTHONHASHSEED": "7"})
