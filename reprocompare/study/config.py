@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import inspect
+import math
 from pathlib import Path
 from typing import Any
 
@@ -134,10 +135,28 @@ def _key(path) -> str:
     return ".".join(str(p) for p in path) or "(top level)"
 
 
+def _check_finite(value: Any, path: list, source: str) -> None:
+    """Refuse NaN and the infinities anywhere in the config (YAML's ``.nan``, ``.inf``).
+
+    JSON Schema cannot: every comparison with NaN is false, so ``minimum`` and ``maximum`` let
+    it through, and ``.inf`` passes any ``minimum``. One check over every value, so that no
+    float key (a threshold, an alpha, a hyperparameter) is forgotten."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise UserError(f"{value} is not a finite number: give a number (NaN and infinities "
+                        "are refused)", path=source, key=_key(path))
+    if isinstance(value, dict):
+        for key, sub in value.items():
+            _check_finite(sub, [*path, key], source)
+    elif isinstance(value, list):
+        for i, sub in enumerate(value):
+            _check_finite(sub, [*path, i], source)
+
+
 def validate(config: Any, source: str = "config") -> dict:
     """The config with defaults filled in, or a UserError naming the first wrong key."""
     if not isinstance(config, dict):
         raise UserError("the config must be a mapping of keys to values", path=source)
+    _check_finite(config, [], source)
     config = copy.deepcopy(config)
     schema = _schema()
     validator = jsonschema.Draft202012Validator(schema)
