@@ -6,7 +6,8 @@ writers of every file.
 - Paths: a repetition's run directory, a comparison's summary and claims (the workflow's rules
   and the CLI's ``resume`` and ``sequential`` use the same patterns).
 - Formats: the per-sentence counts table (:data:`COUNTS_COLUMNS`, parsed by
-  :func:`counts_rows` alone) and CSV text (:func:`csv_text`).
+  :func:`counts_rows` alone) and CSV text (:func:`csv_text`). A repetition's records are
+  checked against one another by :mod:`reprocompare.base.verify`.
 - Reading: :func:`read_json`, so that a missing, truncated or foreign record is one error
   naming its file.
 - Writing: every output is written to a temporary name in the same directory and renamed over
@@ -21,6 +22,7 @@ import io
 import json
 import math
 import os
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -52,24 +54,42 @@ COUNTS_COLUMNS = ("fold", "model", "sentence", "gold", "pred", "correct")
 
 def counts_rows(text: str) -> list[tuple[str, str, int, int, int, int]]:
     """The rows of a counts table, (fold, model, sentence, gold, pred, correct), checked: the one
-    parser of counts.tsv.gz. Raises ValueError naming the line of anything that is not one."""
+    parser of counts.tsv.gz. Raises ValueError naming the line of anything that is not one:
+    every count a non-negative integer, and correct chunks at most the gold and the predicted."""
     lines = [line for line in text.splitlines() if line.strip()]
     if not lines or tuple(lines[0].split("\t")) != COUNTS_COLUMNS:
         raise ValueError("not a counts table: the header must be "
                          f"{', '.join(COUNTS_COLUMNS)} (tab-separated)")
     rows = []
     for number, line in enumerate(lines[1:], start=2):
-        fields = line.split("\t")
-        if len(fields) != len(COUNTS_COLUMNS):
-            raise ValueError(f"line {number}: expected {len(COUNTS_COLUMNS)} tab-separated "
-                             f"fields, got {len(fields)}")
-        if fields[1] not in ("A", "B"):
-            raise ValueError(f"line {number}: model must be A or B, got {fields[1]!r}")
-        if not (fields[0] == "vote" or fields[0].isdecimal()) \
-                or not all(field.isdecimal() for field in fields[2:]):
-            raise ValueError(f"line {number}: fold, sentence and counts must be integers")
-        rows.append((fields[0], fields[1], *map(int, fields[2:])))
+        match = _COUNTS_ROW.fullmatch(line)
+        if match is None:  # say what is wrong with it
+            _counts_row_problem(line, number)
+        fold, model, *numbers = match.groups()
+        sentence, gold, pred, correct = map(int, numbers)
+        # a correct chunk is a predicted chunk that is also gold: counts beyond that are no
+        # tagger's (an edit), and would give an F1 above 1 to every reader
+        if correct > gold or correct > pred:
+            raise ValueError(f"line {number}: {correct} correct chunks of {gold} gold and "
+                             f"{pred} predicted (correct can exceed neither)")
+        rows.append((fold, model, sentence, gold, pred, correct))
     return rows
+
+
+#: a row of the counts table: ASCII digits only (a superscript digit is no count, and int()
+#: would refuse it), so a row that matches is one int() reads (one regex: half the time of
+#: checking field by field, and resume reads every committed repetition's counts)
+_COUNTS_ROW = re.compile(r"(vote|[0-9]+)\t([AB])\t([0-9]+)\t([0-9]+)\t([0-9]+)\t([0-9]+)")
+
+
+def _counts_row_problem(line: str, number: int) -> None:
+    fields = line.split("\t")
+    if len(fields) != len(COUNTS_COLUMNS):
+        raise ValueError(f"line {number}: expected {len(COUNTS_COLUMNS)} tab-separated "
+                         f"fields, got {len(fields)}")
+    if fields[1] not in ("A", "B"):
+        raise ValueError(f"line {number}: model must be A or B, got {fields[1]!r}")
+    raise ValueError(f"line {number}: fold, sentence and counts must be integers")
 
 
 def csv_text(rows: Iterable[Mapping], columns: Sequence[str],

@@ -9,11 +9,15 @@ study again. Snakemake's own answer, ``--touch``, marks outputs current without 
 belong to the config, which would turn a stale result into a current one.
 
 So :func:`resume` first reads every repetition that claims to be complete (its estimates.json,
-written last, exists) as a rerun would: every output present, the JSON files parse, the estimates
-are numbers in [-1, 1] (F1 differences), the counts a whole gzip with its header and rows
-(:func:`run_problem`). One that is not (truncated, emptied, a file deleted) is trained again:
-its estimates.json is removed, which is what Snakemake asks for (the summaries need it) and so
-what makes it plan the job; a missing scores.json alone would not, as no job asks for it.
+written last, exists) as a rerun would, and checks it against itself
+(:func:`reprocompare.base.verify.run_problem`, the check the summaries' reader makes too): every
+output present, the JSON files parse, the counts a whole gzip of counts within their bounds, of
+the sentences its split validated, and scores.json and every estimate what those counts imply.
+One that is not (truncated, emptied, a file deleted, an estimate edited in range) is trained
+again: its estimates.json is removed, which is what Snakemake asks for (the summaries need it),
+and its summary is marked out of date (older than its inputs), without which Snakemake would
+read the missing estimates.json under a summary that stands as a file it can do without and
+plan nothing; a missing scores.json alone would not do, as no job asks for it.
 Then it checks every complete repetition against the config: the settings it
 recorded (settings.json, the job's params) must equal what the config asks for now
 (:func:`reprocompare.pipeline.provenance.compare`), and its split must be of the corpus the config prepares
@@ -26,29 +30,18 @@ only the missing repetitions and rebuilds the summaries, tables and figures from
 
 from __future__ import annotations
 
-import gzip
 import json
-import math
+import os
 import subprocess
 import sys
-import zlib
 from pathlib import Path
 
 from reprocompare.base import records
 from reprocompare.base.errors import UserError
 from reprocompare.base.records import STRATEGY_NAMES, read_json
+from reprocompare.base.verify import run_problem
 from reprocompare.pipeline import provenance
 from reprocompare.study.config import load_yaml, validate, widest
-
-#: what a complete compare job wrote (estimates.json last)
-OUTPUTS = ("split.json", "settings.json", "scores.json", "counts.tsv.gz", "runtime.json",
-           "estimates.json")
-
-
-#: the differences each strategy's estimates.json holds (what a summary reads)
-ESTIMATES = {"holdout": ("holdout",), "repeated-holdout": ("mean", "fold_differences"),
-             "bcv": ("avg", "vote", "mixture", "fold_differences")}
-
 
 def _json_object(path: Path) -> tuple[dict | None, str | None]:
     try:
@@ -56,54 +49,6 @@ def _json_object(path: Path) -> tuple[dict | None, str | None]:
     except UserError as error:  # the problem, said of the file alone (the caller names the run)
         where = path.name if error.line is None else f"{path.name}:{error.line}"
         return None, f"{where}: {error.message}"
-
-
-def _difference(value) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) \
-        and math.isfinite(value) and -1 <= value <= 1
-
-
-def _estimates_problem(estimates: dict) -> str | None:
-    strategy = estimates.get("strategy")
-    if strategy not in ESTIMATES:
-        return f"estimates.json has strategy {strategy!r}, not one of {', '.join(ESTIMATES)}"
-    for key in ESTIMATES[strategy]:
-        value = estimates.get(key)
-        numbers = value if isinstance(value, list) and value else [value]
-        if not all(_difference(v) for v in numbers):
-            return f"estimates.json has {key} {json.dumps(value)}, not F1 differences in [-1, 1]"
-    return None
-
-
-def _counts_problem(path: Path) -> str | None:
-    try:
-        text = gzip.decompress(path.read_bytes()).decode("utf-8")
-    except (OSError, EOFError, zlib.error, UnicodeDecodeError) as error:
-        return f"counts.tsv.gz is not a whole gzip of text ({error})"
-    try:
-        rows = records.counts_rows(text)
-    except ValueError as error:  # a header missing, or a row cut off by the kill
-        return f"counts.tsv.gz is broken: {error}"
-    if not rows:
-        return "counts.tsv.gz has no rows"
-    return None
-
-
-def run_problem(run: Path) -> str | None:
-    """Why the outputs of a repetition that claims to be complete (its estimates.json exists)
-    cannot be trusted by a rerun, or None: every output present, the JSON files JSON objects,
-    the estimates F1 differences in [-1, 1], the counts a whole gzip with its header and rows."""
-    for name in OUTPUTS:
-        if not (run / name).is_file():
-            return f"{name} is missing"
-    for name in OUTPUTS:
-        if name.endswith(".json"):
-            record, problem = _json_object(run / name)
-            if problem is None and name == "estimates.json":
-                problem = _estimates_problem(record)
-            if problem is not None:
-                return problem
-    return _counts_problem(run / "counts.tsv.gz")
 
 
 def planned_runs(config: dict) -> list[tuple[str, str, str, int]]:
@@ -173,6 +118,31 @@ def check_corpora(config: dict, directory: Path, complete: list[Path]) -> None:
                             "corpus file or its reading settings changed", path=run / "split.json")
 
 
+def _stale_summaries(config: dict, directory: Path, complete: list[Path],
+                     broken: list[tuple[Path, str]], sequential: bool) -> list[Path]:
+    """The summaries (and claims) that cannot stand: those of a comparison on a corpus with a
+    repetition to train.
+
+    Snakemake runs a job only when a target or a job that runs needs it: a summary that exists
+    and is newer than every input it still has is up to date, and the repetition whose
+    estimates.json is missing under it is then a file it can do without (as a temp() file used
+    and removed). Resume promised "trains the other 1" and snakemake planned none (issue 34).
+    A summary older than its inputs is out of date: its job runs, and with it every
+    repetition it lacks, and then the tables. A sequential study's missing repetitions are its
+    later waves, which the driver asks for with their R: there only a broken one counts."""
+    done = set(complete)
+    if sequential:
+        missing = [run for run, _ in broken]
+    else:
+        missing = [run_directory(directory, *planned) for planned in planned_runs(config)]
+        missing = [run for run in missing if run not in done]
+    pairs = dict.fromkeys(run.relative_to(directory / "results" / "compare").parts[:2]
+                          for run in missing)
+    paths = [directory / pattern.format(corpus=corpus, comparison=comparison)
+             for corpus, comparison in pairs for pattern in (records.SUMMARY, records.CLAIMS)]
+    return [path for path in paths if path.is_file()]
+
+
 def snakefile() -> Path:
     """The workflow's Snakefile: resume runs the workflow, which lives in a clone of the project
     (the installed package holds the library, not the workflow)."""
@@ -213,6 +183,14 @@ def resume(config_path: str | Path, directory: str | Path, say=print) -> dict:
         (run / "estimates.json").unlink(missing_ok=True)
         say(f"{run}: {problem}; its estimates.json is removed, so snakemake trains this "
             "repetition again")
+    stale = _stale_summaries(config, directory, complete, broken, sequential)
+    for path in stale:
+        os.utime(path, (0, 0))  # older than any input: out of date, as Snakemake reads times
+    if stale:
+        say(f"{directory}: {', '.join(str(p.relative_to(directory)) for p in stale)} "
+            f"{'lack' if len(stale) > 1 else 'lacks'} a repetition to train and "
+            f"{'are' if len(stale) > 1 else 'is'} marked out of date, so that snakemake "
+            "trains it and rebuilds them")
     if complete:
         _snakemake(config_path, directory, "--touch",
                    *(str((run / "estimates.json").relative_to(directory)) for run in complete))

@@ -16,6 +16,7 @@ import numpy as np
 
 from reprocompare.base.errors import UserError
 from reprocompare.base.records import ESTIMATORS, TABLE4_K, read_json
+from reprocompare.base.verify import check_run
 from reprocompare.estimators.difference import mixture
 from reprocompare.estimators.null import null_offsets
 from reprocompare.estimators.reproducibility import model_interval, summarize
@@ -66,6 +67,7 @@ def load_estimates(directory: str | Path) -> dict:
     estimates = _read_json(Path(directory) / "estimates.json")
     _check_estimates(estimates, Path(directory) / "estimates.json")
     split = _read_json(Path(directory) / "split.json")
+    check_run(directory)  # the estimates recomputed from its own counts and scores (issue 34)
     try:
         settings = {key: split[key] for key in ("ratio", "k", "m") if key in split}
         return {**estimates, "repetition": split["repetition"], "seed": split["seed"],

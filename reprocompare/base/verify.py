@@ -1,0 +1,306 @@
+"""A repetition's records checked against themselves: the one check every reader of a compare
+job's directory makes before it takes a number from it (issue 34).
+
+A compare job (:func:`reprocompare.study.compare.write_comparison`) writes records that imply
+one another. The sentence-level counts (counts.tsv.gz: gold, predicted and correct chunks of
+every validation sentence of every fold, and of a BCV's vote) give each fold's chunk F1 of A and
+B, ``2 c / (g + p)`` summed over the fold's sentences, and the vote F1s; scores.json repeats the
+fold F1s (with precision, recall and the fold sizes); split.json says which sentences each fold
+validated; and estimates.json is a function of them all (Xue et al., section 3):
+
+- holdout: ST = F1_A - F1_B of the one fold;
+- repeated-holdout: the fold differences and their mean (RS);
+- bcv: the fold differences, Avg = their mean, Vote = vote F1_A - vote F1_B, and Mixture, Eq. 8
+  for "A > B" (Vote when Vote > Avg, else Avg), with the case it chose;
+- per model: the same figures of A and of B.
+
+So an in-range edit (estimates.json's avg set to 0.9 while its counts say -0.066), counts out of
+their bounds (correct chunks above the gold or predicted ones: :func:`records.counts_rows`
+refuses them), or files of two different runs side by side are found by recomputing, not by
+trusting. :func:`run_problem` says why a directory cannot be trusted (``resume`` removes its
+estimates.json, so that Snakemake trains it again); :func:`check_run` raises the same finding as
+a UserError naming the file (the summaries' reader, :func:`reprocompare.study.summary.
+load_estimates`). A record that checks out is exactly what the job computed: the estimates are
+recomputed in float64 as the job computed them, and agree to :data:`TOLERANCE`.
+
+What is checked is what is there: a directory of estimates.json and split.json alone (a
+hand-made one, or one whose job kept no counts) is checked against itself (RS's mean and BCV's
+Avg against the fold differences, the mixture against Eq. 8, ST against the per-model F1s);
+``complete=True`` (what ``resume`` asks of a finished job) requires every output.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import math
+import zlib
+from pathlib import Path
+
+from reprocompare.base.errors import UserError
+from reprocompare.base.records import counts_rows, read_json
+
+#: what a complete compare job wrote (estimates.json last)
+OUTPUTS = ("split.json", "settings.json", "scores.json", "counts.tsv.gz", "runtime.json",
+           "estimates.json")
+#: the differences each strategy's estimates.json holds (what a summary reads)
+ESTIMATES = {"holdout": ("holdout",), "repeated-holdout": ("mean", "fold_differences"),
+             "bcv": ("avg", "vote", "mixture", "fold_differences")}
+#: how far a recorded figure may lie from the one recomputed: the job and this check sum the
+#: same integers and divide once, so they agree to the last bits; the rest is np.mean's
+#: pairwise summation against ours (a few ulps), far below any edit that changes a table
+TOLERANCE = 1e-9
+PAIR = ("A", "B")
+
+
+class Untrusted(Exception):
+    """A record that disagrees with itself: ``file`` (a name in the run directory) and why."""
+
+    def __init__(self, file: str, message: str, line: int | None = None, joined: str = " "):
+        self.file, self.message, self.line = file, message, line
+        where = file if line is None else f"{file}:{line}"
+        # "counts.tsv.gz has no rows", "settings.json:3: not valid JSON"
+        super().__init__(f"{where}{': ' if line is not None else joined}{message}")
+
+
+def _f1(gold: int, pred: int, correct: int) -> float:
+    """Chunk F1 of summed counts, as corpora.scoring computes it (0 when nothing is there)."""
+    return 2.0 * correct / (gold + pred) if gold + pred else 0.0
+
+
+def _number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) \
+        and math.isfinite(value)
+
+
+def _close(recorded, implied: float) -> bool:
+    return _number(recorded) and abs(recorded - implied) <= TOLERANCE
+
+
+def _mean(values: list[float]) -> float:
+    return math.fsum(values) / len(values)
+
+
+def _g(value: float) -> str:
+    return f"{value:.6g}"
+
+
+def _json(run: Path, name: str) -> dict:
+    try:
+        return read_json(run / name)
+    except UserError as error:  # said of the file alone: the caller names the run
+        raise Untrusted(name, error.message, error.line, joined=": ") from None
+
+
+def _shape(estimates: dict, complete: bool) -> None:
+    """The strategy known and its differences F1 differences in [-1, 1]; a BCV's fold
+    differences only where the run is to be complete or gave them (the summaries read its Avg,
+    Vote and Mixture)."""
+    strategy = estimates.get("strategy")
+    if strategy not in ESTIMATES:
+        raise Untrusted("estimates.json", f"has strategy {strategy!r}, not one of "
+                        f"{', '.join(ESTIMATES)}")
+    for key in ESTIMATES[strategy]:
+        if key == "fold_differences" and strategy == "bcv" and not complete \
+                and key not in estimates:
+            continue
+        value = estimates.get(key)
+        numbers = value if isinstance(value, list) and value else [value]
+        if not all(_number(v) and -1 <= v <= 1 for v in numbers):
+            raise Untrusted("estimates.json", f"has {key} {json.dumps(value)}, not F1 "
+                            "differences in [-1, 1]")
+
+
+def _counts(run: Path) -> list[tuple[str, str, int, int, int, int]]:
+    try:
+        text = gzip.decompress((run / "counts.tsv.gz").read_bytes()).decode("utf-8")
+    except (OSError, EOFError, zlib.error, UnicodeDecodeError) as error:
+        raise Untrusted("counts.tsv.gz", f"is not a whole gzip of text ({error})") from None
+    try:
+        rows = counts_rows(text)
+    except ValueError as error:  # a header missing, a row cut off, a count out of its bounds
+        raise Untrusted("counts.tsv.gz", f"is broken: {error}") from None
+    if not rows:
+        raise Untrusted("counts.tsv.gz", "has no rows")
+    return rows
+
+
+def _from_counts(rows, split: dict) -> tuple[dict, dict | None, dict]:
+    """Every fold's F1 of A and B, and the vote F1s (bcv), from the counts, whose sentences must
+    be those split.json's folds validated (the vote's: every sentence once); and the summed
+    (gold, pred, correct) of each (fold, model), which scores.json's precision and recall read."""
+    sentences: dict[tuple[str, str], list[int]] = {}
+    totals: dict[tuple[str, str], list[int]] = {}
+    for fold, model, sentence, gold, pred, correct in rows:
+        sentences.setdefault((fold, model), []).append(sentence)
+        total = totals.setdefault((fold, model), [0, 0, 0])
+        total[0] += gold
+        total[1] += pred
+        total[2] += correct
+    folds = split["folds"]
+    expected = {(str(f), name): fold.get("validation") if isinstance(fold, dict) else None
+                for f, fold in enumerate(folds) for name in PAIR}
+    if split.get("strategy") == "bcv":
+        n = split.get("n_sentences")
+        expected.update({("vote", name): list(range(n)) if isinstance(n, int) else None
+                         for name in PAIR})
+    for key in sorted(set(sentences) | set(expected)):
+        if sentences.get(key) != expected.get(key):
+            fold, model = key
+            what = "the vote" if fold == "vote" else f"fold {fold}"
+            raise Untrusted("counts.tsv.gz", f"the sentences of {what}, model {model}, are not "
+                            "those split.json says it validated (counts of another split?)")
+    f1 = {name: [_f1(*totals[(str(f), name)]) for f in range(len(folds))] for name in PAIR}
+    vote = ({name: _f1(*totals[("vote", name)]) for name in PAIR}
+            if split.get("strategy") == "bcv" else None)
+    return f1, vote, totals
+
+
+def _check_scores(scores: dict, split: dict, f1: dict | None, totals: dict | None) -> dict:
+    """scores.json against the split and the counts; the fold F1s it gives when there are no
+    counts to give them."""
+    folds = scores.get("folds")
+    if not isinstance(folds, list) or len(folds) != len(split["folds"]):
+        raise Untrusted("scores.json", f"has {len(folds) if isinstance(folds, list) else 'no'} "
+                        f"folds, split.json {len(split['folds'])}")
+    out = {name: [] for name in PAIR}
+    for f, (entry, fold) in enumerate(zip(folds, split["folds"])):
+        if not isinstance(entry, dict):
+            raise Untrusted("scores.json", f"fold {f} is not a record of scores")
+        for size, part in (("n_train", "train"), ("n_validation", "validation")):
+            if entry.get(size) != len(fold[part]):
+                raise Untrusted("scores.json", f"fold {f} has {size} {entry.get(size)!r}, "
+                                f"split.json {len(fold[part])} sentences")
+        for name in PAIR:
+            score = entry.get(name)
+            if not isinstance(score, dict) or not _number(score.get("f1")):
+                raise Untrusted("scores.json", f"fold {f} has no F1 of model {name}")
+            if f1 is not None:
+                gold, pred, correct = totals[(str(f), name)]
+                implied = {"f1": f1[name][f], "precision": correct / pred if pred else 0.0,
+                           "recall": correct / gold if gold else 0.0}
+                for key, value in implied.items():
+                    if key in score and not _close(score[key], value):
+                        raise Untrusted("scores.json", f"fold {f} gives model {name} {key} "
+                                        f"{_g(score[key])}, its counts (counts.tsv.gz) "
+                                        f"{_g(value)}")
+            out[name].append(float(score["f1"]))
+    return out
+
+
+def _disagrees(key: str, recorded, implied: float, source: str) -> Untrusted:
+    return Untrusted("estimates.json", f"has {key} {json.dumps(recorded)}, but {source} give "
+                     f"{_g(implied)}: a record that disagrees with itself (edited, or of "
+                     "another run) is not data")
+
+
+def _check_estimates(estimates: dict, f1: dict | None, vote: dict | None, source: str) -> None:
+    """estimates.json against itself, and against the fold and vote F1s where known."""
+    strategy = estimates["strategy"]
+    per_model = estimates.get("per_model") if isinstance(estimates.get("per_model"), dict) \
+        else {}
+
+    def check(key, recorded, implied, where=source):
+        if not _close(recorded, implied):
+            raise _disagrees(key, recorded, implied, where)
+
+    def check_model(figure, implied_of):
+        for name in PAIR:
+            model = per_model.get(name)
+            if isinstance(model, dict) and figure in model:
+                check(f"per_model.{name}.{figure}", model[figure], implied_of(name))
+
+    differences = estimates.get("fold_differences")
+    if f1 is not None:
+        if len(f1["A"]) != (1 if strategy == "holdout" else len(differences)):
+            raise Untrusted("estimates.json", f"has {len(differences or ())} fold differences, "
+                            f"{source} {len(f1['A'])} folds")
+        implied = [a - b for a, b in zip(f1["A"], f1["B"])]
+        if strategy != "holdout":
+            for f, (recorded, value) in enumerate(zip(differences, implied)):
+                check(f"fold_differences[{f}]", recorded, value)
+    if strategy == "holdout":
+        if f1 is not None:
+            check("holdout", estimates["holdout"], f1["A"][0] - f1["B"][0])
+            check_model("holdout", lambda name: f1[name][0])
+        elif all(isinstance(per_model.get(n), dict) and _number(per_model[n].get("holdout"))
+                 for n in PAIR):
+            check("holdout", estimates["holdout"],
+                  per_model["A"]["holdout"] - per_model["B"]["holdout"], "its per-model F1s")
+        return
+    if strategy == "repeated-holdout":
+        check("mean", estimates["mean"], _mean(differences), "its fold differences")
+        if f1 is not None:
+            check_model("mean", lambda name: _mean(f1[name]))
+        return
+    if isinstance(differences, list) and differences:
+        check("avg", estimates["avg"], _mean(differences), "its fold differences")
+    if vote is not None:
+        check("vote", estimates["vote"], vote["A"] - vote["B"])
+        check_model("vote", lambda name: vote[name])
+    if f1 is not None:
+        check_model("avg", lambda name: _mean(f1[name]))
+    # Eq. 8 for "A > B", as the job records it (the summaries recompute it per conclusion)
+    chose = "vote" if estimates["vote"] > estimates["avg"] else "avg"
+    check("mixture", estimates["mixture"], estimates[chose], f"Eq. 8 on its vote and avg ({chose})")
+    if estimates.get("mixture_chose", chose) != chose:
+        raise Untrusted("estimates.json", f"has mixture_chose {estimates['mixture_chose']!r}, "
+                        f"but its vote and avg make Eq. 8 choose {chose!r}")
+
+
+def _problem(run: Path, complete: bool) -> None:
+    if complete:
+        for name in OUTPUTS:
+            if not (run / name).is_file():
+                raise Untrusted(name, "is missing")
+        for name in OUTPUTS:
+            if name.endswith(".json") and name != "estimates.json":
+                _json(run, name)
+    counted, scored = (run / "counts.tsv.gz").is_file(), (run / "scores.json").is_file()
+    estimates = _json(run, "estimates.json")
+    _shape(estimates, complete or counted or scored)
+    split = _json(run, "split.json")
+    if split.get("strategy", estimates["strategy"]) != estimates["strategy"]:
+        raise Untrusted("estimates.json", f"is of strategy {estimates['strategy']}, split.json "
+                        f"of {split.get('strategy')}")
+    folds = split.get("folds")
+    whole = isinstance(folds, list) and folds and all(
+        isinstance(fold, dict) and isinstance(fold.get("train"), list)
+        and isinstance(fold.get("validation"), list) for fold in folds)
+    if (complete or counted or scored) and not whole:  # what the counts and scores are read by
+        raise Untrusted("split.json", "has no folds of train and validation sentences")
+    f1 = vote = totals = None
+    source = ""
+    if counted:
+        f1, vote, totals = _from_counts(_counts(run), split)
+        source = "its counts (counts.tsv.gz)"
+    if scored:
+        scores = _json(run, "scores.json")
+        if "models" in scores and scores.get("models") != estimates.get("models"):
+            raise Untrusted("scores.json", "names other models than estimates.json (records "
+                            "of two runs?)")
+        scored = _check_scores(scores, split, f1, totals)
+        if f1 is None:
+            f1, source = scored, "its fold F1s (scores.json)"
+    _check_estimates(estimates, f1, vote, source)
+
+
+def run_problem(run: str | Path, *, complete: bool = True) -> str | None:
+    """Why the records of the repetition in ``run`` cannot be trusted, said of the file (``"
+    counts.tsv.gz is broken: ..."``), or None; ``complete``: every output of a finished job
+    must be there (what ``resume`` asks of a repetition whose estimates.json exists)."""
+    try:
+        _problem(Path(run), complete)
+    except Untrusted as found:
+        return str(found)
+    return None
+
+
+def check_run(run: str | Path, *, complete: bool = False) -> None:
+    """:func:`run_problem` as a UserError naming the file (and line) that cannot be trusted."""
+    try:
+        _problem(Path(run), complete)
+    except Untrusted as found:
+        raise UserError(f"{found.message} (delete the directory and rerun; `reprocompare resume` "
+                        "does so for a study)", path=Path(run) / found.file,
+                        line=found.line) from None

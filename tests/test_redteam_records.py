@@ -1,0 +1,403 @@
+"""Issue 34's red-team cases on records, corpora and taggers: a catalogue (``CASES``, counted by
+benchmarks/bench_hostile.py with tests/test_hostile.py's) and the end-to-end checks behind it.
+
+- **records**: a finished repetition edited in range (estimates.json's avg set to 0.9 while its
+  counts say otherwise, a fold difference, the vote, Eq. 8's choice, a per-model F1), counts out
+  of their bounds (correct above gold or predicted, negative), counts of another split, scores
+  that disagree with the counts. Each must be refused by both readers, ``resume``'s
+  (:func:`reprocompare.commands.resume.run_problem`, which then trains it again) and the
+  summaries' (:func:`reprocompare.study.summary.load_estimates`), with one line naming the file
+  and why; a run as written, re-indented or without its predictions is accepted by both.
+- resume's promise ("snakemake trains the other N") is what a real ``snakemake -n`` plans next,
+  and the tampered repetition never reaches a table.
+"""
+
+from __future__ import annotations
+
+import copy
+import gzip
+import json
+import re
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from reprocompare.base.errors import UserError
+from reprocompare.commands.resume import run_problem
+from reprocompare.study.summary import load_estimates
+from test_hostile import ACCEPTANCE, REFUSAL, TINY, Case, _main
+
+#: the pair every good run trains: two taggers that differ (the majority baseline and a short
+#: CRF), so that every difference is far from 0 and an edit cannot hide in a zero
+PAIR = ["--a", "majority", "--b", "crf:max_iterations=5"]
+STRATEGIES = {"holdout": [], "repeated-holdout": ["--k", "3"], "bcv": ["--m", "2"]}
+
+
+def good_run(root: Path, strategy: str) -> Path:
+    """A complete repetition of ``strategy`` (with a settings.json, as the compare job leaves
+    it), made once under ``root``."""
+    run = root / f"good-{strategy}"
+    if not (run / "estimates.json").is_file():
+        status, err = _main(["compare", str(TINY), *PAIR, "--strategy", strategy,
+                             *STRATEGIES[strategy], "--out", str(run)], root)
+        assert status == 0, err
+        (run / "settings.json").write_text('{"split": {"strategy": "%s"}}\n' % strategy)
+    return run
+
+
+# ------------------------------------------------------------------------ edits of a run
+
+def _json_edit(name: str, edit):
+    def apply(run: Path) -> None:
+        record = json.loads((run / name).read_text())
+        edit(record)
+        (run / name).write_text(json.dumps(record, indent=1))
+    return apply
+
+
+def _set(path: str, value):
+    """Set the dotted ``path`` (a list index as a number) of a record to ``value``, or to
+    ``value(old)`` when it is callable."""
+    def edit(record):
+        *parents, last = [int(p) if p.isdigit() else p for p in path.split(".")]
+        for part in parents:
+            record = record[part]
+        record[last] = value(record[last]) if callable(value) else value
+    return edit
+
+
+def _estimates(path: str, value):
+    return _json_edit("estimates.json", _set(path, value))
+
+
+def _consistent_fold_edit(record):
+    """A fold difference and Avg edited together, so estimates.json agrees with itself: only
+    the counts can tell."""
+    record["fold_differences"][0] += 0.05
+    record["avg"] = sum(record["fold_differences"]) / len(record["fold_differences"])
+    chose = "vote" if record["vote"] > record["avg"] else "avg"
+    record["mixture"], record["mixture_chose"] = record[chose], chose
+
+
+def _flip_mixture(record):
+    other = "avg" if record["mixture_chose"] == "vote" else "vote"
+    record["mixture"], record["mixture_chose"] = record[other], other
+
+
+def _counts_edit(edit):
+    """Edit the counts table's rows ([fold, model, sentence, gold, pred, correct] as strings)."""
+    def apply(run: Path) -> None:
+        lines = gzip.decompress((run / "counts.tsv.gz").read_bytes()).decode().splitlines()
+        rows = [line.split("\t") for line in lines[1:]]
+        rows = edit(rows)
+        (run / "counts.tsv.gz").write_bytes(gzip.compress(
+            "\n".join([lines[0], *("\t".join(row) for row in rows)]).encode() + b"\n"))
+    return apply
+
+
+def _first_with_chunks(rows, fold="0", model="A"):
+    return next(row for row in rows if row[0] == fold and row[1] == model and int(row[4]))
+
+
+def _correct_above_gold(rows):
+    row = _first_with_chunks(rows)
+    row[5] = str(int(row[3]) + 1)
+    row[4] = str(max(int(row[4]), int(row[5])))
+    return rows
+
+
+def _correct_above_predicted(rows):
+    row = _first_with_chunks(rows)
+    row[5] = str(int(row[4]) + 1)
+    row[3] = str(max(int(row[3]), int(row[5])))
+    return rows
+
+
+def _negative(rows):
+    _first_with_chunks(rows)[3] = "-1"
+    return rows
+
+
+def _perfect_model_a(rows):
+    """Model A right on every chunk of fold 0: counts within their bounds, another F1."""
+    for row in rows:
+        if row[0] == "0" and row[1] == "A":
+            row[4] = row[5] = row[3]
+    return rows
+
+
+def _drop(fold):
+    def edit(rows):
+        first = next(i for i, row in enumerate(rows) if row[0] == fold)
+        return rows[:first] + rows[first + 1:]
+    return edit
+
+
+def _renumber(rows):
+    """Fold 0's sentences shifted by one: counts of another split."""
+    for row in rows:
+        if row[0] == "0":
+            row[2] = str(int(row[2]) + 1)
+    return rows
+
+
+def _other_split(run: Path) -> None:
+    split = json.loads((run / "split.json").read_text())
+    split["folds"][0]["validation"], split["folds"][-1]["validation"] = \
+        split["folds"][-1]["validation"], split["folds"][0]["validation"]
+    (run / "split.json").write_text(json.dumps(split))
+
+
+def _swap_models(record):
+    record["models"] = {"A": record["models"]["B"], "B": record["models"]["A"]}
+
+
+def _reindent(run: Path) -> None:
+    for name in ("estimates.json", "scores.json"):
+        (run / name).write_text(json.dumps(json.loads((run / name).read_text()), indent=4))
+
+
+def _records_cases() -> list[Case]:
+    refused = [
+        # bcv: what the issue found, and its neighbours
+        ("bcv", "avg set to 0.9, in range", _estimates("avg", 0.9), "has avg 0.9, but"),
+        ("bcv", "avg moved by 0.01", _estimates("avg", lambda v: v + 0.01), "has avg"),
+        ("bcv", "avg of the other sign", _estimates("avg", lambda v: -v), "has avg"),
+        ("bcv", "vote edited", _estimates("vote", lambda v: v + 0.02), "has vote"),
+        ("bcv", "mixture edited", _estimates("mixture", 0.5), "has mixture 0.5"),
+        ("bcv", "Eq. 8's choice flipped", _json_edit("estimates.json", _flip_mixture),
+         "mixture"),
+        ("bcv", "mixture_chose alone flipped", _estimates(
+            "mixture_chose", lambda v: "avg" if v == "vote" else "vote"), "mixture_chose"),
+        ("bcv", "a fold difference edited", _estimates("fold_differences.1",
+                                                       lambda v: v + 0.05),
+         "fold_differences[1]"),
+        ("bcv", "a fold difference and avg edited together",
+         _json_edit("estimates.json", _consistent_fold_edit), "fold_differences[0]"),
+        ("bcv", "per-model vote F1 edited", _estimates("per_model.A.vote", 0.99),
+         "per_model.A.vote"),
+        ("bcv", "per-model avg F1 edited", _estimates("per_model.B.avg", 0.5),
+         "per_model.B.avg"),
+        ("bcv", "strategy relabelled holdout", _json_edit("estimates.json", lambda r: r.update(
+            strategy="holdout", holdout=r["avg"])), "split.json of bcv"),
+        ("bcv", "scores.json of other models", _json_edit("scores.json", _swap_models),
+         "names other models"),
+        ("bcv", "scores.json F1 edited", _json_edit("scores.json", _set("folds.0.A.f1", 0.9)),
+         "scores.json fold 0 gives model A f1 0.9"),
+        ("bcv", "scores.json precision edited", _json_edit(
+            "scores.json", _set("folds.1.B.precision", 0.1)), "precision"),
+        ("bcv", "scores.json n_train edited", _json_edit("scores.json",
+                                                         _set("folds.0.n_train", 3)), "n_train"),
+        ("bcv", "counts: correct above gold", _counts_edit(_correct_above_gold),
+         "correct can exceed neither"),
+        ("bcv", "counts: correct above predicted", _counts_edit(_correct_above_predicted),
+         "correct can exceed neither"),
+        ("bcv", "counts: a negative gold count", _counts_edit(_negative), "must be integers"),
+        ("bcv", "counts: model A perfect on fold 0", _counts_edit(_perfect_model_a),
+         "scores.json fold 0 gives model A"),
+        ("bcv", "counts: a sentence of fold 0 dropped", _counts_edit(_drop("0")),
+         "the sentences of fold 0"),
+        ("bcv", "counts: a sentence of the vote dropped", _counts_edit(_drop("vote")),
+         "the sentences of the vote"),
+        ("bcv", "counts of another split", _counts_edit(_renumber), "the sentences of fold 0"),
+        ("bcv", "split.json of another repetition", _other_split, "split.json says"),
+        # the other strategies
+        ("holdout", "holdout edited in range", _estimates("holdout", lambda v: v + 0.05),
+         "has holdout"),
+        ("holdout", "per-model F1 edited", _estimates("per_model.A.holdout", 0.95),
+         "per_model.A.holdout"),
+        ("holdout", "counts: correct above gold", _counts_edit(_correct_above_gold),
+         "correct can exceed neither"),
+        ("repeated-holdout", "mean edited", _estimates("mean", lambda v: v + 0.03), "has mean"),
+        ("repeated-holdout", "a fold difference edited", _estimates(
+            "fold_differences.2", lambda v: v - 0.04), "fold_differences[2]"),
+        ("repeated-holdout", "per-model mean edited", _estimates("per_model.B.mean", 0.2),
+         "per_model.B.mean"),
+        ("repeated-holdout", "counts: model A perfect on fold 0",
+         _counts_edit(_perfect_model_a), "scores.json fold 0"),
+    ]
+    accepted = [(strategy, "as written", lambda run: None) for strategy in STRATEGIES] + [
+        ("bcv", "re-indented", _reindent),
+        ("bcv", "predictions deleted", lambda run: [shutil.rmtree(p) for p in run.glob("fold*")]),
+        ("bcv", "runtime.json edited (wall times are not results)",
+         _json_edit("runtime.json", _set("folds.0.A", 99.0))),
+        ("repeated-holdout", "keys reordered", _json_edit(
+            "estimates.json", lambda r: [r.update({k: r.pop(k)}) for k in list(r)[::-1]])),
+    ]
+    return ([Case("records", f"{strategy}: {name}", (strategy, edit), REFUSAL, fragment)
+             for strategy, name, edit, fragment in refused]
+            + [Case("records", f"{strategy}: {name}", (strategy, edit), ACCEPTANCE)
+               for strategy, name, edit in accepted])
+
+
+CASES: list[Case] = [*_records_cases()]
+
+
+# ------------------------------------------------------------------------ running a case
+
+def outcome(case: Case, tmp: Path) -> tuple[str, str]:
+    """(the class the case ended in, its message); ``tmp`` is an empty folder of its own, whose
+    parent keeps the good runs."""
+    if case.family == "records":
+        strategy, edit = case.input
+        run = tmp / "run"
+        shutil.copytree(good_run(tmp.parent, strategy), run)
+        edit(run)
+        # both readers: resume's (which then trains it again) and the summaries'
+        problem = run_problem(run)
+        try:
+            load_estimates(run)
+            read = None
+        except UserError as error:
+            read = str(error)
+        if (problem is None) != (read is None):
+            return "readers disagree", f"resume: {problem}; summaries: {read}"
+        if problem is None:
+            return ACCEPTANCE, ""
+        # one line each, naming the run (resume) and the file (the summaries)
+        assert str(run) in read and "\n" not in read + problem, (problem, read)
+        return REFUSAL, f"{run}: {problem}"
+    raise AssertionError(f"no runner for family {case.family!r}")
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("redteam")
+
+
+def test_the_catalogue_has_both_classes_in_every_family():
+    assert len({str(case) for case in CASES}) == len(CASES), "every case has its own name"
+    for family in {case.family for case in CASES}:
+        classes = {case.expected for case in CASES if case.family == family}
+        assert classes == {REFUSAL, ACCEPTANCE}, family
+    assert all(case.fragment for case in CASES if case.expected == REFUSAL)
+
+
+@pytest.mark.parametrize("case", CASES, ids=str)
+def test_a_red_team_case_ends_in_its_class(case, shared):
+    tmp = Path(tempfile.mkdtemp(dir=shared))
+    observed, message = outcome(case, tmp)
+    assert observed == case.expected, message
+    if case.expected == REFUSAL:
+        assert case.fragment in message, message
+        assert len(message.strip().splitlines()) == 1 and "Traceback" not in message
+
+
+def test_a_tampered_run_is_refused_by_summarize_in_one_line(shared):
+    """`reprocompare summarize` on a run whose avg was set to 0.9: exit 2 and one line naming
+    estimates.json, where it printed +90 points before."""
+    runs = [shared / f"summarize-{r}" for r in range(2)]
+    for r, run in enumerate(runs):
+        status, err = _main(["compare", str(TINY), *PAIR, "--strategy", "bcv", "--m", "2",
+                             "--repetition", str(r), "--out", str(run)], shared)
+        assert status == 0, err
+    status, err = _main(["summarize", *map(str, runs)], shared)
+    assert status == 0, err
+    _estimates("avg", 0.9)(runs[1])
+    status, err = _main(["summarize", *map(str, runs)], shared)
+    assert status == 2 and len(err.strip().splitlines()) == 1, err
+    assert f"{runs[1]}/estimates.json: has avg 0.9, but" in err, err
+
+
+def test_the_bounds_are_the_parsers_so_every_reader_refuses_them():
+    """counts_rows is the one parser of counts.tsv.gz (resume, the summaries' check, the
+    significance tests, kept folds): the bounds hold for all of them."""
+    from reprocompare.base.records import counts_rows
+    from reprocompare.estimators.claims import read_counts
+
+    header = "fold\tmodel\tsentence\tgold\tpred\tcorrect\n"
+    for row, fragment in (("0\tA\t0\t2\t3\t3", "3 correct chunks of 2 gold"),
+                          ("0\tA\t0\t3\t2\t3", "3 correct chunks of 3 gold and 2 predicted"),
+                          ("0\tA\t0\t-1\t2\t0", "must be integers"),
+                          ("0\tA\t0\t²\t2\t0", "must be integers")):
+        for read in (counts_rows, read_counts):
+            with pytest.raises(ValueError, match=re.escape(fragment)):
+                read(header + row + "\n")
+    assert counts_rows(header + "0\tA\t0\t3\t2\t2\nvote\tB\t0\t0\t0\t0\n") == [
+        ("0", "A", 0, 3, 2, 2), ("vote", "B", 0, 0, 0, 0)]
+
+
+def test_a_hand_made_run_is_checked_against_itself(tmp_path):
+    """A directory of estimates.json and split.json alone (no counts, no scores: a run made by
+    hand, as the figure tests make them) is still checked against itself."""
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "split.json").write_text(json.dumps({"repetition": 0, "seed": 1}))
+    estimates = {"models": {"A": "a", "B": "b"}, "strategy": "repeated-holdout",
+                 "mean": 0.02, "fold_differences": [0.01, 0.03]}
+    (run / "estimates.json").write_text(json.dumps(estimates))
+    assert load_estimates(run)["mean"] == 0.02
+    (run / "estimates.json").write_text(json.dumps({**estimates, "mean": 0.5}))
+    with pytest.raises(UserError, match="has mean 0.5, but its fold differences give 0.02"):
+        load_estimates(run)
+    bcv = {"models": {"A": "a", "B": "b"}, "strategy": "bcv", "avg": 0.01, "vote": 0.03,
+           "mixture": 0.01, "mixture_chose": "avg"}
+    (run / "estimates.json").write_text(json.dumps(bcv))
+    with pytest.raises(UserError, match=r"has mixture 0.01, but Eq. 8 on its vote and avg"):
+        load_estimates(run)
+    (run / "estimates.json").write_text(json.dumps({**bcv, "mixture": 0.03,
+                                                    "mixture_chose": "vote"}))
+    assert load_estimates(run)["mixture"] == 0.03
+
+
+def test_the_committed_studies_pass_the_check():
+    """Every committed repetition is what its own counts say (no committed record was edited,
+    and the check reads them as the jobs wrote them)."""
+    root = Path(__file__).resolve().parents[1]
+    runs = sorted(root.glob("studies/*/results/compare/*/*/*/rep*"))
+    assert len(runs) > 1000
+    assert [(run, problem) for run in runs if (problem := run_problem(run))] == []
+
+
+# ------------------------------------------------------------------------ resume's promise
+
+@pytest.mark.slow
+def test_resume_promises_what_snakemake_then_plans_and_no_table_takes_the_edit(small_study,
+                                                                               tmp_path):
+    """In a finished study (its .snakemake records kept), a repetition edited in range and
+    another deleted: resume removes the edited one's estimates.json, says how many repetitions
+    snakemake trains, and a real dry run plans exactly those; the run then rebuilds Table 4 as
+    it was before the edit."""
+    import conftest
+
+    study = conftest.copy_study(small_study, tmp_path / "study")
+    table4 = (study / "results/tables/table4.csv").read_bytes()
+    edited = study / "results/compare/tiny/p1/bcv/rep1"
+    _estimates("avg", 0.9)(edited)
+    shutil.rmtree(study / "results/compare/tiny/p1/holdout/rep0")
+    result = conftest.run([sys.executable, "-m", "reprocompare", "resume",
+                           "--configfile", str(study / "study.yaml"), "--directory", str(study)],
+                          cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    said = result.stdout
+    assert f"{edited}: estimates.json has avg 0.9, but" in said, said
+    assert "its estimates.json is removed, so snakemake trains this repetition again" in said
+    promised = int(re.search(r"snakemake trains the other (\d+)", said).group(1))
+    assert promised == 2, said
+    dry = conftest.snakemake(study, "--configfile", "study.yaml", "-n", "--quiet", "rules",
+                             cores=None)
+    assert conftest.planned(dry.stdout + dry.stderr).get("compare") == promised
+    conftest.snakemake(study, "--configfile", "study.yaml")
+    assert (study / "results/tables/table4.csv").read_bytes() == table4
+    dry = conftest.snakemake(study, "--configfile", "study.yaml", "-n", "--quiet", "rules",
+                             cores=None)
+    assert conftest.planned(dry.stdout + dry.stderr) == {}
+
+
+@pytest.mark.slow
+def test_resume_of_a_complete_study_promises_nothing_and_plans_nothing(small_study, tmp_path):
+    import conftest
+
+    study = conftest.copy_study(small_study, tmp_path / "study")
+    result = conftest.run([sys.executable, "-m", "reprocompare", "resume",
+                           "--configfile", str(study / "study.yaml"), "--directory", str(study)],
+                          cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "snakemake trains the other 0" in result.stdout, result.stdout
+    dry = conftest.snakemake(study, "--configfile", "study.yaml", "-n", "--quiet", "rules",
+                             cores=None)
+    # the checklist names the config's path, which the copy changed: it alone reruns
+    assert conftest.planned(dry.stdout + dry.stderr) == {"checklist": 1, "all": 1}
