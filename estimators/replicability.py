@@ -129,6 +129,46 @@ def replicability(p_values: Sequence[float], alpha: float = 0.05) -> Replicabili
                          _count(bonferroni, alpha), _count(fisher, alpha), float(alpha))
 
 
+def one_per_content(corpora: Sequence[str],
+                    sha256: Sequence[str | None]) -> tuple[list[int], dict[str, str]]:
+    """The corpora a cross-corpus statistic counts: one per content.
+
+    The partial conjunction's N is the number of corpora the conclusion was tested on, and its
+    p-values must come from different corpora: a corpus given under two names (the same file,
+    or a copy of its bytes) is one corpus, and counting it twice would claim "replicated on 2 / 2
+    corpora" from one (Dror et al. 2017 assume N data sets). ``sha256`` is each corpus's
+    identity as its runs recorded it (of its sentences' text); None (not recorded) is a
+    corpus of its own.
+
+    Returns the indices of the corpora to count (the first of each content, in the order
+    given) and, for every other one, the name of the corpus it repeats.
+
+    >>> one_per_content(["a", "b", "c"], ["x", "y", "x"])
+    ([0, 1], {'c': 'a'})
+    """
+    if len(corpora) != len(sha256):
+        raise ValueError(f"{len(corpora)} corpora but {len(sha256)} checksums")
+    first: dict[str, int] = {}
+    kept, same_as = [], {}
+    for i, (name, digest) in enumerate(zip(corpora, sha256)):
+        if digest is not None and digest in first:
+            same_as[name] = corpora[first[digest]]
+            continue
+        if digest is not None:
+            first[digest] = i
+        kept.append(i)
+    return kept, same_as
+
+
+def same_content_note(same_as: dict[str, str], sha256: dict[str, str]) -> str:
+    """Why corpora were counted once, in words: ``same_as`` from :func:`one_per_content`,
+    ``sha256`` each corpus's checksum."""
+    pairs = "; ".join(f"{name} is {twin} (sha256 {sha256[name][:12]}...)"
+                      for name, twin in same_as.items())
+    return (f"Corpora with the same sentences count once across corpora: {pairs}, the same "
+            "bytes under another name.")
+
+
 def corpus_p_value(values: Sequence[float], conclusion: str = "A>B") -> float:
     """One corpus's p-value for "the conclusion does not hold on this corpus".
 

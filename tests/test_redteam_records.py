@@ -10,6 +10,8 @@ benchmarks/bench_hostile.py with tests/test_hostile.py's) and the end-to-end che
   and why; a run as written, re-indented or without its predictions is accepted by both.
 - resume's promise ("snakemake trains the other N") is what a real ``snakemake -n`` plans next,
   and the tampered repetition never reaches a table.
+- **corpora**: one corpus under two names (the same sha256) is one corpus in the partial
+  conjunction across corpora: counted once, and the claims table says why.
 """
 
 from __future__ import annotations
@@ -233,7 +235,54 @@ def _records_cases() -> list[Case]:
                for strategy, name, edit in accepted])
 
 
-CASES: list[Case] = [*_records_cases()]
+# ------------------------------------------------------------------------ corpora by content
+
+#: the corpora of a comparison: name -> (its Avg over 5 repetitions, its sha256)
+SHA = {"c1": "1" * 64, "c2": "2" * 64, "c3": "3" * 64}
+
+
+def _corpora_cases() -> list[Case]:
+    """Each input is the comparison's corpora as (name, the corpus its values and sha256 are
+    of); each must be counted once per content."""
+    named = [
+        ("one corpus under two names", [("c1", "c1"), ("copy", "c1")]),
+        ("two corpora and a copy of the first", [("c1", "c1"), ("c2", "c2"), ("copy", "c1")]),
+        ("a copy named first", [("a_copy", "c2"), ("c1", "c1"), ("c2", "c2")]),
+        ("two pairs of twins", [("c1", "c1"), ("x", "c1"), ("c2", "c2"), ("y", "c2")]),
+        ("three names, one corpus", [("c1", "c1"), ("x", "c1"), ("y", "c1")]),
+        ("three distinct corpora", [("c1", "c1"), ("c2", "c2"), ("c3", "c3")]),
+        ("two distinct corpora", [("c1", "c1"), ("c2", "c2")]),
+    ]
+    return [Case("corpora", name, corpora, ACCEPTANCE) for name, corpora in named]
+
+
+CASES: list[Case] = [*_records_cases(), *_corpora_cases()]
+
+
+def _claims_lines(tmp: Path, corpora: list[tuple[str, str]]) -> dict[str, str]:
+    """The replicability sentence of each corpus in the claims table of one comparison."""
+    from reprocompare.pipeline.significance_jobs import claims_tables
+    from test_claims_aso import _claims_record, _summary_record
+
+    paths = []
+    for name, content in corpora:
+        claims = {**_claims_record(content), "corpus": name}
+        summary = _summary_record(content)
+        summary.update(corpus=name)
+        summary["summary"].update(corpus=name, corpus_sha256=SHA[content])
+        for kind, record in (("claims", claims), ("summary", summary)):
+            path = tmp / f"{name}.{kind}.json"
+            path.write_text(json.dumps(record))
+            paths.append((kind, str(path)))
+    outputs = {kind: str(tmp / f"claims.{kind}") for kind in ("csv", "md", "html", "tex",
+                                                               "wide_tex")}
+    claims_tables([p for k, p in paths if k == "claims"],
+                  [p for k, p in paths if k == "summary"], outputs)
+    # the Markdown table: a section per comparison on a corpus, its sentence in it
+    sections = (tmp / "claims.md").read_text().split("### Significance claims: x on ")[1:]
+    return {section.split("\n", 1)[0]: next((line for line in section.splitlines()
+                                             if line.startswith("Replicability")), "")
+            for section in sections}
 
 
 # ------------------------------------------------------------------------ running a case
@@ -260,6 +309,20 @@ def outcome(case: Case, tmp: Path) -> tuple[str, str]:
         # one line each, naming the run (resume) and the file (the summaries)
         assert str(run) in read and "\n" not in read + problem, (problem, read)
         return REFUSAL, f"{run}: {problem}"
+    if case.family == "corpora":
+        sentences = _claims_lines(tmp, case.input)
+        distinct = len({content for _, content in case.input})
+        twins = [name for i, (name, content) in enumerate(case.input)
+                 if content in {c for _, c in case.input[:i]}]
+        for name, _ in case.input:
+            sentence = sentences.get(name, "")
+            counted = f"of {distinct} corpora" in sentence if distinct > 1 else \
+                "not computed, the" in sentence
+            said = all(f"{twin} is " in sentence for twin in twins) and (
+                bool(twins) == ("count once across corpora" in sentence))
+            if not (counted and said):
+                return "misleading", f"{name}: {sentence!r}"
+        return ACCEPTANCE, ""
     raise AssertionError(f"no runner for family {case.family!r}")
 
 
@@ -272,7 +335,9 @@ def test_the_catalogue_has_both_classes_in_every_family():
     assert len({str(case) for case in CASES}) == len(CASES), "every case has its own name"
     for family in {case.family for case in CASES}:
         classes = {case.expected for case in CASES if case.family == family}
-        assert classes == {REFUSAL, ACCEPTANCE}, family
+        # a corpus under two names is no error: it is counted once, and said
+        assert classes == ({ACCEPTANCE} if family == "corpora" else {REFUSAL, ACCEPTANCE}), \
+            family
     assert all(case.fragment for case in CASES if case.expected == REFUSAL)
 
 
@@ -401,3 +466,27 @@ def test_resume_of_a_complete_study_promises_nothing_and_plans_nothing(small_stu
                              cores=None)
     # the checklist names the config's path, which the copy changed: it alone reruns
     assert conftest.planned(dry.stdout + dry.stderr) == {"checklist": 1, "all": 1}
+
+
+# ------------------------------------------------------------------------ corpora by content
+
+def test_one_per_content_keeps_the_first_name_of_each_content():
+    from reprocompare.estimators.replicability import one_per_content
+
+    assert one_per_content(["a", "b", "c", "d"], ["x", None, "x", None]) == ([0, 1, 3],
+                                                                              {"c": "a"})
+    assert one_per_content([], []) == ([], {})
+    with pytest.raises(ValueError, match="2 corpora but 1 checksums"):
+        one_per_content(["a", "b"], ["x"])
+
+
+def test_a_copy_of_a_corpus_is_counted_once_with_the_reason(tmp_path):
+    """c1 and c2 are ahead (A > B on both, Bonferroni), c1 again as 'copy': the conclusion is
+    claimed on 2 of 2 corpora, not 3 of 3, and every corpus's sentence says why."""
+    sentences = _claims_lines(tmp_path, [("c1", "c1"), ("c2", "c2"), ("copy", "c1")])
+    for name in ("c1", "c2", "copy"):
+        assert "partial conjunction over the 2 corpora c1, c2;" in sentences[name]
+        assert "A > B can be claimed on Avg 2 / 2, Vote 2 / 2 of 2 corpora" in sentences[name]
+        assert sentences[name].endswith(
+            "Corpora with the same sentences count once across corpora: copy is c1 (sha256 "
+            "111111111111...), the same bytes under another name.")

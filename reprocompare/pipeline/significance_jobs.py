@@ -35,7 +35,8 @@ from reprocompare.base.seeds import STRATEGY_CODES, derive_seed
 from reprocompare.estimators import aso
 from reprocompare.estimators.claims import Claim, calibration_note, claim_reproducibility, \
     read_counts, repetition_tests
-from reprocompare.estimators.replicability import corpus_p_value, replicability
+from reprocompare.estimators.replicability import (corpus_p_value, one_per_content,
+                                                    replicability, same_content_note)
 from reprocompare.estimators.significance import corpus_f1, holm_bonferroni
 from reprocompare.pipeline.jobs import read_json
 from reprocompare.reports import latex, tables as t
@@ -153,24 +154,40 @@ def _reproducibility(record: dict, alpha: float) -> dict[str, dict]:
 def _replicability(runs: list[dict], alpha: float) -> dict[str, str]:
     """The partial-conjunction sentence of every comparison run on two corpora or more, keyed
     by "comparison on corpus": per estimator that is one difference of A and B, each corpus's
-    one-sided t p-value over its repetitions, and k-hat (Bonferroni, Fisher) at ``alpha``."""
+    one-sided t p-value over its repetitions, and k-hat (Bonferroni, Fisher) at ``alpha``.
+    Corpora of the same sentences (sha256) count once (estimators.replicability.
+    one_per_content), and the sentence says so; one corpus under two names has no partial
+    conjunction."""
     sentences = {}
     for comparison in dict.fromkeys(r["comparison"] for r in runs):
         members = [r for r in runs if r["comparison"] == comparison]
         if len(members) < 2:
+            continue
+        sha256 = [m["summary"].get("corpus_sha256") for m in members]
+        kept, same_as = one_per_content([m["corpus"] for m in members], sha256)
+        note = same_content_note(same_as, {m["corpus"]: s for m, s in zip(members, sha256)}) \
+            if same_as else ""
+        if len(kept) < 2:
+            for member in members:
+                sentences[f"{comparison} on {member['corpus']}"] = (
+                    f"Replicability across corpora: not computed, the {len(members)} corpora "
+                    f"are one. {note}")
             continue
         conclusion = members[0]["summary"].get("conclusion", "A>B")
         p_values, results = {}, {}
         for name in t.REPLICABLE_ESTIMATORS:
             if all(len(m["values"].get(name, ())) >= 2 for m in members):
                 p_values[name] = [corpus_p_value(m["values"][name], conclusion) for m in members]
-                results[name] = replicability(p_values[name], alpha).as_dict()
+                results[name] = replicability([p_values[name][i] for i in kept],
+                                              alpha).as_dict()
         if not results:
             continue
-        corpora = [m["corpus"] for m in members]
+        corpora = [members[i]["corpus"] for i in kept]
         for i, member in enumerate(members):
-            sentences[f"{comparison} on {member['corpus']}"] = t.replicability_sentence(
-                corpora, conclusion, alpha, results, {n: p[i] for n, p in p_values.items()})
+            sentence = t.replicability_sentence(corpora, conclusion, alpha, results,
+                                                {n: p[i] for n, p in p_values.items()})
+            sentences[f"{comparison} on {member['corpus']}"] = \
+                f"{sentence} {note}" if note else sentence
     return sentences
 
 
