@@ -11,14 +11,26 @@ renders with the config). Rows are those of :mod:`reprocompare.reports.tables`.
 
 from __future__ import annotations
 
+import re
+
 from reprocompare.reports.tables import (DEGENERATE_ADVICE, comparison_groups,
                                          format_interval, repetitions_text, verdict_cell)
 
 
 
+def _escaped(text: str) -> str:
+    """``text`` as reST shows it: every character but ASCII letters, digits and spaces after a
+    backslash, so that no markup (a link to ``javascript:``, a substitution, a role) starts in
+    it, and no Jinja delimiter (``{%``, ``{{``, ``{#``) is left whole to end the raw block."""
+    return re.sub(r"([^0-9A-Za-z ])", r"\\\1", " ".join(str(text).split()))
+
+
 def _literal(text: str) -> str:
-    """Inline literal text in reST (a name or a spec: no markup, no Jinja inside)."""
-    return "``" + str(text).replace("`", "'") + "``"
+    """Inline literal text in reST (a label, a name, a spec), shown as written: the literal
+    role reads backslash escapes (a double-backquoted literal cannot hold a backquote), and
+    its text may neither start nor end with a space."""
+    shown = " ".join(str(text).split())
+    return f":literal:`{_escaped(shown)}`" if shown else "(empty)"
 
 
 def _cell(text: str) -> str:
@@ -43,7 +55,7 @@ def _comparison(group: list[dict]) -> list[str]:
                   f"     - {format_interval(r['reproducibility'], r['reproducibility_low'], r['reproducibility_high'], 2)}"]
     lines.append("")
     if first["warning"]:
-        lines += [".. warning::", "", f"   {first['warning']}: the comparison says nothing about the "
+        lines += [".. warning::", "", f"   {_escaped(first['warning'])}: the comparison says nothing about the "
                   f"other model. {DEGENERATE_ADVICE}", ""]
     return lines
 

@@ -18,15 +18,27 @@ end check the report in a real headless Chromium and interrupt real sequential r
 
 from __future__ import annotations
 
+import copy
+import html.parser
+import json
 import tempfile
 from pathlib import Path
 
+import jinja2
 import pytest
 import yaml
+from docutils.core import publish_parts
 
 from test_hostile import ACCEPTANCE, CONFIG, REFUSAL, Case, _library_class, _mutated_config
+from test_tables import make_summary
 
+from reprocompare.estimators.reproducibility import summarize
+from reprocompare.pipeline import provenance
+from reprocompare.reports.front import answer_rst
+from reprocompare.reports.html import markdown_html
+from reprocompare.reports.tables import table4_rows
 from reprocompare.study.config import SCHEMA_PATH, validate
+from reprocompare.study.summary import verdicts
 
 TESTS = Path(__file__).resolve().parent
 NAN, INF = float("nan"), float("inf")
@@ -94,15 +106,157 @@ def _finite_cases() -> list[Case]:
     return cases
 
 
+# ------------------------------------------------------------------------ markup
+
+ROOT = TESTS.parent
+#: texts that are markup somewhere: HTML (ending the report's <script>, an event handler), reST
+#: (a link to javascript:, a substitution, roles, a directive), Jinja (ending the front page's
+#: raw block, an expression), Markdown, and HTML entities that must stay as typed
+MARKUP = [
+    "</script><svg onload=document.title=7>", "<img src=x onerror=alert(1)>",
+    "<script>alert(1)</script>", "{% endraw %}{{ 7*7 }}{% raw %}", "{{ 7*7 }}", "{# x #}",
+    "{%- endraw -%}", "`x <javascript:alert(1)>`_", "javascript:alert(1)", "|sub| *em* _t_",
+    "**bold** `code`", ":raw-html:`<b>x</b>`", ".. raw:: html", "a & b &amp; &lt;c&gt;",
+    "ends in a backslash \\", "`` double ``", "[1]_ [#]_", "CRF (IOBES)", "é ü 中文 🙂",
+    "  spaces  around  ", "'\"quotes\"'", "50% <> 100%", "-", "=cmd|' /C calc'!A0",
+]
+#: a label that a terminal or a page would act on: refused by the config, naming the key
+NOT_SHOWN = {"ESC (clears the terminal)": "a\x1b[2Jb", "BEL": "a\x07", "backspace": "AB\x08\x08",
+             "a tab": "a\tb", "NUL": "a\x00b", "DEL": "a\x7fb", "a C1 control": "a\x9bb",
+             "right-to-left override": "a\u202eb", "left-to-right isolate": "\u2066a",
+             "line separator": "a\u2028b"}
+#: the elements and attributes our renderers write; anything else came from a user's text
+TAGS = {"html", "head", "meta", "title", "style", "body", "div", "p", "tt", "span", "code",
+        "strong", "em", "h1", "h3", "ul", "li", "table", "colgroup", "col", "thead", "tbody",
+        "tr", "th", "td", "a", "blockquote"}
+ATTRIBUTES = {"class", "charset", "width", "href", "id", "name", "border", "valign"}
+
+
+class _Elements(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.tags, self.attributes, self.hrefs, self.text = set(), set(), [], []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.add(tag)
+        self.attributes |= {name for name, _ in attrs}
+        self.hrefs += [value for name, value in attrs if name in ("href", "src")]
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def injected(page: str, text: str) -> str:
+    """'' when ``page`` holds only our elements and shows ``text`` literally (spaces
+    collapsed), else what went wrong."""
+    parser = _Elements()
+    parser.feed(page)
+    parser.close()
+    shown = " ".join("".join(parser.text).split())
+    if parser.tags - TAGS:
+        return f"elements from the text: {sorted(parser.tags - TAGS)}"
+    if parser.attributes - ATTRIBUTES:
+        return f"attributes from the text: {sorted(parser.attributes - ATTRIBUTES)}"
+    if any(not href.startswith(("#", "http")) for href in parser.hrefs):
+        return f"a link from the text: {parser.hrefs}"
+    if " ".join(text.split()) not in shown:
+        return f"{text!r} is not shown as written"
+    return ""
+
+
+def snakemake_rendered(rst: str, config: dict | None = None) -> str:
+    """reST as Snakemake's report renders a description or caption: a Jinja template (its
+    environment's settings), then docutils' HTML."""
+    class Snakemake:
+        pass
+
+    Snakemake.config = config
+    environment = jinja2.Environment(trim_blocks=True, lstrip_blocks=True)
+    text = environment.from_string(rst).render(snakemake=Snakemake)
+    return publish_parts(text, writer="html",
+                         settings_overrides={"report_level": 5})["html_body"]
+
+
+#: estimates with a spread, so that every estimator has an ordinary verdict
+SPREAD = {"ST": [0.002, -0.001, 0.004, 0.003], "Avg": [0.003, 0.004, 0.002, 0.005],
+          "Vote": [0.01, 0.012, 0.009, 0.011], "Mixture": [0.004, 0.001, 0.006, 0.005]}
+
+
+def _summary(label_a: str) -> dict:
+    # both models learned something (no warning of their own), every estimate has a spread
+    per_model = make_summary()["per_model"]
+    return make_summary(model_labels={"A": label_a, "B": "B"},
+                        per_model={"A": per_model["A"], "B": per_model["A"]},
+                        estimators={name: summarize(v).as_dict() for name, v in SPREAD.items()},
+                        **verdicts(SPREAD, {}, "A>B"))
+
+
+def render(where: str, text: str) -> str:
+    """The page ``text`` lands on, written by the renderer ``where``."""
+    if where in ("front page", "front page warning"):
+        rows = table4_rows({"p on c": _summary(text if where == "front page" else "A")})
+        if where == "front page warning":
+            rows = [{**row, "warning": text} for row in rows]
+        return snakemake_rendered(answer_rst(rows, {}))
+    if where in ("description", "description command"):
+        config = validate(copy.deepcopy(CONFIG), "study.yaml")
+        if where == "description":
+            config["models"]["crf"]["label"] = text
+        else:  # a value the schema does not bound (a command tagger's command), lines included
+            config["models"]["maj"]["command"] = f"{text}\n\n.. raw:: html\n\n   <b>x</b>"
+        description = (ROOT / "workflow" / "report" / "workflow.rst").read_text()
+        return snakemake_rendered(description, config)
+    if where == "HTML table":
+        return markdown_html(f"### {text}\n\n| model | F1 |\n|---|---|\n| {text} | 1 |\n\n- {text}"
+                             f"\n\n{text}", text)
+    raise AssertionError(where)
+
+
+RENDERERS = ("front page", "front page warning", "description", "description command",
+             "HTML table")
+
+
+def _markup_cases() -> list[Case]:
+    cases = [Case("markup", f"{where}: {text!r}", (where, text), ACCEPTANCE)
+             for where in RENDERERS for text in MARKUP
+             if not (where == "HTML table" and "|" in text)]  # a cell's | is the table's
+    cases += [Case("markup", f"report data: {text!r}", ("report data", text), ACCEPTANCE)
+              for text in MARKUP]
+    cases += [Case("markup", f"label with {name}", ("label", text), REFUSAL,
+                   f"models.crf.label: {text!r} holds the control character")
+              for name, text in NOT_SHOWN.items()]
+    return cases
+
+
+def markup_outcome(where: str, text: str) -> tuple[str, str]:
+    if where == "label":
+        return _library_class(lambda: validate(_mutated_config(("models", "crf", "label"),
+                                                               text), "study.yaml"))
+    if where == "report data":
+        # the checklist's params, which Snakemake's report embeds in a <script> as they are
+        config = validate(copy.deepcopy(CONFIG), "study.yaml")
+        config["models"]["crf"]["label"] = text
+        value = provenance.checklist(config, "study.yaml")
+        if set(value) & set("<>&"):
+            return "injected", f"{value} holds < > or &"
+        if provenance.checklist_config(value)[0]["models"]["crf"]["label"] != text:
+            return "altered", "the label does not read back as written"
+        return ACCEPTANCE, ""
+    problem = injected(render(where, text), text)
+    return ("injected", problem) if problem else (ACCEPTANCE, "")
+
+
 # ------------------------------------------------------------------------ the catalogue
 
-CASES: list[Case] = [*_finite_cases()]
+CASES: list[Case] = [*_finite_cases(), *_markup_cases()]
 
 
 def outcome(case: Case, tmp: Path) -> tuple[str, str]:
     """(the class the case ended in, its message); ``tmp`` is an empty folder of its own."""
     if case.family == "finite":
         return _library_class(lambda: validate(_mutated_config(*case.input), "study.yaml"))
+    if case.family == "markup":
+        return markup_outcome(*case.input)
     raise AssertionError(f"no runner for family {case.family!r}")
 
 

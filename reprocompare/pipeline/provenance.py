@@ -317,7 +317,11 @@ def checklist(config: dict, source: str) -> str:
         if not printed[section]["enabled"]:
             printed[section] = section_defaults(section)
     sources = ", ".join(project_path(path) for path in source.split(", "))
-    return json.dumps({"source": sources, "config": printed}, sort_keys=True)
+    # Snakemake's report embeds a reported job's params in a <script> as they are: a label of
+    # '</script><script>...' would end it and run. JSON's \u escapes of <, > and & read back
+    # as the same characters (and leave every config without them as it was recorded).
+    text = json.dumps({"source": sources, "config": printed}, sort_keys=True)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def checklist_config(value: str) -> tuple[dict, str]:

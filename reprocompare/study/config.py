@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import inspect
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -152,6 +153,22 @@ def _check_finite(value: Any, path: list, source: str) -> None:
             _check_finite(sub, [*path, i], source)
 
 
+#: characters a label may not hold: controls (a terminal acts on ESC, BEL, backspace; a tab or
+#: line separator breaks a table's row) and the bidirectional overrides, which reorder what a
+#: terminal or a page shows around them ("Trojan source")
+_NOT_SHOWN = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029"
+                        "\u202a-\u202e\u2066-\u2069]")
+
+
+def _check_shown(text: Any, source: str, key: str) -> None:
+    """Refuse a label that would not be shown as written (every other character is: each
+    renderer escapes it, HTML, reST, LaTeX and the Snakemake report)."""
+    if isinstance(text, str) and (found := _NOT_SHOWN.search(text)):
+        raise UserError(f"{text!r} holds the control character U+{ord(found.group()):04X}, "
+                        "which a terminal or a page acts on instead of showing it: labels are "
+                        "printed as written", path=source, key=key)
+
+
 def validate(config: Any, source: str = "config") -> dict:
     """The config with defaults filled in, or a UserError naming the first wrong key."""
     if not isinstance(config, dict):
@@ -212,6 +229,7 @@ def _check_references(config: dict, source: str) -> None:
                             + _where_from(corpus["path"]), path=source,
                             key=f"corpora.{name}.path")
     for name, mapping in config["models"].items():
+        _check_shown(mapping.get("label"), source, f"models.{name}.label")
         try:
             spec_from_mapping(name, mapping)
         except UserError as error:
