@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import copy
 import html.parser
-import json
+import os
+import shutil
+import subprocess
 import tempfile
 from pathlib import Path
 
@@ -29,6 +31,7 @@ import pytest
 import yaml
 from docutils.core import publish_parts
 
+from conftest import snakemake
 from test_hostile import ACCEPTANCE, CONFIG, REFUSAL, Case, _library_class, _mutated_config
 from test_tables import make_summary
 
@@ -304,3 +307,65 @@ def test_a_nan_in_the_yaml_file_is_refused_naming_the_file_and_key(tmp_path):
             validate(load_yaml(path), str(path))
         assert str(error.value) == (f"{path}: verdict.threshold: {shown} is not a finite "
                                     "number: give a number (NaN and infinities are refused)")
+
+
+# ------------------------------------------------------------------------ in a real browser
+
+#: a study whose labels would run a script in the report, or end the front page's raw block:
+#: majority baselines (seconds to run), each label within the schema's 40 characters
+HOSTILE_STUDY = {
+    "corpora": {"tiny": {"path": str(TESTS / "data" / "tiny.conll")}},
+    "models": {"maj": {"type": "majority", "label": "</script><svg onload=document.title=7>"},
+               "maj2": {"type": "majority", "scheme": "IOBES",
+                        "label": "{% endraw %}{{ 7*7 }}{% raw %}<b>"},
+               "maj3": {"type": "majority", "label": "<img src=x onerror=document.title=8>"}},
+    "comparisons": {"p1": {"a": "maj", "b": "maj2", "corpora": ["tiny"]}},
+    "strategies": {"holdout": {}},
+    "repetitions": 2,
+    "seed": 3,
+    "significance": {"resamples": 100},
+}
+
+
+def chromium() -> str:
+    """The Chromium to open pages in; skipped, saying why, where there is none (under CI,
+    which `make test` gives Chromium through tests/system-packages.sh, a failure)."""
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        if shutil.which(name):
+            return shutil.which(name)
+    message = ("REPORT NOT CHECKED IN A BROWSER: Chromium is not installed; install it with "
+               "`apt-get install chromium` (tests/system-packages.sh does, as root)")
+    if os.environ.get("CI") == "true":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def dom(browser: str, page: Path, profile: Path) -> str:
+    """The page's document after its scripts ran (ten seconds of virtual time, so that the
+    report's React app has drawn it), as headless Chromium serializes it."""
+    result = subprocess.run(
+        [browser, "--headless", "--no-sandbox", "--disable-gpu", f"--user-data-dir={profile}",
+         "--virtual-time-budget=10000", "--dump-dom", page.as_uri()],
+        capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-2000:]
+    return result.stdout
+
+
+@pytest.mark.slow
+def test_no_script_a_user_wrote_runs_in_the_report(tmp_path):
+    browser = chromium()
+    # the control: these flags run a page's scripts, so a title left alone means something
+    control = tmp_path / "control.html"
+    control.write_text("<title>before</title><svg onload=document.title='ran'></svg>")
+    assert "<title>ran</title>" in dom(browser, control, tmp_path / "profile")
+
+    study = tmp_path / "study"
+    snakemake(study, config=HOSTILE_STUDY)
+    snakemake(study, "--report", "results/report.html", config=HOSTILE_STUDY, cores=None)
+    page = dom(browser, study / "results" / "report.html", tmp_path / "profile")
+    assert "<title>Snakemake Report</title>" in page  # neither 7 nor 8
+    # the app drew the front page, and it shows each label as written (escaped by the DOM)
+    assert "The answer." in page
+    assert "onload=document.title=7&gt;" in page and "{% endraw " in page and "{{" in page
+    assert "49" not in page.split("The answer.")[1].split("How the study was run")[0]
+    assert "onerror=document.title=8&gt;" in page
