@@ -23,6 +23,7 @@ from sklearn.base import BaseEstimator
 from reprocompare.base.errors import UserError
 from reprocompare.corpora.conll import Sentence
 from reprocompare.corpora.schemes import SCHEMES, convert, detect_scheme
+from reprocompare.models.processes import DEFAULT_TIMEOUT, MAX_TIMEOUT
 
 
 class Featurized:
@@ -131,6 +132,71 @@ SCHEME_PARAM = Param("scheme", str, "IOB2", choices=SCHEMES,
                           "corpus's scheme")
 
 
+#: the seconds a user's tagger may take: a command each time it runs, a Python tagger for the
+#: fit and predict of one fold (models.processes); then it is killed with everything it started
+TIMEOUT_PARAM = Param("timeout", float, DEFAULT_TIMEOUT,
+                      lambda v: None if 0 < v <= MAX_TIMEOUT else
+                      f"must be in (0, {MAX_TIMEOUT:.0f}] seconds, got {v!r}",
+                      help="seconds the tagger may run (a command each time, a Python tagger "
+                           "its fit and predict of a fold) before it, and every process it "
+                           f"started, is killed; at most {MAX_TIMEOUT:.0f}")
+
+#: the chunk prefixes of each scheme
+SCHEME_PREFIXES = {"IOB1": "BI", "IOB2": "BI", "IOBES": "BIES"}
+
+
+def tag_problem(tag: Any, scheme: str, typed: bool | None) -> str | None:
+    """What is wrong with one predicted tag, or None: ``O``, or a prefix of ``scheme`` with a
+    hyphen and a type when the tagger trained on typed tags (``typed``), bare when it trained
+    on boundaries only (an untyped task, ``typed=False``); either when it saw no chunk.
+
+    The one check of every tagger's output, a command's {output} and a Python ``predict``
+    alike: anything else (an integer 0, NaN, ``NOTATAG``) would be read as O without a word.
+    """
+    if not isinstance(tag, str):
+        return f"{tag!r} ({type(tag).__name__}) is not a tag"
+    if tag == "O":
+        return None
+    prefixes = SCHEME_PREFIXES[scheme]
+    prefix, hyphen, chunk_type = tag.partition("-")
+    if prefix in prefixes and ((hyphen and chunk_type) if typed else not hyphen) \
+            or (typed is None and prefix in prefixes and bool(hyphen) == bool(chunk_type)):
+        return None
+    bare = f"a bare {'/'.join(prefixes)} (the tags it trained on carry no type)"
+    wanted = {True: f"O or {'/'.join(prefixes)}-TYPE", False: f"O or {bare}",
+              None: f"O, {'/'.join(prefixes)}-TYPE or {bare}"}[typed]
+    return f"tag {tag!r} is not {wanted} (scheme {scheme})"
+
+
+def typed_tags(y: Sequence[Sequence[str]]) -> bool | None:
+    """Whether training tags carry types (True), are bare boundaries (False), or hold no chunk
+    (None)."""
+    for tags in y:
+        for tag in tags:
+            if tag != "O":
+                return "-" in tag
+    return None
+
+
+def check_tags(predicted, scheme: str, typed: bool | None) -> list[list[str]]:
+    """Every tag of a ``predict``'s answer one of ``scheme``'s (:func:`tag_problem`), as lists;
+    a ValueError naming the sentence and token (0-based) of the first that is not."""
+    if isinstance(predicted, (str, bytes)) or not hasattr(predicted, "__iter__"):
+        raise ValueError(f"predict returned {type(predicted).__name__}, not a list of tag "
+                         "sequences (one per sentence)")
+    checked = []
+    for s, tags in enumerate(predicted):
+        if isinstance(tags, (str, bytes)) or not hasattr(tags, "__iter__"):
+            raise ValueError(f"sentence {s}: {type(tags).__name__}, not a sequence of tags")
+        tags = list(tags)
+        for t, tag in enumerate(tags):
+            problem = tag_problem(tag, scheme, typed)
+            if problem:
+                raise ValueError(f"sentence {s}, token {t}: {problem}")
+        checked.append(tags)
+    return checked
+
+
 _TYPE_WORDS = {int: "an integer", float: "a number", bool: "true or false", str: "a string"}
 
 
@@ -186,6 +252,10 @@ class SequenceTagger(BaseEstimator):
     #: Reads the characters of tokens (shapes, affixes, character embeddings), not only whole
     #: tokens: lower-casing or mapping tokens to ids beforehand would change what it learns.
     needs_characters: bool = False
+    #: Runs the user's code: its fit and predict run in a process of their own, within its
+    #: ``timeout`` (models.processes). None: decided by where the class lives (this package's
+    #: own taggers run in the job's process, any other class in its own).
+    contained: bool | None = None
     #: What the same spec trains, as a number: bumped when a change to the class (a default,
     #: the training loop) changes its results, so that the jobs that trained it rerun (the
     #: workflow records it beside the spec from version 2 on).
@@ -280,6 +350,7 @@ class SequenceTagger(BaseEstimator):
         if not y:
             raise ValueError("cannot fit on zero sentences")
         self.corpus_scheme_ = self._resolve_corpus_scheme(y, corpus_scheme)
+        self.typed_tags_ = typed_tags(y)  # what its predictions must be: typed or bare
         self._fit(featurized, self._to_model_scheme(y), **kwargs)
         return self
 
@@ -287,7 +358,10 @@ class SequenceTagger(BaseEstimator):
         """Tag sentences (or a Featurized); tags are in the scheme of the corpus fitted on."""
         if not hasattr(self, "corpus_scheme_"):
             raise ValueError(f"this {type(self).__name__} is not fitted yet; call fit first")
-        return self._to_corpus_scheme(self._predict(self._featurized(X)))
+        predicted = self._predict(self._featurized(X))
+        # checked as it came, before the conversion reads anything unknown as O
+        return self._to_corpus_scheme(
+            check_tags(predicted, self.scheme, getattr(self, "typed_tags_", None)))
 
     def _fit(self, featurized: Featurized, y: list[list[str]], **kwargs) -> None:
         raise NotImplementedError

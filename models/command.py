@@ -20,9 +20,13 @@ write ``{{`` and ``}}`` for literal braces.
 The output is checked before it is scored: as many sentences as in ``{input}``, the same tokens,
 and every tag ``O`` or a prefix of the scheme, a hyphen and a type. Every problem, and a command
 that exits non-zero (its exit status and the tail of its stderr), is a UserError; the compare
-step adds the fold and the model. A command that runs longer than ``timeout`` seconds (default
-86400, a day) is killed with every process it started (its own process group) and is a
-UserError naming the timeout. The files live in a temporary directory
+step adds the fold and the model. The tags are those of the model's ``scheme``, with a type
+when {train} held typed tags and bare (``B``, ``I``) when it held bare ones (an untyped task,
+``typed: false``): the check every tagger's output meets (models.base.tag_problem). A command
+that runs longer than ``timeout`` seconds (default 86400, a day) is killed with every process it
+started (its own process group, and any descendant that left it) and is a UserError saying
+what was killed and what, if anything, survived; processes a command leaves running when it
+exits are killed too, with a warning in the job's log (models.processes). The files live in a temporary directory
 (``reprocompare-command-HOST-PID-*``) removed when the model is, on any failure or interrupt at
 once, and at exit, a SIGTERM included (it becomes a normal exit); one that a SIGKILL left behind
 is removed by the next run on the same host, once its process is gone: nothing partial remains.
@@ -37,7 +41,6 @@ import shutil
 import signal
 import socket
 import string
-import subprocess
 import sys
 import tempfile
 import threading
@@ -47,8 +50,9 @@ from typing import Hashable, Sequence
 
 from reprocompare.base.errors import UserError
 from reprocompare.corpora.conll import Sentence
-from reprocompare.corpora.schemes import split_tag
-from reprocompare.models.base import SCHEME_PARAM, Featurized, Param, SequenceTagger
+from reprocompare.models.base import (SCHEME_PARAM, TIMEOUT_PARAM, Featurized, Param,
+                                      SequenceTagger, tag_problem)
+from reprocompare.models.processes import DEFAULT_TIMEOUT, MAX_TIMEOUT, run_command
 
 #: The placeholders each command may use; the first ones listed for a command it must use.
 TRAIN_FIELDS = ("train", "model_dir", "seed", "scheme")
@@ -56,10 +60,7 @@ PREDICT_FIELDS = ("model_dir", "input", "output", "seed", "scheme")
 _MUST = {"train": ("train",), "predict": ("input", "output")}
 #: Lines of a failing command's stderr shown in the error.
 STDERR_TAIL = 20
-_PREFIXES = {"IOB1": "BI", "IOB2": "BI", "IOBES": "BIES"}
-#: Seconds a command may run by default (a day), and at most (a year).
-DEFAULT_TIMEOUT = 86400.0
-MAX_TIMEOUT = 365 * 86400.0
+__all__ = ["CommandTagger", "read_predictions", "DEFAULT_TIMEOUT", "MAX_TIMEOUT"]
 #: How the temporary directories begin: the host and process own them.
 _WORK_PREFIX = "reprocompare-command-"
 
@@ -101,15 +102,6 @@ def _clean_up_on_sigterm() -> None:
         signal.signal(signal.SIGTERM, _exit_on_sigterm)
 
 
-def _kill_group(process: subprocess.Popen) -> None:
-    """Kill the command's shell and everything it started (they share its process group)."""
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    process.wait()
-
-
 def _check_command(name: str, allowed: tuple[str, ...]):
     def check(text: str) -> str | None:
         if not text.strip():
@@ -128,14 +120,6 @@ def _check_command(name: str, allowed: tuple[str, ...]):
             return f"must use {{{missing[0]}}}"
         return None
     return check
-
-
-def _stderr_fd():
-    try:
-        sys.stderr.flush()
-        return sys.stderr.fileno()
-    except (AttributeError, OSError, ValueError):  # a stderr without a file (captured)
-        return subprocess.DEVNULL
 
 
 def _conll(sentences: Sequence[Sentence], tags: Sequence[Sequence[str]] | None) -> str:
@@ -178,11 +162,7 @@ class CommandTagger(SequenceTagger):
         Param("predict", str, "", _check_command("predict", PREDICT_FIELDS), required=True,
               help="shell command that writes {output} (token and tag per line) from {input}: "
                    "{model_dir} {input} {output} {seed} {scheme}"),
-        Param("timeout", float, DEFAULT_TIMEOUT,
-              lambda v: None if 0 < v <= MAX_TIMEOUT else
-              f"must be in (0, {MAX_TIMEOUT:.0f}] seconds, got {v!r}",
-              help="seconds each command may run before it (and every process it started) is "
-                   f"killed, at most {MAX_TIMEOUT:.0f}"),
+        TIMEOUT_PARAM,
     )
 
     @classmethod
@@ -253,28 +233,18 @@ class CommandTagger(SequenceTagger):
         command = template.format(seed=self._seed(), scheme=self.scheme, **fields)
         # Its output goes to ours (the job's log): stdout as it comes, stderr once it is done
         # (kept to quote its tail when the command fails). Its own process group, so that a
-        # timeout or an interrupt kills the shell and everything it started, not the shell alone.
-        process = subprocess.Popen(command, shell=True, stdin=subprocess.DEVNULL,
-                                   stdout=_stderr_fd(), stderr=subprocess.PIPE,
-                                   start_new_session=True)
-        try:
-            _, stderr = process.communicate(timeout=self.timeout)
-        except subprocess.TimeoutExpired:
-            _kill_group(process)
-            raise UserError(f"the {which} command did not finish within its timeout of "
-                            f"{self.timeout:g} seconds and was killed, with every process it "
-                            f"started: {command} (raise the model's timeout: if it needs longer)",
-                            key=which) from None
-        except BaseException:  # an interrupt, a SIGTERM made SystemExit: no orphan keeps running
-            _kill_group(process)
-            raise
-        if process.returncode == 0:
-            sys.stderr.write(stderr.decode("utf-8", "replace"))
+        # timeout or an interrupt kills the shell and everything it started, not the shell
+        # alone; what it leaves running when it exits is killed too (models.processes).
+        status, stderr, left = run_command(command, timeout=self.timeout, which=which)
+        if left:
+            stderr += f"warning: {left}\n"
+        if status == 0:
+            sys.stderr.write(stderr)
         else:
-            tail = stderr.decode("utf-8", "replace").rstrip().splitlines()[-STDERR_TAIL:]
+            tail = stderr.rstrip().splitlines()[-STDERR_TAIL:]
             shown = "\n".join(f"    {line}" for line in tail) or "    (nothing on stderr)"
             raise UserError(f"the {which} command failed with exit status "
-                            f"{process.returncode}: {command}\n  its stderr ends with:\n{shown}",
+                            f"{status}: {command}\n  its stderr ends with:\n{shown}",
                             key=which)
 
     def _release(self) -> None:
@@ -312,7 +282,8 @@ class CommandTagger(SequenceTagger):
             Path(source).write_text(_conll(featurized.rows, None), encoding="utf-8")
             self._run("predict", self.predict_command, input=source, output=output,
                       model_dir=os.path.join(self.work_dir_, "model"))
-            return read_predictions(output, featurized.rows, self.scheme)
+            return read_predictions(output, featurized.rows, self.scheme,
+                                    getattr(self, "typed_tags_", True))
         finally:
             shutil.rmtree(work, ignore_errors=True)
 
@@ -321,12 +292,15 @@ class CommandTagger(SequenceTagger):
                         "pickle")
 
 
-def read_predictions(path: str, sentences: Sequence[Sentence], scheme: str) -> list[list[str]]:
+def read_predictions(path: str, sentences: Sequence[Sentence], scheme: str,
+                     typed: bool | None = True) -> list[list[str]]:
     """The tags of a predict command's output, checked against the sentences it was given.
 
     Every problem is a UserError naming the output and its line: a missing file, a line without
     a tag, a token that differs from the input, too few or too many sentences, a tag that is not
-    ``O`` or one of the scheme's prefixes, a hyphen and a type.
+    ``O`` or one of the scheme's prefixes, a hyphen and a type (``typed``), or a bare prefix
+    when {train} held bare tags (an untyped task, ``typed=False``): the check of every tagger's
+    tags, :func:`reprocompare.models.base.tag_problem`.
     """
     where = "the predict command's {output}"
     try:
@@ -335,7 +309,6 @@ def read_predictions(path: str, sentences: Sequence[Sentence], scheme: str) -> l
         raise UserError("was not written", path=where) from None
     except UnicodeDecodeError as error:
         raise UserError(f"is not UTF-8 text ({error.reason})", path=where) from None
-    prefixes = _PREFIXES[scheme]
     predicted: list[list[str]] = []
     current: list[str] = []
     lines = text.splitlines()
@@ -370,10 +343,9 @@ def read_predictions(path: str, sentences: Sequence[Sentence], scheme: str) -> l
         if token != sentences[s].tokens[i]:
             raise UserError(f"token {i + 1} of sentence {s + 1} should be "
                             f"{sentences[s].tokens[i]!r}, got {token!r}", path=where, line=number)
-        prefix, chunk_type = split_tag(tag)
-        if not (tag == "O" or (prefix in prefixes and tag[1:2] == "-" and chunk_type)):
-            raise UserError(f"tag {tag!r} is not O or {'/'.join(prefixes)}-TYPE (scheme "
-                            f"{scheme})", path=where, line=number)
+        problem = tag_problem(tag, scheme, typed)
+        if problem:
+            raise UserError(problem, path=where, line=number)
         current.append(tag)
     if current:
         close(len(lines))

@@ -18,6 +18,7 @@ import numpy as np
 
 from reprocompare.base.errors import UserError
 from reprocompare.corpora.scoring import ChunkCounts, check_predictions, count_chunks
+from reprocompare.models.processes import DEFAULT_TIMEOUT, run_contained
 
 
 class Features:
@@ -62,16 +63,40 @@ def train_fold(model, features, train, validation, gold, *, scheme: str, typed: 
     y_train = [gold[i] for i in train]
     y_validation = [gold[i] for i in validation]
     started = time.perf_counter()
-    try:
+
+    def fit_and_predict():
         extra = ({"eval_set": (features.take(validation), y_validation)}
                  if eval_on_validation else {})
         model.fit(features.take(train), y_train, corpus_scheme=scheme, **extra)
         predicted = model.predict(features.take(validation))
         check_predictions(y_validation, predicted)
-    except UserError as error:  # a command model's failure: say which fold and model
+        # a learning curve is what fit leaves on the model: it comes back with the predictions
+        return predicted, getattr(model, "learning_curve_", None)
+
+    try:
+        if contained(model):
+            # the user's code: in a process of its own, within its timeout (models.processes)
+            predicted, curve = run_contained(fit_and_predict, timeout=float(getattr(
+                model, "timeout", DEFAULT_TIMEOUT)), what=f"{type(model).__name__}'s fit and "
+                "predict")
+            if curve is not None:
+                model.learning_curve_ = curve
+        else:
+            predicted, _ = fit_and_predict()
+    except UserError as error:  # a command model's failure, a contained tagger's: say where
         raise UserError(f"{where}: {error}") from None
     except (ValueError, TypeError, IndexError, KeyError) as error:
         # a tagger of the user's that broke its contract: one line, never a traceback
         raise UserError(f"{where}: {error}") from None
     seconds = time.perf_counter() - started
     return Trained(predicted, count_chunks(y_validation, predicted, typed=typed), seconds)
+
+
+def contained(model) -> bool:
+    """Whether ``model``'s fit and predict run in a process of their own: the user's Python
+    code (a class with fit and predict, a SequenceTagger outside this package), never this
+    package's taggers (trusted, and the BiLSTM's torch threads do not survive a fork)."""
+    declared = getattr(model, "contained", None)
+    if declared is not None:
+        return bool(declared)
+    return not type(model).__module__.startswith("reprocompare.")

@@ -22,7 +22,8 @@ from typing import Hashable, Sequence
 
 from reprocompare.base.errors import UserError
 from reprocompare.corpora.conll import Sentence
-from reprocompare.models.base import SCHEME_PARAM, Featurized, Param, SequenceTagger, module_files
+from reprocompare.models.base import (SCHEME_PARAM, TIMEOUT_PARAM, Featurized, Param,
+                                      SequenceTagger, module_files)
 
 #: the types a hyperparameter's default may have (they say how a spec's value is read)
 SCALARS = (bool, int, float, str)
@@ -63,14 +64,19 @@ def adapt(cls: type, target: str, *, key: str = "class") -> type[SequenceTagger]
         return _adapters[cls]
     own, seeded = _declared(cls, target, key)
     takes_scheme = any(param.name == "scheme" for param in own)
+    # its fit and predict run in a process of their own within ``timeout`` seconds
+    # (models.processes); a class that takes a timeout of its own is given the same value
+    takes_timeout = any(param.name == "timeout" for param in own)
     names = [param.name for param in own] + ([] if takes_scheme else ["scheme"]) \
-        + (["random_state"] if seeded else [])
+        + ([] if takes_timeout else ["timeout"]) + (["random_state"] if seeded else [])
 
     def __init__(self, **kwargs):
         for param in own:
             setattr(self, param.name, kwargs.get(param.name, param.default))
         if not takes_scheme:
             self.scheme = kwargs.get("scheme", SCHEME_PARAM.default)
+        if not takes_timeout:
+            self.timeout = kwargs.get("timeout", TIMEOUT_PARAM.default)
         if seeded:
             self.random_state = kwargs.get("random_state")
 
@@ -88,9 +94,9 @@ def adapt(cls: type, target: str, *, key: str = "class") -> type[SequenceTagger]
         self.model_.fit([list(tokens) for tokens in featurized.rows], y)
 
     def _predict(self, featurized: Featurized) -> list[list[str]]:
-        predicted = self.model_.predict([list(tokens) for tokens in featurized.rows])
-        # anything list-like of strings; the workflow checks counts and tags before scoring
-        return [[str(tag) for tag in tags] for tags in predicted]
+        # as it answered: SequenceTagger.predict checks every tag (an integer 0 or NaN is no tag,
+        # and written as a string it would be read as O)
+        return self.model_.predict([list(tokens) for tokens in featurized.rows])
 
     def feature_key(self) -> Hashable:
         return ("plain", target)
@@ -106,7 +112,9 @@ def adapt(cls: type, target: str, *, key: str = "class") -> type[SequenceTagger]
     adapter = type(cls.__name__, (SequenceTagger,), {
         "__init__": __init__, "_fit": _fit, "_predict": _predict, "feature_key": feature_key,
         "featurize": featurize, "source_files": source_files, "name": "python",
-        "PARAMS": own if takes_scheme else (SCHEME_PARAM, *own),
+        "PARAMS": (*(() if takes_scheme else (SCHEME_PARAM,)), *own,
+                   *(() if takes_timeout else (TIMEOUT_PARAM,))),
+        "contained": True,
         "__doc__": f"{target} (a class with fit and predict), as a tagger.",
         # what the workflow asks of a model: the class may say so itself
         **{flag: bool(getattr(cls, flag, False))

@@ -266,12 +266,16 @@ def test_summary_job_records_the_run_and_warns_of_a_degenerate_model(majority_ru
     for r in range(3):  # B scores F1 = 0 on every fold
         d = tmp_path / f"rep{r}"
         d.mkdir()
-        for name in ("split.json", "estimates.json"):
-            (d / name).write_bytes((runs["holdout", r] / name).read_bytes())
+        (d / "split.json").write_bytes((runs["holdout", r] / "split.json").read_bytes())
         scores = json.loads((runs["holdout", r] / "scores.json").read_text())
         for fold in scores["folds"]:
             fold["B"]["f1"] = 0.0
         write(d / "scores.json", json.dumps(scores))
+        # the estimates as those scores make them: a record must agree with itself
+        estimates = json.loads((runs["holdout", r] / "estimates.json").read_text())
+        estimates["holdout"] = scores["folds"][0]["A"]["f1"]
+        estimates["per_model"]["B"]["holdout"] = 0.0
+        write(d / "estimates.json", json.dumps(estimates))
         directories.append(d / "estimates.json")
     settings = {"comparison": "m", "corpus": "tiny", "source": str(TINY),
                 "models": {"A": "majority:scheme=IOB2", "B": "majority:scheme=IOBES"},

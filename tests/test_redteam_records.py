@@ -10,6 +10,11 @@ benchmarks/bench_hostile.py with tests/test_hostile.py's) and the end-to-end che
   and why; a run as written, re-indented or without its predictions is accepted by both.
 - resume's promise ("snakemake trains the other N") is what a real ``snakemake -n`` plans next,
   and the tampered repetition never reaches a table.
+- **taggers**: a command tagger and a Python tagger meet one contract: the same tag checks
+  (typed or bare as the task trains them; an integer 0, NaN or ``NOTATAG`` is no tag), one
+  line naming fold and model for any failure (a raising ``predict`` included), the same
+  ``timeout`` with everything the tagger started killed, and no escape through ``os._exit``,
+  ``chdir`` or a process left running.
 - **corpora**: one corpus under two names (the same sha256) is one corpus in the partial
   conjunction across corpora: counted once, and the claims table says why.
 """
@@ -256,7 +261,148 @@ def _corpora_cases() -> list[Case]:
     return [Case("corpora", name, corpora, ACCEPTANCE) for name, corpora in named]
 
 
-CASES: list[Case] = [*_records_cases(), *_corpora_cases()]
+# ------------------------------------------------------------------------ taggers
+
+#: a Python tagger of the user's: fit learns nothing, predict tags every token with TAG (the
+#: first chunk tag of its training data: typed or bare as the task is), then the two hooks
+#: FIT and PREDICT (statements) run
+TAGGER = """
+import os, subprocess, sys, time
+
+class Tagger:
+    def __init__(self, random_state=0):
+        self.random_state = random_state
+
+    def fit(self, sentences, tags):
+        self.tag = next(t for s in tags for t in s if t != "O")
+        self.tag = "B" + self.tag[1:]
+{fit}
+        return self
+
+    def predict(self, sentences):
+        answer = [[self.tag] + ["O"] * (len(s) - 1) for s in sentences]
+{predict}
+        return answer
+"""
+#: a command tagger: train copies one chunk tag of {train} to the model; predict answers it
+COMMAND_TRAIN = ("awk 'NF>1 && $NF!=\"O\" {{print \"B\" substr($NF,2); exit}}' {train} "
+                 "> {model_dir}/tag")
+COMMAND_PREDICT = ("awk -v t=\"$(cat {model_dir}/tag)\" 'NF {{print $1, (first ? \"O\" : t); "
+                   "first=1; next}} {{print; first=0}}' {input} > {output}")
+
+
+def _hook(code: str) -> str:
+    return "\n".join(f"        {line}" for line in code.splitlines()) if code else ""
+
+
+def _taggers_cases() -> list[Case]:
+    python = [  # (name, fit hook, predict hook, spec extra, untyped, expected, fragment)
+        ("a tagger that keeps the contract", "", "", "", False, ACCEPTANCE, ""),
+        ("bare tags in an untyped task", "", "", "", True, ACCEPTANCE, ""),
+        ("typed tags in an untyped task", "", "answer[0][0] = 'B-NP'", "", True, REFUSAL,
+         "tag 'B-NP' is not O or a bare B/I"),
+        ("an integer 0 for a tag", "", "answer[0][1] = 0", "", False, REFUSAL,
+         "sentence 0, token 1: 0 (int) is not a tag"),
+        ("NaN for a tag", "", "answer[1][0] = float('nan')", "", False, REFUSAL,
+         "sentence 1, token 0: nan (float) is not a tag"),
+        ("NOTATAG", "", "answer[2][0] = 'NOTATAG'", "", False, REFUSAL,
+         "tag 'NOTATAG' is not O or B/I-TYPE"),
+        ("a sentence too few", "", "answer = answer[:-1]", "", False, REFUSAL,
+         "predict returned"),
+        ("predict raises", "", "1 / 0", "", False, REFUSAL,
+         "raised ZeroDivisionError: division by zero (at "),
+        ("fit calls sys.exit", "sys.exit(3)", "", "", False, REFUSAL, "raised SystemExit: 3"),
+        ("fit calls os._exit(0)", "os._exit(0)", "", "", False, REFUSAL,
+         "ended its process without answering: it exited with status 0"),
+        ("fit kills itself", "os.kill(os.getpid(), 9)", "", "", False, REFUSAL,
+         "it was killed by signal 9"),
+        ("fit sleeps past its timeout", "time.sleep(120)", "", ",timeout=1", False, REFUSAL,
+         "did not finish within its timeout of 1 seconds and was killed"),
+        ("fit changes directory", "os.chdir('/')", "", "", False, ACCEPTANCE, ""),
+        ("fit leaves a process running",
+         "open(os.environ['PIDS'], 'a').write(f\"{subprocess.Popen(['sleep', '300']).pid}\\n\")",
+         "", "", False, ACCEPTANCE, ""),
+        ("a process that left the group outlives the timeout",
+         "open(os.environ['PIDS'], 'a').write(f\"{subprocess.Popen(['setsid', 'sleep', "
+         "'300']).pid}\\n\")\ntime.sleep(120)", "", ",timeout=1", False, REFUSAL,
+         "was killed with the 1 process it started"),
+    ]
+    cases = [Case("taggers", f"python: {name}", ("python", fit, predict, extra, untyped),
+                  expected, fragment)
+             for name, fit, predict, extra, untyped, expected, fragment in python]
+    command = [  # (name, train, predict, extra, untyped, expected, fragment)
+        ("a tagger that keeps the contract", COMMAND_TRAIN, COMMAND_PREDICT, "", False,
+         ACCEPTANCE, ""),
+        ("bare tags in an untyped task", COMMAND_TRAIN, COMMAND_PREDICT, "", True, ACCEPTANCE,
+         ""),
+        ("typed tags in an untyped task", COMMAND_TRAIN,
+         COMMAND_PREDICT.replace("$(cat {model_dir}/tag)", "B-NP"), "", True, REFUSAL,
+         "tag 'B-NP' is not O or a bare B/I"),
+        ("NOTATAG", COMMAND_TRAIN, COMMAND_PREDICT.replace("$(cat {model_dir}/tag)",
+                                                           "NOTATAG"), "", False, REFUSAL,
+         "tag 'NOTATAG' is not O or B/I-TYPE"),
+        ("train leaves a process running", "sleep 300 & echo $! >> \"$PIDS\"; "
+         + COMMAND_TRAIN, COMMAND_PREDICT, "", False, ACCEPTANCE, ""),
+        ("a process that left the group outlives the timeout",
+         "setsid sleep 300 & echo $! >> \"$PIDS\"; sleep 120; : {train}", COMMAND_PREDICT,
+         ",timeout=1", False, REFUSAL, "was killed with the 2 processes it started"),
+    ]
+    cases += [Case("taggers", f"command: {name}", ("command", train, predict, extra, untyped),
+                   expected, fragment)
+              for name, train, predict, extra, untyped, expected, fragment in command]
+    return cases
+
+
+CASES: list[Case] = [*_records_cases(), *_corpora_cases(), *_taggers_cases()]
+
+
+def _tagger_outcome(case: Case, tmp: Path) -> tuple[str, str]:
+    """Compare the user's tagger (model A) with the majority baseline, from ``tmp`` as the
+    working directory and into a relative --out: acceptance only when the run was written where
+    it was asked, and nothing the tagger started still runs."""
+    import os
+
+    kind, first, second, extra, untyped = case.input
+    if kind == "python":
+        # a module name of its own: Python imports a name once per process
+        module = f"mytag_{tmp.name.replace('-', '_')}"
+        (tmp / f"{module}.py").write_text(TAGGER.format(fit=_hook(first),
+                                                        predict=_hook(second)))
+        spec = f"python:class={module}:Tagger,path={tmp}{extra}"
+    else:
+        spec = f"command:train={json.dumps(first)},predict={json.dumps(second)}{extra}"
+    pids = tmp / "pids"
+    pids.touch()
+    before, environ = os.getcwd(), dict(os.environ)
+    os.chdir(tmp)
+    os.environ["PIDS"] = str(pids)
+    try:
+        status, err = _main(["compare", str(TINY), "--a", spec, "--b", "majority",
+                             "--strategy", "holdout", "--out", "out",
+                             *(["--untyped"] if untyped else [])], tmp)
+    finally:
+        os.chdir(before)
+        os.environ.clear()
+        os.environ.update(environ)
+    running = [int(p) for p in pids.read_text().split() if _running(int(p))]
+    if running:
+        return "left running", f"processes still running: {running}; {err}"
+    if status == 0:
+        written = (tmp / "out" / "estimates.json").is_file()
+        return (ACCEPTANCE, err) if written else ("silent", f"nothing in {tmp}/out; {err}")
+    # the progress lines come first; the error is the last line, and nothing after it
+    message = err.strip().splitlines()[-1] if err.strip() else ""
+    one_line = message.startswith("reprocompare compare: error: fold 1/1, model A (") \
+        and "Traceback" not in err
+    return (REFUSAL if status in (1, 2) and one_line else f"exit {status}"), message
+
+
+def _running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[-1].split()[0] != "Z"
+    except OSError:
+        return False
 
 
 def _claims_lines(tmp: Path, corpora: list[tuple[str, str]]) -> dict[str, str]:
@@ -309,6 +455,8 @@ def outcome(case: Case, tmp: Path) -> tuple[str, str]:
         # one line each, naming the run (resume) and the file (the summaries)
         assert str(run) in read and "\n" not in read + problem, (problem, read)
         return REFUSAL, f"{run}: {problem}"
+    if case.family == "taggers":
+        return _tagger_outcome(case, tmp)
     if case.family == "corpora":
         sentences = _claims_lines(tmp, case.input)
         distinct = len({content for _, content in case.input})
