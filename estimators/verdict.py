@@ -27,6 +27,7 @@ and says where it stops and with which verdict.
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 from dataclasses import asdict, dataclass
@@ -34,10 +35,14 @@ from dataclasses import asdict, dataclass
 import numpy as np
 from scipy import stats
 
-from reprocompare.estimators.reproducibility import (CONCLUSIONS, _values, snr,
+from reprocompare.estimators.normality import normal_model
+from reprocompare.estimators.reproducibility import (CONCLUSIONS, _checked, _is_constant,
+                                                     _scaled, _values, clopper_pearson, snr,
                                                      snr_exact_interval)
 from reprocompare.estimators.sequential import (PRIOR_SCALE, _check_confidence, log_e_value,
-                                                snr_interval)
+                                                looks, mean_confidence_sequence,
+                                                running_intersection,
+                                                share_confidence_sequence, snr_interval)
 
 #: Default threshold tau on the (predictive) reproducibility: "A > B reproduces" when the
 #: whole interval of Phi(SNR - snr0) is at least 0.8, i.e. four of five fresh repetitions
@@ -243,34 +248,96 @@ def predictive_reproducibility(values, conclusion: str = "A>B", *,
     return PredictiveReproducibility(phi(ratio), phi(low), phi(high))
 
 
+#: The decision codes beyond the four of :func:`decide`, as :class:`Verdict` names them.
+EQUIVALENT, DEGENERATE = "equivalent", "degenerate"
+#: What the noisy verdict means, said so that it never reads as equivalence (issue 33).
+NEITHER = "neither direction reproduces with this estimator"
+
+
+def _rope_text(rope: float) -> str:
+    return f"{100 * rope:g} F1 points"
+
+
+def share_bounds(threshold: float = THRESHOLD, snr0: float = 0.0) -> tuple[float, float]:
+    """The thresholds of the distribution-free path on P(x > 0) and P(x < 0).
+
+    The normal path's rule Phi(SNR - snr0) >= tau reads, for normal estimates, P(x > 0) >=
+    Phi(Phi^-1(tau) + snr0); for a single difference (snr0 = 0) that is tau itself. The
+    opposite conclusion needs P(x < 0) >= Phi(Phi^-1(tau) - snr0).
+    """
+    z = float(stats.norm.ppf(_check_threshold(threshold)))
+    return float(stats.norm.cdf(z + snr0)), float(stats.norm.cdf(z - snr0))
+
+
+def family_confidence(confidence: float = CONFIDENCE, verdicts: int = 1) -> float:
+    """Bonferroni: each of ``verdicts`` claims at 1 - (1 - confidence) / verdicts, so that all
+    of them hold together with ``confidence`` (valid for confidence sequences too, which Holm's
+    step-down over p-values fixed in advance is not without more care)."""
+    _check_confidence(confidence)
+    if int(verdicts) != verdicts or verdicts < 1:
+        raise ValueError(f"verdicts must be a whole number >= 1, got {verdicts!r}")
+    return 1 - (1 - confidence) / int(verdicts)
+
+
 def rule(threshold: float = THRESHOLD, confidence: float = CONFIDENCE, *,
-         time_uniform: bool = True, snr0: float = 0.0, conclusion: str = "A>B") -> str:
-    """The verdict's rule in one paragraph, with its numbers: print it beside every verdict."""
+         time_uniform: bool = True, snr0: float | dict = 0.0, conclusion: str = "A>B",
+         wave: int | None = None, rope: float | None = None,
+         deciding: tuple[str, ...] | list[str] = (), comparisons: int = 1) -> str:
+    """The verdicts' rule with its numbers, exactly as :func:`verdict` applies it.
+
+    ``snr0`` is one offset or a mapping estimator -> offset (each estimator's criterion is
+    printed); ``confidence`` is the family's, ``deciding`` and ``comparisons`` make the family
+    (Bonferroni over ``comparisons x len(deciding)`` verdicts).
+    """
     tau = _check_threshold(threshold)
     _check_confidence(confidence)
     other = _OTHER[_check_conclusion(conclusion)]
-    kind = ("confidence sequence (valid however the study stops)" if time_uniform
-            else "exact interval for a fixed R")
-    offset = (f"Phi(SNR - {snr0:.3f}), {snr0:.3f} being the estimator's SNR when A and B do not "
-              "differ" if snr0 else "Phi(SNR)")
-    return (f"Verdict rule: the predictive reproducibility is {offset} (P(estimate > 0) for "
-            f"normal estimates); [low, high] is its interval, mapped from the {confidence:.0%} "
-            f"{kind} of the SNR of {conclusion.replace('>', ' - ')}. "
-            f"\"{_text(conclusion)}\" when low >= {tau:g}, \"{_text(other)}\" when "
-            f"high <= {1 - tau:g}, \"no reproducible difference\" when {1 - tau:g} < low and "
-            f"high < {tau:g}, else undecided.")
+    offsets = snr0 if isinstance(snr0, dict) else {"every estimator": snr0}
+    family = max(1, int(comparisons) * max(1, len(deciding)))
+    each = family_confidence(confidence, family)
+    sign = conclusion.replace(">", " - ")
+    criteria = []
+    for name, offset in offsets.items():
+        up, down = share_bounds(tau, offset)
+        phi = f"Phi(SNR - {offset:.3f})" if offset else "Phi(SNR)"
+        criteria.append(f"{name}: {phi} >= {tau:g} (share path: P(x > 0) >= {up:.3f}), "
+                        f"<= {1 - tau:g} for \"{_text(other)}\" (P(x < 0) >= {down:.3f})")
+    kind = (f"{each:.4g} confidence sequences, intersected over the looks"
+            + (f" (R = {wave}, {2 * wave}, ...)" if wave else "")
+            if time_uniform else f"{each:.4g} intervals for a fixed R")
+    family_text = (f"{family} verdicts ({int(comparisons)} comparison(s) x deciding "
+                   f"{', '.join(deciding)}) at {confidence:.0%} together, each at {each:.4g} "
+                   "(Bonferroni)" if family > 1 else
+                   f"one deciding verdict ({', '.join(deciding) or 'each estimator alone'}) at "
+                   f"{confidence:.0%}")
+    equivalence = (f" \"No practical difference\" when the {'t confidence sequence' if time_uniform else 'TOST (two one-sided t tests)'} "
+                   f"puts the mean of A - B within +-{_rope_text(rope)} (verdict.rope)."
+                   if rope else "")
+    return (f"Verdict rule: {family_text}, chosen before the run; the others are shown at the "
+            f"same level for comparison. Predictive reproducibility: normal path {sign} via its "
+            f"SNR ({kind}); {'; '.join(criteria)}. The normal path decides unless ties or "
+            f"Shapiro-Wilk p < 0.05 at a look reject the normal model; then "
+            f"the distribution-free path decides, Eq. 1's shares P(x > 0) and P(x < 0) with "
+            f"beta-binomial {'confidence sequences' if time_uniform else 'Clopper-Pearson intervals'}"
+            f" (each at half the error). \"{_text(conclusion)}\" when the whole interval is at "
+            f"or above the criterion, \"{_text(other)}\" likewise for the opposite, "
+            f"\"{NEITHER}\" when both are excluded, else undecided.{equivalence}")
 
 
 @dataclass(frozen=True)
 class Verdict:
     """One estimator's verdict: the decision, its sentence, and the numbers it rests on.
 
-    ``decision`` is "A>B", "B>A" (that direction reproduces), "none" (no reproducible
-    difference) or "undecided"; ``text`` the sentence to print. ``snr``, ``snr_low`` and
-    ``snr_high`` are Eq. 4's SNR and its interval for the conclusion under test;
-    ``reproducibility`` and its ends are the predictive reproducibility Phi(SNR - snr0) mapped
-    from them. ``more`` is about how many more repetitions would decide (None when decided, or
-    when none up to ``max_repetitions`` would).
+    ``decision`` is "A>B", "B>A" (that direction reproduces), "none" (neither direction
+    reproduces with this estimator: too noisy, which is not equivalence), "equivalent" (no
+    practical difference: the mean of A - B within +-``rope``), "degenerate" (no spread: no
+    verdict) or "undecided"; ``text`` the sentence to print. ``snr``, ``snr_low`` and
+    ``snr_high`` are Eq. 4's SNR and its interval for the conclusion under test (normal model);
+    ``reproducibility`` and its ends the interval the verdict read: Phi(SNR - snr0) on the
+    normal ``path``, Eq. 1's share on the distribution-free one (``path_reason`` says why).
+    ``more`` is about how many more repetitions would decide (None when decided, or when none
+    up to ``max_repetitions`` would). ``mean_low``/``mean_high`` bound the mean of A - B (the
+    equivalence test's interval) when a ``rope`` is set.
     """
 
     decision: str
@@ -278,17 +345,24 @@ class Verdict:
     repetitions: int
     conclusion: str
     snr: float
-    snr_low: float
-    snr_high: float
+    snr_low: float | None
+    snr_high: float | None
     reproducibility: float
-    reproducibility_low: float
-    reproducibility_high: float
+    reproducibility_low: float | None
+    reproducibility_high: float | None
     more: int | None
     threshold: float
     confidence: float
     snr0: float
     time_uniform: bool
     max_repetitions: int
+    path: str = "normal"
+    path_reason: str = ""
+    interval: str = ""
+    looks: tuple[int, ...] = ()
+    rope: float | None = None
+    mean_low: float | None = None
+    mean_high: float | None = None
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -306,7 +380,7 @@ def _sentence(code: int, conclusion: str, repetitions: int, more: int | None,
     if code == OPPOSED:
         return _text(_OTHER[conclusion])
     if code == NO_DIFFERENCE:
-        return "no reproducible difference"
+        return NEITHER
     if more is None:
         return (f"undecided after {repetitions} repetitions: more than the maximum of "
                 f"{max_repetitions} repetitions to decide")
@@ -322,49 +396,172 @@ def _check_common(conclusion, threshold, confidence, snr0, max_repetitions):
         raise ValueError(f"max_repetitions must be at least 2, got {max_repetitions!r}")
 
 
+def _check_rope(rope) -> float | None:
+    if rope is None:
+        return None
+    if isinstance(rope, bool) or not isinstance(rope, (int, float)) or not math.isfinite(rope) \
+            or not 0 < rope < 1:
+        raise ValueError(f"rope must be a share of F1 in (0, 1), got {rope!r}")
+    return float(rope)
+
+
+def _degenerate(values: np.ndarray, conclusion: str, common: dict) -> Verdict:
+    """No spread: no interval means anything, so no verdict, and what would resolve it."""
+    r = values.size
+    value = float(np.median(values))
+    if value == 0:
+        text = (f"no verdict: all {r} estimates of A - B are 0 (A and B never differ on any "
+                "split: are they the same model, or do both predict the same tags? compare "
+                "different models, or check their specs)")
+    else:
+        text = (f"no verdict: all {r} estimates of A - B equal {100 * value:+.3f} F1 points "
+                "(no spread: the split changes nothing, which random splits cannot give unless "
+                "a model ignores its training data; check both models' training)")
+    ratio = snr(values, conclusion)
+    share = float(np.mean(_values(values, conclusion) > 0))
+    return Verdict(decision=DEGENERATE, text=text, repetitions=r, conclusion=conclusion,
+                   snr=ratio, snr_low=None, snr_high=None, reproducibility=share,
+                   reproducibility_low=None, reproducibility_high=None, more=None,
+                   path=DEGENERATE, path_reason="zero variance", **common)
+
+
+@functools.lru_cache(maxsize=4096)
+def _snr_interval(values: tuple, conclusion: str, confidence: float,
+                  time_uniform: bool) -> tuple[float, float]:
+    """:func:`snr_interval` of one look, remembered: a replay asks for every look again at
+    every later look (the running intersection), which would otherwise cost O(looks^2)."""
+    return snr_interval(np.asarray(values), conclusion, confidence=confidence,
+                        time_uniform=time_uniform)
+
+
+@functools.lru_cache(maxsize=4096)
+def _share_interval(count: int, trials: int, confidence: float,
+                    time_uniform: bool) -> tuple[float, float]:
+    return (share_confidence_sequence(count, trials, confidence=confidence) if time_uniform
+            else clopper_pearson(count, trials, confidence))
+
+
+def _share_intervals(signed: np.ndarray, looks: list[int], confidence: float,
+                     time_uniform: bool) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Intervals of P(x > 0) and P(x < 0), each at half the error, intersected over looks."""
+    half = 1 - (1 - confidence) / 2
+    positive, negative = [], []
+    for r in looks:
+        head = signed[:r]
+        for out, count in ((positive, int(np.sum(head > 0))), (negative, int(np.sum(head < 0)))):
+            out.append(_share_interval(count, r, half, time_uniform))
+    return running_intersection(positive), running_intersection(negative)
+
+
+def _share_decision(up: tuple[float, float], down: tuple[float, float],
+                    bounds: tuple[float, float]) -> int:
+    need_up, need_down = bounds
+    if up[0] >= need_up:
+        return SUPPORTED
+    if down[0] >= need_down:
+        return OPPOSED
+    if up[1] < need_up and down[1] < need_down:
+        return NO_DIFFERENCE
+    return UNDECIDED
+
+
+def share_repetitions_to_decide(share_up: float, share_down: float, repetitions: int, *,
+                                threshold: float = THRESHOLD, confidence: float = CONFIDENCE,
+                                snr0: float = 0.0, time_uniform: bool = True,
+                                max_repetitions: int = MAX_REPETITIONS) -> int | None:
+    """"N more" on the distribution-free path: the smallest R' > R whose share intervals, at
+    the shares seen so far, decide; None when none up to ``max_repetitions`` does."""
+    bounds = share_bounds(threshold, snr0)
+    for n in range(int(repetitions) + 1, int(max_repetitions) + 1):
+        counts = round(share_up * n), round(share_down * n)
+        signed = np.concatenate([np.ones(counts[0]), -np.ones(counts[1]),
+                                 np.zeros(max(0, n - sum(counts)))])
+        up, down = _share_intervals(signed, [n], confidence, time_uniform)
+        if _share_decision(up, down, bounds) != UNDECIDED:
+            return n - int(repetitions)
+        if n - repetitions > 64:  # past a few dozen, step geometrically: a forecast, not a count
+            break
+    grid = np.unique(np.round(np.geomspace(int(repetitions) + 65, int(max_repetitions), 40)))
+    for n in grid.astype(int):
+        counts = round(share_up * n), round(share_down * n)
+        signed = np.concatenate([np.ones(counts[0]), -np.ones(counts[1]),
+                                 np.zeros(max(0, n - sum(counts)))])
+        up, down = _share_intervals(signed, [n], confidence, time_uniform)
+        if _share_decision(up, down, bounds) != UNDECIDED:
+            return int(n) - int(repetitions)
+    return None
+
+
+def mean_interval_for_rope(values: np.ndarray, looks: list[int], confidence: float,
+                           time_uniform: bool) -> tuple[float, float]:
+    """The mean of A - B's interval an equivalence verdict reads.
+
+    Time-uniform: the t confidence sequence intersected over the looks. Fixed R: the (1 - 2
+    alpha) Student t interval, inside +-rope exactly when TOST (Schuirmann 1987; statsmodels'
+    ``ttost_paired`` against zeros) rejects both one-sided nulls at alpha.
+    """
+    if time_uniform:
+        return running_intersection(mean_confidence_sequence(values[:r], confidence=confidence)
+                                    for r in looks)
+    r = values.size
+    sd = float(values.std(ddof=1))
+    half = float(stats.t.ppf(confidence, df=r - 1)) * sd / math.sqrt(r)
+    return float(values.mean()) - half, float(values.mean()) + half
+
+
 def verdict(values, conclusion: str = "A>B", *, threshold: float = THRESHOLD,
             confidence: float = CONFIDENCE, snr0: float = 0.0, time_uniform: bool = True,
-            max_repetitions: int = MAX_REPETITIONS) -> Verdict:
+            max_repetitions: int = MAX_REPETITIONS, wave: int | None = None,
+            rope: float | None = None) -> Verdict:
     r"""Does the conclusion reproduce? The verdict for one estimator's R values of A - B.
 
     Rule (as implemented; :func:`rule` prints it with its numbers). Let :math:`\theta` be the SNR
     (Eq. 4) of the values signed for ``conclusion`` (A - B for "A>B", B - A for "B>A"),
-    :math:`[\ell, h]` its ``confidence`` interval: the time-uniform confidence sequence
-    (:func:`~reprocompare.estimators.sequential.snr_confidence_sequence`, valid under any
-    stopping rule) when ``time_uniform``, else the fixed-R exact interval
-    (:func:`~reprocompare.estimators.reproducibility.snr_exact_interval`), and
-    :math:`\theta_0` = ``snr0`` the estimator's null SNR offset. With the predictive
-    reproducibility :math:`p = \Phi(\theta - \theta_0)` and :math:`\tau` = ``threshold``:
+    :math:`\theta_0` = ``snr0`` the estimator's null SNR offset and :math:`\tau` = ``threshold``.
 
-    - the conclusion reproduces ("A > B reproduces" for "A>B") if :math:`\Phi(\ell - \theta_0)
-      \ge \tau`;
-    - the opposite one reproduces ("B > A reproduces" for "A>B") if :math:`\Phi(h - \theta_0)
-      \le 1 - \tau`;
-    - "no reproducible difference" if :math:`1 - \tau < \Phi(\ell - \theta_0)` and
-      :math:`\Phi(h - \theta_0) < \tau`;
-    - otherwise "undecided after R repetitions: about N more to decide", N from
-      :func:`repetitions_to_decide` (the SNR assumed to stay where it is), or "... more than the
-      maximum of M repetitions to decide" when no R' up to ``max_repetitions`` decides.
+    - **Degenerate**: values without spread (all equal, all 0) get no verdict, and a text that
+      says why and what would resolve it.
+    - **Path**: the normal model unless :func:`~reprocompare.estimators.normality.normal_model`
+      rejects it at a look (ties, Shapiro-Wilk p < 0.05); once rejected, the
+      distribution-free path decides.
+    - **Normal path**: :math:`[\ell, h]` is the SNR's ``confidence`` interval: the confidence
+      sequence intersected over the looks ``wave, 2 wave, ..., R`` when ``time_uniform`` (so a
+      decided verdict stays decided), else the fixed-R exact interval. The conclusion reproduces
+      if :math:`\Phi(\ell - \theta_0) \ge \tau`, the opposite one if
+      :math:`\Phi(h - \theta_0) \le 1 - \tau`, neither (:data:`NEITHER`) if both are excluded.
+    - **Distribution-free path**: intervals for :math:`P(x > 0)` and :math:`P(x < 0)` (Eq. 1's
+      share for each conclusion; beta-binomial confidence sequences or Clopper-Pearson, each at
+      half the error, intersected over the looks) against :func:`share_bounds`.
+    - **Equivalence**: with ``rope`` (a share of F1), "no practical difference" when the mean of
+      A - B's interval (:func:`mean_interval_for_rope`) lies within +-rope; it replaces
+      "neither" and "undecided", and qualifies a direction that reproduces.
+    - otherwise "undecided after R repetitions: about N more to decide".
 
     Parameters
     ----------
     values : array_like
-        The estimator's values of A - B, one per repetition, in any sign (at least 2).
+        The estimator's values of A - B, one per repetition, in repetition order (at least 2).
     conclusion : {"A>B", "B>A"}
         The conclusion under test; the verdict names whichever direction the data support.
     threshold : float
         :math:`\tau` in (0.5, 1) (default :data:`THRESHOLD`).
     confidence : float
-        Confidence of the interval, in (0, 1).
+        Confidence of the intervals, in (0, 1) (already adjusted for a family of verdicts:
+        :func:`family_confidence`).
     snr0 : float
         Null SNR offset: 0 for ST, RS, Avg and Vote; for the mixture
         ``reprocompare.estimators.null.mixture_null_offset(vote, avg, conclusion).snr``.
     time_uniform : bool
-        True (default) for the confidence sequence, which a study that stops when its verdict
-        is clear must use; False for the fixed-R exact interval, narrower, valid only when R
-        was fixed in advance.
+        True (default) for confidence sequences, which a study that stops when its verdict is
+        clear must use; False for fixed-R intervals, valid only when R was fixed in advance.
     max_repetitions : int
         Upper end of the search for "N more".
+    wave : int, optional
+        Repetitions per look of a sequential study (intervals are intersected over its looks);
+        None looks once, at R.
+    rope : float, optional
+        Half-width of the region of practical equivalence, as a share of F1 (0.005 = 0.5 F1
+        points).
 
     Returns
     -------
@@ -374,7 +571,7 @@ def verdict(values, conclusion: str = "A>B", *, threshold: float = THRESHOLD,
     ------
     ValueError
         For a threshold outside (0.5, 1), a confidence outside (0, 1), fewer than 2 values, an
-        unknown conclusion; each message names the argument.
+        unknown conclusion or a rope outside (0, 1); each message names the argument.
 
     Examples
     --------
@@ -382,26 +579,72 @@ def verdict(values, conclusion: str = "A>B", *, threshold: float = THRESHOLD,
     'A > B reproduces'
     >>> verdict([1.0, 1.1, 0.9, 1.05, 0.95], "B>A").decision
     'A>B'
+    >>> verdict([0.01, 0.01, 0.01]).decision
+    'degenerate'
     """
     values = _check_values(values)
     _check_common(conclusion, threshold, confidence, snr0, max_repetitions)
-    low, high = snr_interval(values, conclusion, confidence=confidence, time_uniform=time_uniform)
-    code = decide(low, high, threshold=threshold, snr0=snr0)
-    ratio = snr(values, conclusion)
+    rope = _check_rope(rope)
     r = len(values)
-    more = None
-    if code == UNDECIDED:
-        more = repetitions_to_decide(ratio, r, threshold=threshold, confidence=confidence,
-                                     snr0=snr0, time_uniform=time_uniform,
-                                     max_repetitions=max_repetitions)
+    taken = looks(r, wave) if (time_uniform and wave) else [r]
+    common = dict(threshold=float(threshold), confidence=float(confidence), snr0=float(snr0),
+                  time_uniform=bool(time_uniform), max_repetitions=int(max_repetitions),
+                  looks=tuple(taken), rope=rope)
+    signed = _checked(values, conclusion)
+    if _is_constant(_scaled(signed)):
+        return _degenerate(values, conclusion, common)
+    ratio = snr(values, conclusion)
+    # the SNR's interval (normal model) is printed on either path
+    ends = [_snr_interval(tuple(values[:n]), conclusion, confidence, time_uniform)
+            for n in taken if n >= 2]
+    low, high = running_intersection(ends)
+    model = normal_model(values, taken if time_uniform else None)
+    path, reason = "normal", model.reason
+    if model.rejected:
+        path = "distribution-free"
+        reason = model.reason + (f" at R = {model.at}" if model.at else "")
+    elif low > high:  # the sequence missed: its model is contradicted by the data
+        path, reason = "distribution-free", "the normal model's sequence is empty over the looks"
     phi = lambda x: float(stats.norm.cdf(x - snr0))
-    return Verdict(
-        decision=_decision_name(code, conclusion),
-        text=_sentence(code, conclusion, r, more, int(max_repetitions)),
-        repetitions=r, conclusion=conclusion, snr=ratio, snr_low=low, snr_high=high,
-        reproducibility=phi(ratio), reproducibility_low=phi(low), reproducibility_high=phi(high),
-        more=more, threshold=float(threshold), confidence=float(confidence), snr0=float(snr0),
-        time_uniform=bool(time_uniform), max_repetitions=int(max_repetitions))
+    more = None
+    if path == "normal":
+        code = decide(low, high, threshold=threshold, snr0=snr0)
+        point, p_low, p_high = phi(ratio), phi(low), phi(high)
+        interval = ("SNR confidence sequence, intersected over looks" if time_uniform
+                    else "SNR exact interval (fixed R)")
+        if code == UNDECIDED:
+            more = repetitions_to_decide(ratio, r, threshold=threshold, confidence=confidence,
+                                         snr0=snr0, time_uniform=time_uniform,
+                                         max_repetitions=max_repetitions)
+    else:
+        up, down = _share_intervals(signed, taken, confidence, time_uniform)
+        code = _share_decision(up, down, share_bounds(threshold, snr0))
+        point, p_low, p_high = float(np.mean(signed > 0)), up[0], up[1]
+        interval = ("Eq. 1 share, beta-binomial confidence sequence" if time_uniform
+                    else "Eq. 1 share, Clopper-Pearson (fixed R)")
+        if code == UNDECIDED:
+            more = share_repetitions_to_decide(
+                float(np.mean(signed > 0)), float(np.mean(signed < 0)), r, threshold=threshold,
+                confidence=confidence, snr0=snr0, time_uniform=time_uniform,
+                max_repetitions=max_repetitions)
+    decision = _decision_name(code, conclusion)
+    text = _sentence(code, conclusion, r, more, int(max_repetitions))
+    mean_low = mean_high = None
+    if rope is not None:
+        mean_low, mean_high = mean_interval_for_rope(values, taken, confidence, time_uniform)
+        if -rope < mean_low and mean_high < rope:
+            within = (f"the mean of A - B lies within +-{_rope_text(rope)} "
+                      f"([{100 * mean_low:+.3f}, {100 * mean_high:+.3f}])")
+            if code in (SUPPORTED, OPPOSED):
+                text += f", by less than {_rope_text(rope)}: no practical difference ({within})"
+            else:
+                decision, more = EQUIVALENT, None
+                text = f"no practical difference: {within}"
+    return Verdict(decision=decision, text=text, repetitions=r, conclusion=conclusion,
+                   snr=ratio, snr_low=low, snr_high=high, reproducibility=point,
+                   reproducibility_low=p_low, reproducibility_high=p_high, more=more,
+                   path=path, path_reason=reason, interval=interval, mean_low=mean_low,
+                   mean_high=mean_high, **common)
 
 
 @dataclass(frozen=True)
@@ -423,41 +666,31 @@ class Replay:
         return asdict(self)
 
 
-def _looks(available: int, wave: int) -> list[int]:
-    looks = [r for r in range(wave, available + 1, wave) if r >= 2]
-    if not looks or looks[-1] != available:
-        looks.append(available)  # a last, partial wave still gets its look
-    return looks
-
-
 def replay(values, wave: int, conclusion: str = "A>B", *, threshold: float = THRESHOLD,
            confidence: float = CONFIDENCE, snr0: float = 0.0, time_uniform: bool = True,
-           max_repetitions: int | None = None) -> Replay:
+           max_repetitions: int | None = None, rope: float | None = None) -> Replay:
     """Feed a study's values in repetition order to the stopping rule, one wave at a time.
 
     Looks at R = wave, 2 wave, ... (R >= 2; the last, possibly partial, wave ends at
     ``min(len(values), max_repetitions)``) and stops at the first look whose :func:`verdict`
-    is decided. The values must be in the order the repetitions were run (the ``values`` of a
-    study's summary are). ``snr0`` is held fixed over the looks (for the mixture, pass the
-    offset of the whole study, or 0 to ignore it).
+    (intersected over the looks so far) is decided. The values must be in the order the
+    repetitions were run (the ``values`` of a study's summary are). ``snr0`` is held fixed over
+    the looks (for the mixture, pass the offset of the whole study, or 0 to ignore it).
 
     Returns the look where it stopped and its verdict; an undecided one carries "N more"
     projected from there up to ``max_repetitions`` (default :data:`MAX_REPETITIONS`).
     """
     values = _check_values(values)
-    if int(wave) != wave or wave < 1:
-        raise ValueError(f"wave must be a whole number of repetitions >= 1, got {wave!r}")
     limit = MAX_REPETITIONS if max_repetitions is None else int(max_repetitions)
     _check_common(conclusion, threshold, confidence, snr0, limit)
     available = min(len(values), limit)
-    looks = []
-    for r in _looks(available, int(wave)):
-        looks.append(r)
-        low, high = snr_interval(values[:r], conclusion, confidence=confidence,
-                                 time_uniform=time_uniform)
-        if decide(low, high, threshold=threshold, snr0=snr0) != UNDECIDED:
+    taken = []
+    for r in looks(available, wave):
+        taken.append(r)
+        last = verdict(values[:r], conclusion, threshold=threshold, confidence=confidence,
+                       snr0=snr0, time_uniform=time_uniform, max_repetitions=limit,
+                       wave=wave if time_uniform else None, rope=rope)
+        if last.decision != "undecided":
             break
-    last = verdict(values[:looks[-1]], conclusion, threshold=threshold, confidence=confidence,
-                   snr0=snr0, time_uniform=time_uniform, max_repetitions=limit)
-    return Replay(stopped_at=looks[-1], decided=last.decision != "undecided", wave=int(wave),
-                  looks=tuple(looks), verdict=last)
+    return Replay(stopped_at=taken[-1], decided=last.decision != "undecided", wave=int(wave),
+                  looks=tuple(taken), verdict=last)

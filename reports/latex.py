@@ -20,9 +20,10 @@ import re
 import textwrap
 
 from reprocompare.reports.tables import (CLAIMS_NOTE, DEGENERATE_ADVICE, HOLM_NOTE,
-                                         TABLE3_NOTE, TABLE4_NOTE, TEST_NAMES, bootstrap_caveat,
+                                         TABLE3_NOTE, TEST_NAMES, bootstrap_caveat,
                                          calibration_text, comparison_groups, format_shown,
                                          null_offset_note, repetitions_text, snr_interval_name,
+                                         table4_note,
                                          verdict_cell, verdict_lines)
 
 _SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "_": r"\_", "#": r"\#",
@@ -128,7 +129,9 @@ def _note(parts: list[str]) -> list[str]:
 
 def _verdict_short(row: dict) -> str:
     cell = verdict_cell(row)
-    return prose(cell.replace(" reproduces", "").replace("no reproducible difference", "none")
+    return prose(cell.replace(" reproduces", "").replace("neither direction", "neither")
+                 .replace("no practical difference", "equivalent")
+                 .replace("no verdict: no spread", "no spread")
                  .replace("undecided", "undec.").replace("A > B", "A>B").replace("B > A", "B>A")
                  .replace("(> max)", "(>max)"))
 
@@ -140,13 +143,20 @@ def _verdict_rule(group: list[dict]) -> str:
         return ""
     threshold = decided[0]["verdict_threshold"] or 0.8
     confidence = decided[0]["verdict_confidence"] or 0.95
-    kind = " (a confidence sequence: valid however the study stops)" \
-        if group[0].get("stopping") else ""
+    kind = (" (confidence sequences intersected over the looks: valid however the study "
+            "stops)" if group[0].get("stopping") else "")
     more = ("; undec. (+$n$): about $n$ more repetitions would decide"
             if any(r["verdict"] == "undecided" for r in group) else "")
-    return (rf"Verdict: A$>$B reproduces when the {100 * confidence:g}\% interval{kind} of "
-            rf"$\Phi(\mathrm{{SNR}})$ lies at or above {threshold:g}, B$>$A at or below "
-            rf"{1 - threshold:g}, none between{more}. ")
+    # each estimator's criterion and the path that decided it, as the Markdown's rule says
+    offsets = "; ".join(
+        rf"{r['estimator']}: $\Phi(\mathrm{{SNR}}"
+        + (rf" - {r['null_snr_normal']:.3f}" if r.get("null_snr_normal") else "")
+        + rf")$, {escape(r['verdict_path'] or 'normal')}" for r in decided)
+    return (rf"Verdict (each at {100 * confidence:.4g}\%{kind}): A$>$B reproduces when the "
+            rf"interval of the predictive reproducibility lies at or above {threshold:g}, "
+            rf"B$>$A at or below {1 - threshold:g}, neither direction reproduces when it lies "
+            rf"between (too noisy to say; not equivalence){more}. {offsets}. Full rule: "
+            "table4.md. ")
 
 
 def _stopping_note(group: list[dict]) -> str:
@@ -168,8 +178,10 @@ def _table4_notes(first: dict, group: list[dict]) -> list[str]:
          f"nothing about which model is better. {prose(DEGENERATE_ADVICE)} "
          if first["warning"] else ""),
         _models_note(first), _strategies_note(group),
-        (rf"Brackets: 95\% intervals (mean: Student's $t$ over the $R$ repetitions; SNR: "
-         rf"{escape(snr_interval_name(group))}; reproducibility: Clopper-Pearson). "),
+        (rf"Brackets: 95\% intervals (mean: "
+         rf"{escape(' or '.join(dict.fromkeys(r['mean_interval'] for r in group)))}; SNR: "
+         rf"{escape(snr_interval_name(group))}; reproducibility: "
+         rf"{escape(' or '.join(dict.fromkeys(r['reproducibility_interval'] for r in group)))}). "),
         _verdict_rule(group), _stopping_note(group),
         (f"If A = B the mixture shows {number(mixture[0]['null_reproducibility_normal'], 2)} / "
          f"{number(mixture[0]['null_snr_normal'], 2)} (reproducibility / SNR), the others "
@@ -181,7 +193,7 @@ def _table4_notes(first: dict, group: list[dict]) -> list[str]:
 
 def _table4_reading(first: dict, group: list[dict]) -> list[str]:
     notes = verdict_lines(group, first["verdict_rule"], first["stopping"])
-    notes += [null_offset_note(group), TABLE4_NOTE.format(snr_interval=snr_interval_name(group))]
+    notes += [null_offset_note(group), table4_note(group)]
     return _how_to_read(" ".join(n for n in notes if n))
 
 

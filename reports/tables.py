@@ -27,12 +27,14 @@ CONTEXT_COLUMNS = ("comparison", "corpus", "sentences", "scoring", "name_a", "la
                    "model_a", "name_b", "label_b", "model_b", "conclusion")
 #: Table 4 columns: what the paper prints, then the intervals and the growth advice it does not
 TABLE4_COLUMNS = (*CONTEXT_COLUMNS, "estimator", "strategy", "repetitions", "mean_f1_points",
-                  "mean_low_f1_points", "mean_high_f1_points", "sd_f1_points", "snr", "snr_low", "snr_high", "snr_interval", "reproducibility",
-                  "reproducibility_low", "reproducibility_high", "chebyshev_bound",
+                  "mean_low_f1_points", "mean_high_f1_points", "mean_interval", "sd_f1_points", "snr", "snr_low", "snr_high", "snr_interval",
+                  "reproducibility", "reproducibility_low", "reproducibility_high",
+                  "reproducibility_interval", "chebyshev_bound",
                   "mixture_chose_vote", "null_reproducibility", "null_snr",
                   "null_reproducibility_normal", "null_snr_normal", "verdict", "verdict_text",
                   "predictive_reproducibility", "predictive_reproducibility_low",
-                  "predictive_reproducibility_high", "repetitions_to_decide", "warning")
+                  "predictive_reproducibility_high", "predictive_reproducibility_interval",
+                  "verdict_path", "repetitions_to_decide", "warning")
 TABLE3_COLUMNS = (*CONTEXT_COLUMNS, "model", "spec", "strategy", "repetitions", "mean_f1_points",
                   "standard_error_f1_points", "low_f1_points", "high_f1_points", "warning")
 
@@ -40,7 +42,10 @@ TABLE3_COLUMNS = (*CONTEXT_COLUMNS, "model", "spec", "strategy", "repetitions", 
 #: is 67-78% at R = 5, 88-92% at R = 20 and 94% at R = 200 (docs/statistics.md): 200 is the
 #: smallest R measured where it reaches 93%. The exact interval needs no flag.
 BOOTSTRAP_TRUSTED_FROM = 200
-SNR_INTERVAL_NAMES = {"exact": "exact noncentral t", "bootstrap": "percentile bootstrap"}
+SNR_INTERVAL_NAMES = {"exact": "exact noncentral t, fixed R", "bootstrap": "percentile bootstrap",
+                      "sequence": "confidence sequence (normal model), intersected over looks"}
+#: a summary written before intervals named their kind was a fixed-R one
+FIXED_KINDS = {"mean": "Student t, fixed R", "reproducibility": "Clopper-Pearson, fixed R"}
 CONCLUSION_TEXT = {"A>B": "A > B (A's chunk F1 is higher than B's)",
                    "B>A": "B > A (B's chunk F1 is higher than A's)"}
 
@@ -51,8 +56,8 @@ TABLE4_NOTE = (
     "same conclusion, 0.5 a coin flip. SNR (Eq. 4) is the mean of the estimates over their "
     "standard deviation (unitless; larger is more reproducible); the Chebyshev bound (Eq. 3) is "
     "the reproducibility that SNR guarantees for any distribution. Brackets are 95% intervals "
-    "(mean: Student's t over the R repetitions, for this corpus's expected difference; SNR: "
-    "{snr_interval}; reproducibility: Clopper-Pearson): when a reproducibility interval "
+    "(mean: {mean_interval}, for this corpus's expected difference; SNR: "
+    "{snr_interval}; reproducibility: {reproducibility_interval}): when a reproducibility interval "
     "holds the estimator's null offset (the 'If A = B' row: about 0.5 / 0 for a single "
     "difference, more for the mixture), R repetitions cannot tell whether the conclusion "
     "reproduces more often than a model no better than the other would. At small R the point SNR overstates the magnitude of the "
@@ -194,6 +199,7 @@ def _verdict(summary: dict, estimator: str) -> dict:
     if v is None:
         return {"verdict": "", "verdict_text": "", "predictive_reproducibility": None,
                 "predictive_reproducibility_low": None, "predictive_reproducibility_high": None,
+                "predictive_reproducibility_interval": "", "verdict_path": "",
                 "repetitions_to_decide": None, "verdict_threshold": None,
                 "verdict_confidence": None}
     return {"verdict": v["decision"], "verdict_text": v["text"],
@@ -201,6 +207,12 @@ def _verdict(summary: dict, estimator: str) -> dict:
             "predictive_reproducibility": v["reproducibility"],
             "predictive_reproducibility_low": v["reproducibility_low"],
             "predictive_reproducibility_high": v["reproducibility_high"],
+            # summaries from before issue 33 read the SNR's interval on the normal path
+            "predictive_reproducibility_interval": v.get("interval") or (
+                "SNR confidence sequence" if v.get("time_uniform") else
+                "SNR exact interval (fixed R)"),
+            "verdict_path": v.get("path", "normal") + (f" ({v['path_reason']})"
+                                                       if v.get("path_reason") else ""),
             "repetitions_to_decide": v["more"]}
 
 
@@ -213,7 +225,8 @@ def verdict_cell(row: dict) -> str:
         more = row["repetitions_to_decide"]
         return f"undecided (+{more})" if more is not None else "undecided (> max)"
     return {"A>B": "A > B reproduces", "B>A": "B > A reproduces",
-            "none": "no reproducible difference"}[decision]
+            "none": "neither direction reproduces", "equivalent": "no practical difference",
+            "degenerate": "no verdict: no spread"}[decision]
 
 
 def verdict_lines(group: list[dict], summary_rule: str, stopping: dict | None) -> list[str]:
@@ -223,6 +236,9 @@ def verdict_lines(group: list[dict], summary_rule: str, stopping: dict | None) -
         return []
     undecided = [r for r in group if r["verdict"] == "undecided"]
     lines = [summary_rule]
+    # which path decided each verdict, and why (the normal model or Eq. 1's shares)
+    lines.append("Path: " + "; ".join(f"{r['estimator']} {r['verdict_path']}"
+                                      for r in group if r["verdict"]) + ".")
     if undecided:
         lines.append("Repetitions to decide, if the SNR stays where it is: " + "; ".join(
             f"{r['estimator']} " + (f"about {r['repetitions_to_decide']} more"
@@ -271,8 +287,12 @@ def null_offset_note(group: list[dict]) -> str:
 
 
 def _mean_interval(s: dict) -> dict:
-    """The mean difference's 95% interval in F1 points (estimators.effect; Student's t over the
-    R repetitions), from the summary's mean, sd and R: every summary has them."""
+    """The mean difference's 95% interval in F1 points: the summary's own (a confidence
+    sequence where the study looked after waves), else Student's t over the R repetitions from
+    the summary's mean, sd and R (summaries from before intervals named their kind)."""
+    if s.get("mean_low") is not None:
+        return {"mean_low_f1_points": _points(s["mean_low"]),
+                "mean_high_f1_points": _points(s["mean_high"])}
     if s["repetitions"] < 2 or s["sd"] is None or not math.isfinite(s["sd"]):
         return {"mean_low_f1_points": None, "mean_high_f1_points": None}
     interval = mean_interval(s["mean"], s["sd"], s["repetitions"])
@@ -298,6 +318,9 @@ def table4_rows(summaries: dict[str, dict]) -> list[dict]:
                 "repetitions": s["repetitions"], "mean_f1_points": _points(s["mean"]),
                 **_mean_interval(s), "sd_f1_points": _points(s["sd"]), "snr": s["snr"], "snr_low": s["snr_low"],
                 "snr_high": s["snr_high"], "snr_interval": s.get("snr_method", "bootstrap"),
+                "mean_interval": (s.get("interval_kinds") or FIXED_KINDS)["mean"],
+                "reproducibility_interval": (s.get("interval_kinds")
+                                             or FIXED_KINDS)["reproducibility"],
                 "reproducibility": s["reproducibility"],
                 "reproducibility_low": s["reproducibility_low"],
                 "reproducibility_high": s["reproducibility_high"],
@@ -381,6 +404,14 @@ def bootstrap_caveat(group: list[dict]) -> str:
             "(nominal 95%, measured at R = 2 to 20); the exact interval is the default.")
 
 
+def table4_note(group: list[dict]) -> str:
+    """How to read Table 4, naming the kind of every interval it prints (issue 33)."""
+    kinds = lambda key: " or ".join(dict.fromkeys(r[key] for r in group))
+    return TABLE4_NOTE.format(snr_interval=snr_interval_name(group),
+                              mean_interval=kinds("mean_interval"),
+                              reproducibility_interval=kinds("reproducibility_interval"))
+
+
 def snr_interval_name(group: list[dict]) -> str:
     methods = dict.fromkeys(SNR_INTERVAL_NAMES.get(r["snr_interval"], r["snr_interval"])
                             for r in group)
@@ -434,7 +465,7 @@ def table4_markdown(rows: list[dict]) -> str:
         caveat = bootstrap_caveat(group)
         if caveat:
             lines.append(f"\n{caveat}")
-        lines.append("\n" + TABLE4_NOTE.format(snr_interval=snr_interval_name(group)))
+        lines.append("\n" + table4_note(group))
         lines.append("")
     return "\n".join(lines)
 

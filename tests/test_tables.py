@@ -28,7 +28,7 @@ from reprocompare.study.summary import summarize_runs, verdicts
 
 LABEL = "crf_50%_A&B on conll2000"
 VALUES = {"ST": [0.002, -0.001, 0.004, 0.003], "Avg": [0.003, 0.004, 0.002, 0.005],
-          "Vote": [0.01, 0.01, 0.01, 0.01], "Mixture": [0.004, 0.001, 0.006, 0.005]}
+          "Vote": [0.0100, 0.0101, 0.0099, 0.01005], "Mixture": [0.004, 0.001, 0.006, 0.005]}
 
 
 def make_summary(**extra):
@@ -70,11 +70,33 @@ def test_table4_csv_rows_carry_their_context_and_units():
     assert float(st["predictive_reproducibility_low"]) == \
         pytest.approx(decided.reproducibility_low, abs=1e-6)
     assert st["repetitions_to_decide"] == ("" if decided.more is None else str(decided.more))
-    # constant Vote estimates: SNR inf, never NaN or empty; decided at once
-    assert (vote["snr"], vote["snr_low"], vote["snr_high"]) == ("inf", "inf", "inf")
+    # every interval names its kind (issue 33): fixed R here
+    assert (st["mean_interval"], st["reproducibility_interval"]) == (
+        "Student t, fixed R", "Clopper-Pearson, fixed R")
+    assert st["predictive_reproducibility_interval"] == "SNR exact interval (fixed R)"
+    assert st["verdict_path"].startswith("normal (Shapiro-Wilk p = ")
     assert vote["verdict"] == "A>B" and vote["repetitions_to_decide"] == ""
     assert parsed[3]["mixture_chose_vote"] == "0.250000" and st["mixture_chose_vote"] == ""
     assert "B (crf:scheme=IOBES) scored F1 = 0 on every fold" in st["warning"]
+
+
+def test_zero_variance_gets_no_verdict_in_every_format():
+    """Issue 33, item 5: equal estimates (and all zeros) say so, never 'reproduces'."""
+    values = {**VALUES, "Vote": [0.01] * 4, "Avg": [0.0] * 4}
+    summary = make_summary()
+    summary["estimators"].update({name: summarize(values[name]).as_dict()
+                                  for name in ("Vote", "Avg")})
+    summary.update(verdicts(values, {}, "A>B"))
+    rows = table4_rows({LABEL: summary})
+    parsed = {r["estimator"]: r for r in csv.DictReader(io.StringIO(to_csv(rows, TABLE4_COLUMNS)))}
+    assert parsed["Vote"]["verdict"] == parsed["Avg"]["verdict"] == "degenerate"
+    assert "all 4 estimates of A - B equal +1.000 F1 points" in parsed["Vote"]["verdict_text"]
+    assert "all 4 estimates of A - B are 0" in parsed["Avg"]["verdict_text"]
+    markdown = table4_markdown(rows)
+    assert markdown.count("**no verdict: no spread**") == 2 and "nan" not in markdown.lower()
+    latex = table4_latex(rows)  # the cell wraps: "no" over "spread"
+    assert "Vote & 1.00 & inf & 1.00 & no \\\\" in latex and "& spread \\\\" in latex
+    assert "reproduces" not in parsed["Vote"]["verdict_text"]
 
 
 def test_table4_markdown_explains_itself():
@@ -85,7 +107,8 @@ def test_table4_markdown_explains_itself():
                  "R = 4 independent repetitions of every strategy",
                  "ST = 4:1 hold-out", "Avg = 5x2 BCV",
                  "| SNR (Eq. 4, unitless) [95% CI] |", "(Eq. 1, share of R) [95% CI]",
-                 "| Mean of A - B (F1 points) [95% CI] | 0.200 [", "Verdict rule: the predictive",
+                 "| Mean of A - B (F1 points) [95% CI] | 0.200 [", "Verdict rule: one deciding",
+                 "Path: ST normal (Shapiro-Wilk p = ",
                  "| **Verdict** | ", "Repetitions to decide, if the SNR stays where it is",
                  "How to read:", "0.9 means 9 in 10 reruns", "**Warning:** B (crf:scheme=IOBES)",
                  "Vote (Case I) in 25% of the repetitions"):
@@ -95,7 +118,7 @@ def test_table4_markdown_explains_itself():
         in markdown
     st = verdict(VALUES["ST"], time_uniform=False)
     assert st.decision == "undecided" and f"ST about {st.more} more" in markdown
-    assert "**A > B reproduces**" in markdown  # constant Vote estimates
+    assert "**A > B reproduces**" in markdown  # Vote: SNR 130
     assert "nan" not in markdown.lower() and "[, ]" not in markdown
 
 
@@ -163,7 +186,7 @@ def test_table4_latex_has_cis_caption_label_and_escapes():
         body, after = latex.split(rf"\end{{{float_}}}")
         assert "How to read" not in body and after.startswith("\n% ")
         assert "How to read" in after.replace("\n% ", " ")
-        assert "Brackets: 95\\% intervals (mean: Student's $t$" in body
+        assert "Brackets: 95\\% intervals (mean: Student t, fixed R; SNR: exact " in body
         assert r"\resizebox" not in latex and r"\footnotesize" in latex
     assert r"\label{tab:table4-crf-50-a-b-on-conll2000-wide}" in table4_wide_latex(rows)
     weird = make_summary(models={"A": r"x\y{z}_%", "B": "b~^#$&"})

@@ -283,7 +283,11 @@ def summary(config: dict, corpus_name: str, comparison: str) -> dict:
             "strategies": strategies(config), "repetitions": config["repetitions"],
             "seed": config["seed"], "alpha": config["significance"]["alpha"],
             "resamples": config["significance"]["resamples"],
-            "verdict": canonical(config["verdict"]),
+            # the family the verdicts' confidence is adjusted for (Bonferroni): every
+            # comparison-corpus pair the study decides, times its deciding estimators
+            "verdict": canonical({**config["verdict"], "comparisons": sum(
+                len(c["corpora"]) for c in config["comparisons"].values()),
+                "deciding": config["stopping"]["estimators"]}),
             **({"variation": canonical(config["variation"])}
                if not is_default(config["variation"]) else {}),
             # the stopping rule changes the verdicts' intervals only when it is on

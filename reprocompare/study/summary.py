@@ -18,10 +18,14 @@ from reprocompare.base.errors import UserError
 from reprocompare.base.records import ESTIMATORS, TABLE4_K, read_json
 from reprocompare.base.verify import check_run
 from reprocompare.estimators.difference import mixture
+from reprocompare.estimators.effect import mean_interval
 from reprocompare.estimators.null import null_offsets
 from reprocompare.estimators.reproducibility import model_interval, summarize
-from reprocompare.estimators.verdict import (CONFIDENCE, MAX_REPETITIONS, THRESHOLD, rule,
-                                             verdict)
+from reprocompare.estimators.sequential import (looks, mean_confidence_sequence,
+                                                running_intersection, share_confidence_sequence,
+                                                snr_confidence_sequence)
+from reprocompare.estimators.verdict import (CONFIDENCE, MAX_REPETITIONS, THRESHOLD,
+                                             family_confidence, rule, verdict)
 
 
 
@@ -145,25 +149,36 @@ def verdicts(values: dict, offsets: dict, conclusion: str, verdict_settings: dic
     """Every Table 4 estimator's verdict (estimators.verdict), its rule, and where a sequential
     study stands.
 
-    ``verdict_settings``: the config's ``verdict`` (threshold, confidence); ``stopping``: its
-    ``stopping`` section when enabled (the verdicts then read confidence sequences, valid however
-    early the study stops, and "more to decide" counts up to its maximum). The mixture's
-    verdict is read against its null offset (closed form for normal Vote and Avg).
+    ``verdict_settings``: the config's ``verdict`` (threshold, confidence, rope in F1 points)
+    with the family the workflow adds (``comparisons``: how many comparison-corpus pairs the
+    study decides; ``deciding``: the estimators whose verdicts are its claims), so that the
+    confidence is Bonferroni-adjusted over them; ``stopping``: its ``stopping`` section when
+    enabled (the verdicts then read confidence sequences intersected over the study's looks,
+    valid however early it stops, and "more to decide" counts up to its maximum). The
+    mixture's verdict is read against its null offset (closed form for normal Vote and Avg).
     """
     settings = {"threshold": THRESHOLD, "confidence": CONFIDENCE, **(verdict_settings or {})}
     sequential = bool(stopping and stopping.get("enabled"))
     maximum = stopping["max_repetitions"] if sequential else MAX_REPETITIONS
-    found = {}
+    wave = stopping["wave"] if sequential else None
+    deciding = list(settings.get("deciding") or (stopping["estimators"] if sequential else []))
+    comparisons = int(settings.get("comparisons") or 1)
+    each = family_confidence(settings["confidence"], comparisons * max(1, len(deciding)))
+    rope = settings.get("rope")
+    rope = None if rope is None else rope / 100  # F1 points in the config, shares of F1 here
+    found, snr0s = {}, {}
     for name in ESTIMATORS:
         if len(values.get(name, ())) < 2:
             continue
-        snr0 = offsets[name].snr_normal if name in offsets else 0.0
+        snr0s[name] = offsets[name].snr_normal if name in offsets else 0.0
         found[name] = verdict(values[name], conclusion, threshold=settings["threshold"],
-                              confidence=settings["confidence"], snr0=snr0,
-                              time_uniform=sequential, max_repetitions=maximum).as_dict()
+                              confidence=each, snr0=snr0s[name], time_uniform=sequential,
+                              max_repetitions=maximum, wave=wave, rope=rope).as_dict()
     record = {"verdicts": found,
               "verdict_rule": rule(settings["threshold"], settings["confidence"],
-                                   time_uniform=sequential, conclusion=conclusion)}
+                                   time_uniform=sequential, conclusion=conclusion,
+                                   snr0=snr0s, wave=wave, rope=rope, deciding=deciding,
+                                   comparisons=comparisons)}
     if sequential:
         deciding = [name for name in stopping["estimators"] if name in found]
         repetitions = max((v["repetitions"] for v in found.values()), default=0)
@@ -173,6 +188,45 @@ def verdicts(values: dict, offsets: dict, conclusion: str, verdict_settings: dic
             "waves": -(-repetitions // stopping["wave"]),
             "stopped": decided or repetitions >= stopping["max_repetitions"]}
     return record
+
+
+#: what each printed interval is, by design: R fixed before the run, or looked at after waves
+INTERVAL_KINDS = {
+    False: {"mean": "Student t, fixed R", "snr": "exact noncentral t, fixed R",
+            "reproducibility": "Clopper-Pearson, fixed R"},
+    True: {"mean": "t confidence sequence (normal model), intersected over looks",
+           "snr": "confidence sequence (normal model), intersected over looks",
+           "reproducibility": "beta-binomial confidence sequence (distribution-free), "
+                              "intersected over looks"}}
+
+
+def interval_fields(values, conclusion: str, *, time_uniform: bool, wave: int | None,
+                    summary: dict, confidence: float = 0.95) -> dict:
+    """The 95% intervals Table 4 prints for one estimator: as summarized (fixed R), or, where
+    the study looked after every wave, the confidence sequences intersected over its looks
+    (issue 33: a stopped study's fixed-R intervals are too narrow), with their kinds."""
+    values = np.asarray(values, dtype=np.float64)
+    kinds = INTERVAL_KINDS[time_uniform]
+    if not time_uniform:
+        if summary["sd"] > 0:
+            fixed = mean_interval(summary["mean"], summary["sd"], len(values), confidence)
+            low, high = fixed.low, fixed.high
+        else:
+            low = high = summary["mean"]
+        return {"mean_low": low, "mean_high": high, "interval_kinds": kinds}
+    taken = looks(len(values), wave or 1)
+    signed = values if conclusion == "A>B" else -values
+    mean = running_intersection(mean_confidence_sequence(values[:r], confidence=confidence)
+                                for r in taken)
+    ratio = running_intersection(snr_confidence_sequence(values[:r], conclusion,
+                                                         confidence=confidence)
+                                 for r in taken)
+    share = running_intersection(share_confidence_sequence(int(np.sum(signed[:r] > 0)), r,
+                                                           confidence=confidence)
+                                 for r in taken)
+    return {"mean_low": mean[0], "mean_high": mean[1], "snr_low": ratio[0],
+            "snr_high": ratio[1], "snr_method": "sequence", "reproducibility_low": share[0],
+            "reproducibility_high": share[1], "interval_kinds": kinds}
 
 
 def summarize_runs(directories, *, conclusion: str = "A>B", table4_k: int = TABLE4_K,
@@ -212,10 +266,14 @@ def summarize_runs(directories, *, conclusion: str = "A>B", table4_k: int = TABL
                      "strategies": {r["strategy"]: r["settings"] for r in records},
                      "degenerate": degenerate_models([r["directory"] for r in records]),
                      "table4_k": table4_k, "estimators": {}, "random_splits_by_k": {}, "per_model": {}}
+    sequential = bool(stopping and stopping.get("enabled"))
     for name in ESTIMATORS:
         if name in values and len(values[name]) >= 2:
-            summary["estimators"][name] = summarize(values[name], conclusion,
-                                                    random_state=random_state).as_dict()
+            row = summarize(values[name], conclusion, random_state=random_state).as_dict()
+            row.update(interval_fields(values[name], conclusion, time_uniform=sequential,
+                                       wave=stopping["wave"] if sequential else None,
+                                       summary=row))
+            summary["estimators"][name] = row
     offsets = null_offsets(values, conclusion)
     if offsets:  # what each estimator shows when A and B do not differ (estimators.null)
         summary["null_offsets"] = {name: offset.as_dict() for name, offset in offsets.items()}
