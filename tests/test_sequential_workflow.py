@@ -63,7 +63,10 @@ def test_a_clear_winner_stops_at_its_first_decision_point(tmp_path):
     assert "**A > B reproduces**" in table
     assert f"Sequential study: waves of 5 repetitions up to 20, decided by ST; {len(waves)} " \
            f"waves run, R = {stop}: every deciding estimator decided." in table
-    assert "confidence sequence (valid however the study stops)" in table
+    # every interval it prints is a confidence sequence intersected over its looks (issue 33)
+    assert "confidence sequences, intersected over the looks (R = 5, 10, ...)" in table
+    assert "SNR: confidence sequence (normal model), intersected over looks" in table
+    assert "reproducibility: beta-binomial confidence sequence (distribution-free)" in table
     # the same command again: resumes at the wave it reached, trains nothing
     before = {p: p.stat().st_mtime_ns for p in tmp_path.glob("results/compare/**/*")}
     again = sequential(tmp_path, study({"type": "crf", "max_iterations": 10},
