@@ -35,6 +35,8 @@ from conftest import snakemake
 from test_hostile import ACCEPTANCE, CONFIG, REFUSAL, Case, _library_class, _mutated_config
 from test_tables import make_summary
 
+from reprocompare.commands import sequential
+from reprocompare.commands.sequential import snakemake_arguments
 from reprocompare.estimators.reproducibility import summarize
 from reprocompare.pipeline import provenance
 from reprocompare.reports.front import answer_rst
@@ -249,9 +251,49 @@ def markup_outcome(where: str, text: str) -> tuple[str, str]:
     return ("injected", problem) if problem else (ACCEPTANCE, "")
 
 
+# ------------------------------------------------------------------------ arguments after --
+
+def _argument_cases() -> list[Case]:
+    refused = [
+        (["--config", "repetitions=7"], "--config repetitions is what each wave sets"),
+        (["--config", "seed=1", "-C", "repetitions=3"], "--config repetitions"),
+        (["--configfile", "other.yaml"], "--configfile is set by every wave"),
+        (["--configfiles", "other.yaml"], "is set by every wave"),
+        (["--directory", "elsewhere"], "--directory is set by every wave"),
+        (["-d", "elsewhere"], "--directory is set by every wave"),
+        (["--snakefile", "Snakefile"], "--snakefile is set by every wave"),
+        (["--conf", "seed=5"], "ambiguous option: --conf"),
+        (["--config", "seed"], "--config seed"),
+        (["--config", "9lives=1"], "valid identifier"),
+        (["--no-such-option"], "unrecognized arguments: --no-such-option"),
+    ]
+    accepted = [
+        (["--config", "seed=5"], {"seed": 5}),
+        (["--config=seed=5"], {"seed": 5}),
+        (["-C", "seed=5", "keep_predictions=True"], {"seed": 5, "keep_predictions": True}),
+        (["--config", "seed=5", "--cores", "2", "--config", "keep_predictions=False"],
+         {"seed": 5, "keep_predictions": False}),
+        (["--profile", "profiles/slurm", "--config", "seed=5"], {"seed": 5}),
+        (["--cores", "2", "--quiet"], {}),
+    ]
+    return ([Case("arguments", " ".join(args), (args, None), REFUSAL, fragment)
+             for args, fragment in refused]
+            + [Case("arguments", " ".join(args), (args, merged), ACCEPTANCE)
+               for args, merged in accepted])
+
+
+def arguments_outcome(args: list[str], merged: dict | None) -> tuple[str, str]:
+    def check():
+        rest, entries, overrides = snakemake_arguments(args)
+        # every --config entry is kept, none of them left among the other arguments
+        assert overrides == merged and not {"--config", "-C"} & set(rest), (rest, overrides)
+
+    return _library_class(check)
+
+
 # ------------------------------------------------------------------------ the catalogue
 
-CASES: list[Case] = [*_finite_cases(), *_markup_cases()]
+CASES: list[Case] = [*_finite_cases(), *_markup_cases(), *_argument_cases()]
 
 
 def outcome(case: Case, tmp: Path) -> tuple[str, str]:
@@ -260,6 +302,8 @@ def outcome(case: Case, tmp: Path) -> tuple[str, str]:
         return _library_class(lambda: validate(_mutated_config(*case.input), "study.yaml"))
     if case.family == "markup":
         return markup_outcome(*case.input)
+    if case.family == "arguments":
+        return arguments_outcome(*case.input)
     raise AssertionError(f"no runner for family {case.family!r}")
 
 
@@ -369,3 +413,36 @@ def test_no_script_a_user_wrote_runs_in_the_report(tmp_path):
     assert "onload=document.title=7&gt;" in page and "{% endraw " in page and "{{" in page
     assert "49" not in page.split("The answer.")[1].split("How the study was run")[0]
     assert "onerror=document.title=8&gt;" in page
+
+
+def test_the_users_config_reaches_every_wave_with_its_repetitions(tmp_path, monkeypatch):
+    """`sequential -- --config seed=5` ran the waves with the config's seed: sequential's own
+    --config came last, and snakemake keeps the last."""
+    config = copy.deepcopy(CONFIG)
+    config["stopping"] = {"enabled": True, "estimators": ["ST"], "wave": 2,
+                          "max_repetitions": 4}
+    path = tmp_path / "study.yaml"
+    path.write_text(yaml.safe_dump(config))
+    commands = []
+
+    class Snakemake:  # a wave that fails at once: its command is what this test reads
+        def __init__(self, command, **options):
+            commands.append(command)
+            self.pid = os.getpid()
+
+        def wait(self, timeout=None):
+            return 1
+
+        poll = wait
+
+    monkeypatch.setattr(sequential.subprocess, "Popen", Snakemake)
+    monkeypatch.setattr(sequential, "_group_alive", lambda group: False)
+    with pytest.raises(ValueError, match="the wave at R = 2 failed"):
+        sequential.run_waves(path, tmp_path, ["--config", "seed=5", "--cores", "1"],
+                             say=lambda *a, **k: None)
+    wave = commands[0]
+    assert wave[wave.index("--config"):] == ["--config", "seed=5", "repetitions=2"]
+    assert wave.count("--config") == 1 and "--cores" in wave
+    # what sequential itself reads (the stopping rule, the comparisons) has the override too
+    with pytest.raises(ValueError, match=r"the command line: seed: -1 is less than the minimum"):
+        sequential.run_waves(path, tmp_path, ["--config", "seed=-1"], say=lambda *a: None)

@@ -9,23 +9,50 @@ is reached. The verdicts then read confidence sequences (:mod:`reprocompare.esti
 whose coverage holds however early the study stops; the summaries record the rule, the waves run
 and where the study stopped, and every table prints it.
 
-Interrupted, the same command resumes: it starts at the last whole wave the results hold. On a
-fresh clone (results committed, no Snakemake records beside them) it first runs
+Interrupted, the same command resumes: it starts at the last whole wave the results hold. A
+signal (Ctrl-C, SIGTERM, SIGHUP) is passed to snakemake's process group, which stops its jobs and
+frees its lock before this command exits with 130; killed outright, it leaves a watchdog in
+snakemake's group that sends it SIGINT, and a record of the run, from which the next run knows
+a lock left behind as its own and frees it once no snakemake runs in the directory. On a fresh
+clone (results committed, no Snakemake records beside them) it first runs
 :func:`reprocompare.commands.resume.resume`, which checks them against the config and records
 them, so that nothing committed is trained again. Any profile works (``-- --profile
-profiles/slurm ...`` passes its arguments to every snakemake run).
+profiles/slurm ...`` passes its arguments to every snakemake run; a ``--config KEY=VALUE`` among
+them is merged with the config file for the stopping rule and with each wave's repetitions).
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
+import shutil
+import signal
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
+
+import psutil
 
 from reprocompare.base.errors import UserError
 from reprocompare.base.records import read_json
 from reprocompare.commands.resume import planned_runs, resume, run_directory, snakefile
-from reprocompare.study.config import load_yaml, validate, widest
+from reprocompare.study.config import blame_command_line, load_yaml, validate, widest
+
+#: the signals passed on to snakemake: a terminal's Ctrl-C reaches only this command's process
+#: group, a scheduler's or a user's SIGTERM only this process
+FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+#: seconds what is left of snakemake's group has to exit after a SIGTERM, before SIGKILL
+GRACE = 60
+#: what a wave in progress records beside Snakemake's lock (removed when the wave ends)
+RUN_RECORD = Path(".snakemake", "reprocompare-sequential.json")
+#: options each wave sets itself: given again after --, snakemake would keep one of the two
+OWN_OPTIONS = {"configfile": ("--configfile", "give the config to sequential's --configfile"),
+               "configfiles": ("--configfiles", "give the config to sequential's --configfile"),
+               "directory": ("--directory", "give it to sequential's --directory"),
+               "snakefile": ("--snakefile", "sequential runs reprocompare's workflow")}
 
 
 def _complete(config: dict, directory: Path) -> int:
@@ -52,28 +79,197 @@ def _summaries(config: dict, directory: Path) -> list[dict]:
             from None
 
 
-def _snakemake(config_path: Path, directory: Path, repetitions: int,
-               arguments: list[str]) -> None:
+def _split_config(arguments: list[str]) -> tuple[list[str], list[str]]:
+    """The arguments without their ``--config`` (``-C``) options, and the KEY=VALUE entries of
+    all of them, in order (snakemake's --config takes every value up to the next option)."""
+    rest: list[str] = []
+    entries: list[str] = []
+    i = 0
+    while i < len(arguments):
+        token = arguments[i]
+        i += 1
+        if token in ("--config", "-C") or token.startswith("--config="):
+            if token.startswith("--config="):
+                entries.append(token.split("=", 1)[1])
+            while i < len(arguments) and not arguments[i].startswith("-"):
+                entries.append(arguments[i])
+                i += 1
+        else:
+            rest.append(token)
+    return rest, entries
+
+
+def snakemake_arguments(arguments: list[str]) -> tuple[list[str], list[str], dict]:
+    """(the arguments each wave passes on, their --config entries, those entries as a config
+    mapping); a UserError for arguments snakemake would refuse or that a wave sets itself."""
+    from snakemake.cli import get_argument_parser, parse_config  # lazy: 1 s, sequential only
+
+    rest, entries = _split_config(arguments)
+    parser = get_argument_parser()
+
+    def refuse(message):  # argparse would print its usage and exit
+        raise UserError(f"the arguments after --: {message}", path="the command line")
+
+    parser.error = refuse
+    parsed = parser.parse_args(rest)
+    for dest, (option, advice) in OWN_OPTIONS.items():
+        if getattr(parsed, dest, None):
+            refuse(f"{option} is set by every wave: {advice}")
+    try:
+        overrides = parse_config(entries)
+    except ValueError as error:
+        refuse(f"--config {' '.join(entries)}: {error}")
+    if "repetitions" in overrides:
+        refuse("--config repetitions is what each wave sets (R grows by stopping.wave up to "
+               "stopping.max_repetitions): set those in the config instead")
+    return rest, entries, overrides
+
+
+def _running_here(directory: Path, skip: int | None = None) -> list[int]:
+    """The processes of this machine that run snakemake or one of its jobs in ``directory``
+    (snakemake works in its --directory; its script jobs run from .snakemake/scripts)."""
+    here = directory.resolve()
+    found = []
+    for process in psutil.process_iter(["pid", "cmdline", "cwd"]):
+        info = process.info
+        if info["pid"] in (os.getpid(), skip) or not info["cwd"] or not info["cmdline"]:
+            continue  # not ours to see (another user's), or a zombie
+        if Path(info["cwd"]) == here and "snakemake" in " ".join(info["cmdline"]):
+            found.append(info["pid"])
+    return sorted(found)
+
+
+def _free_stale_lock(directory: Path, say) -> None:
+    """Free the lock an interrupted wave of ours left, when no snakemake runs here; refuse to
+    start while one does, or when the lock is not ours to free."""
+    locks = directory / ".snakemake" / "locks"
+    record_path = directory / RUN_RECORD
+    running = _running_here(directory)
+    if running:
+        raise UserError(f"snakemake is still running in this directory (process "
+                        f"{', '.join(map(str, running))}): wait for it to end, or stop it, then "
+                        "run the same command again", path=directory)
+    if not (locks.is_dir() and any(locks.iterdir())):
+        record_path.unlink(missing_ok=True)
+        return
+    try:
+        record = json.loads(record_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        record = None
+    if record is None or record.get("host") != socket.gethostname():
+        raise UserError("locked by a snakemake that is not running on this machine (killed, or "
+                        "running elsewhere on a shared file system); if none runs, free the lock "
+                        f"with `snakemake --directory {directory} --unlock` and run the same "
+                        "command again", path=directory)
+    # what `snakemake --unlock` does (its persistence's cleanup_locks), without its start-up
+    shutil.rmtree(locks)
+    record_path.unlink(missing_ok=True)
+    say(f"{directory}: freed the lock of an interrupted wave (no snakemake runs here)")
+
+
+#: a watchdog in snakemake's process group: when this command dies without saying "done", even
+#: by SIGKILL, its pipe closes, and the watchdog sends the group SIGINT (as Ctrl-C), so that
+#: snakemake stops its jobs and frees its lock rather than running on unwatched
+WATCHDOG = ("import os, signal, sys\n"
+            "signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+            "if sys.stdin.read() != 'done':\n"
+            "    os.killpg(0, signal.SIGINT)\n")
+
+
+def _snakemake(config_path: Path, directory: Path, repetitions: int, arguments: list[str],
+               entries: list[str], say=print) -> None:
     command = [sys.executable, "-m", "snakemake", "--snakefile", str(snakefile()),
                "--configfile", str(config_path.resolve()), "--directory", str(directory),
-               *arguments, "--config", f"repetitions={repetitions}"]
-    if subprocess.run(command).returncode != 0:  # its output went to the terminal as it ran
+               *arguments, "--config", *entries, f"repetitions={repetitions}"]
+    record = directory / RUN_RECORD
+    record.parent.mkdir(parents=True, exist_ok=True)
+    # its own process group: a signal reaches snakemake and its jobs once, from us, and is
+    # waited for (a terminal's Ctrl-C alone would reach both, and Python would kill snakemake
+    # a quarter of a second later, its lock left behind)
+    process = subprocess.Popen(command, process_group=0)
+    try:
+        watchdog = subprocess.Popen([sys.executable, "-c", WATCHDOG], stdin=subprocess.PIPE,
+                                    text=True, process_group=process.pid)
+    except OSError:  # snakemake has already ended (its group with it)
+        watchdog = None
+    record.write_text(json.dumps({"host": socket.gethostname(), "pid": os.getpid(),
+                                  "snakemake": process.pid}), encoding="utf-8")
+    received: list[int] = []
+
+    def forward(signum, frame):
+        received.append(signum)
+        # as SIGINT, which snakemake answers by stopping its jobs and freeing its lock (its
+        # Ctrl-C); a second signal: the user insists, and snakemake gets no more time
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL if len(received) > 1 else signal.SIGINT)
+
+    previous = {signum: signal.signal(signum, forward) for signum in FORWARDED}
+    try:
+        returncode = process.wait()  # snakemake stops its jobs and frees its lock, then exits
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        with contextlib.suppress(OSError, AttributeError):  # AttributeError: no watchdog
+            watchdog.communicate("done")
+        _end_group(process)
+    locks = directory / ".snakemake" / "locks"
+    if not (locks.is_dir() and any(locks.iterdir())):
+        record.unlink(missing_ok=True)  # else it tells the next run that the lock is ours
+    if received:
+        say(f"interrupted by {signal.Signals(received[0]).name} in the wave to R = "
+            f"{repetitions}: snakemake stopped; run the same command again to resume")
+        raise KeyboardInterrupt
+    if returncode != 0:  # its output went to the terminal as it ran
         raise UserError(f"the wave at R = {repetitions} failed (snakemake's messages above); "
                         "run the same command again to resume", path=directory)
+
+
+def _group_alive(group: int) -> bool:
+    try:
+        os.killpg(group, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def _end_group(process: subprocess.Popen) -> None:
+    """No process of snakemake's group outlives the wave (a job it did not stop, or snakemake
+    itself when this command ends for another reason): SIGTERM, and SIGKILL after GRACE s."""
+    if process.poll() is not None and not _group_alive(process.pid):
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    deadline = time.monotonic() + GRACE
+    while (process.poll() is None or _group_alive(process.pid)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
 
 
 def run_waves(config_path: str | Path, directory: str | Path = ".",
               arguments: list[str] | None = None, say=print) -> dict:
     """Run waves until the stopping rule is met; return where the study stopped and why."""
     config_path, directory = Path(config_path), Path(directory)
-    config = validate(load_yaml(config_path), source=str(config_path))
+    arguments, entries, overrides = snakemake_arguments(list(arguments or []))
+    # the config every wave runs: the file with the --config given after -- (snakemake's merge)
+    config = load_yaml(config_path)
+    if isinstance(config, dict):
+        from snakemake.utils import update_config  # lazy, as above
+
+        update_config(config, overrides)
+    try:
+        config = validate(config, source=str(config_path))
+    except UserError as error:
+        raise blame_command_line(error, overrides) from None
     stopping = config["stopping"]
     if not stopping["enabled"]:
         raise UserError("a sequential study needs `stopping: {enabled: true}` (and its wave, "
                         "maximum and deciding estimators)", path=config_path,
                         key="stopping.enabled")
     wave, maximum = stopping["wave"], stopping["max_repetitions"]
-    arguments = list(arguments or ["--profile", "profiles/local"])
+    arguments = arguments or ["--profile", "profiles/local"]  # also when only --config is given
+    _free_stale_lock(directory, say)
     done = _complete(config, directory)
     # resume at the last whole wave the results hold (a wave is never smaller than 2 repetitions)
     repetitions = min(max(2, wave, done - done % wave), maximum)
@@ -85,7 +281,7 @@ def run_waves(config_path: str | Path, directory: str | Path = ".",
         say(f"{directory}: {done} complete repetitions found; resuming at R = {repetitions}")
     while True:
         say(f"wave to R = {repetitions} (waves of {wave}, at most {maximum})")
-        _snakemake(config_path, directory, repetitions, arguments)
+        _snakemake(config_path, directory, repetitions, arguments, entries, say)
         summaries = _summaries(config, directory)
         for summary in summaries:
             verdicts = summary.get("verdicts", {})

@@ -1,0 +1,122 @@
+"""`reprocompare sequential` interrupted (issue 34, item 5): whatever signal ends it mid-wave,
+the same command resumes, and no snakemake or job of it keeps running.
+
+Real processes throughout: a command tagger whose first training tells the test it has started
+(through a FIFO: the test blocks on it, no polling) and then sleeps; the test then signals the
+command as a terminal's Ctrl-C (SIGINT to its process group), a scheduler (SIGTERM to the
+process) or the kernel (SIGKILL), waits for the job to end, and runs the same command again.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import shlex
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import psutil
+import pytest
+import yaml
+
+from conftest import ROOT, TEST_DATA
+from reprocompare.commands.sequential import RUN_RECORD, _running_here
+
+pytestmark = pytest.mark.slow
+
+PYTHON = shlex.quote(sys.executable)
+TAGGER = ROOT / "examples" / "perceptron_tagger.py"
+
+#: the first training to start hands its process id over the FIFO and sleeps; every other one
+#: (the second job of the wave, and all of them once the test has run) trains for real
+FIRST_BLOCKS = """import os, subprocess, sys, time
+first, fifo = sys.argv[1], sys.argv[2]
+try:
+    os.close(os.open(first, os.O_CREAT | os.O_EXCL))
+except FileExistsError:
+    sys.exit(subprocess.call([sys.executable, {tagger!r}, "train", *sys.argv[3:]]))
+with open(fifo, "w") as handshake:
+    handshake.write(str(os.getpid()))
+time.sleep(600)
+"""
+
+
+def _study(tmp_path: Path) -> Path:
+    script = tmp_path / "blocking_train.py"
+    script.write_text(FIRST_BLOCKS.format(tagger=str(TAGGER)))
+    train = (f"{PYTHON} {shlex.quote(str(script))} {shlex.quote(str(tmp_path / 'first'))} "
+             f"{shlex.quote(str(tmp_path / 'fifo'))} {{train}} {{model_dir}} --seed {{seed}} "
+             "--iterations 2")
+    predict = f"{PYTHON} {shlex.quote(str(TAGGER))} predict {{model_dir}} {{input}} {{output}}"
+    config = {"corpora": {"tiny": {"path": str(TEST_DATA / "tiny.conll")}},
+              "models": {"a": {"type": "command", "train": train, "predict": predict},
+                         "b": {"type": "majority"}},
+              "comparisons": {"p": {"a": "a", "b": "b", "corpora": ["tiny"]}},
+              "strategies": {"holdout": {}},
+              "stopping": {"enabled": True, "estimators": ["ST"], "wave": 2,
+                           "max_repetitions": 2},
+              "significance": {"resamples": 100}}
+    path = tmp_path / "study.yaml"
+    path.write_text(yaml.safe_dump(config))
+    return path
+
+
+def _command(tmp_path: Path, config: Path) -> list[str]:
+    return [sys.executable, "-m", "reprocompare", "sequential", "--configfile", str(config),
+            "--directory", str(tmp_path / "run"), "--", "--cores", "2", "--quiet"]
+
+
+def handshake(fifo: Path, timeout: float = 300) -> int:
+    """Block until the first training has started; its process id."""
+    descriptor = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        # no writer has opened the FIFO yet: select waits for the one that writes
+        ready, _, _ = select.select([descriptor], [], [], timeout)
+        assert ready, "the training never started"
+        return int(os.read(descriptor, 64).decode())
+    finally:
+        os.close(descriptor)
+
+
+@pytest.mark.parametrize("how", ["Ctrl-C", "SIGTERM", "SIGKILL"])
+def test_an_interrupted_wave_resumes_with_the_same_command(tmp_path, how):
+    config = _study(tmp_path)
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "run").mkdir()
+    log = (tmp_path / "first.log").open("w")
+    # a session of its own, as a terminal gives a command: Ctrl-C is SIGINT to its group
+    first = subprocess.Popen(_command(tmp_path, config), stdout=log, stderr=subprocess.STDOUT,
+                             start_new_session=True, cwd=tmp_path)
+    job = psutil.Process(handshake(tmp_path / "fifo"))
+    assert (tmp_path / "run" / ".snakemake" / "locks").is_dir()  # the wave holds its lock
+    snakemake = psutil.Process(
+        yaml.safe_load((tmp_path / "run" / RUN_RECORD).read_text())["snakemake"])
+    if how == "Ctrl-C":
+        os.killpg(first.pid, signal.SIGINT)
+    else:
+        os.kill(first.pid, getattr(signal, how))
+    status = first.wait(timeout=300)
+    # nothing keeps running: the sleeping job and snakemake end (killed outright, the command
+    # leaves snakemake a SIGINT from the kernel)
+    job.wait(timeout=120)
+    snakemake.wait(timeout=120)
+    assert _running_here(tmp_path / "run") == []
+    output = (tmp_path / "first.log").read_text()
+    if how == "SIGKILL":
+        assert status == -signal.SIGKILL
+    else:
+        assert status == 130, output
+        assert f"interrupted by {'SIGINT' if how == 'Ctrl-C' else how} in the wave to R = 2" \
+               in output and "run the same command again to resume" in output
+        assert "Traceback" not in output
+    # the same command again: no lock in its way, the wave done
+    again = subprocess.run(_command(tmp_path, config), capture_output=True, text=True,
+                           cwd=tmp_path, timeout=600)
+    assert again.returncode == 0, (again.stdout + again.stderr)[-3000:]
+    assert "stopped at R = 2" in again.stdout
+    assert "LockException" not in again.stderr and "cannot be locked" not in again.stderr
+    assert len(list((tmp_path / "run").glob("results/compare/tiny/p/holdout/rep*/"
+                                            "estimates.json"))) == 2
+    assert not (tmp_path / "run" / RUN_RECORD).exists()
