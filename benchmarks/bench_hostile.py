@@ -1,4 +1,6 @@
-"""Hostile input (issue 23): run the catalogue of tests/test_hostile.py and count the classes.
+"""Hostile input (issues 23 and 34): run the catalogues of tests/test_hostile.py and of the red
+team's round 2 (tests/test_redteam_report.py, tests/test_redteam_records.py where it exists) and
+count the classes.
 
     .venv/bin/python benchmarks/bench_hostile.py [--write]   # --write: into benchmarks/RESULTS.md
 
@@ -11,6 +13,7 @@ Markdown goes between the hostile markers of RESULTS.md.
 
 from __future__ import annotations
 
+import importlib
 import os
 import platform
 import shutil
@@ -27,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from markers import replace_between  # noqa: E402
-from test_hostile import ACCEPTANCE, CASES, REFUSAL, outcome  # noqa: E402
+from test_hostile import ACCEPTANCE, REFUSAL  # noqa: E402
 
 from reprocompare.estimators import expected_max as em  # noqa: E402
 
@@ -35,15 +38,26 @@ RESULTS = ROOT / "benchmarks" / "RESULTS.md"
 BEGIN, END = "<!-- hostile:begin -->\n", "<!-- hostile:end -->"
 COMMAND = "nice .venv/bin/python benchmarks/bench_hostile.py --write"
 SCORES = 20_000
+#: the catalogues, each a test module with CASES and outcome(case, tmp)
+CATALOGUES = ("test_hostile", "test_redteam_report", "test_redteam_records")
 
 
-def run_catalogue() -> tuple[dict[str, Counter], list[str], float]:
+def catalogues() -> list[tuple[str, list, object]]:
+    found = []
+    for name in CATALOGUES:
+        if (ROOT / "tests" / f"{name}.py").is_file():
+            module = importlib.import_module(name)
+            found.append((f"tests/{name}.py", module.CASES, module.outcome))
+    return found
+
+
+def run_catalogue(cases, outcome) -> tuple[dict[str, Counter], list[str], float]:
     counts: dict[str, Counter] = {}
     failures = []
     root = Path(tempfile.mkdtemp(prefix="bench-hostile-"))
     started = time.perf_counter()
     try:
-        for case in CASES:
+        for case in cases:
             tmp = Path(tempfile.mkdtemp(dir=root))
             try:
                 observed, message = outcome(case, tmp)
@@ -84,7 +98,7 @@ def expected_max_seconds() -> list[tuple[str, float, float, float]]:
     return rows
 
 
-def markdown(counts, failures, seconds, timing) -> str:
+def table(counts) -> list[str]:
     total = Counter()
     lines = ["| family | cases | clean refusals | correct acceptances | failed |",
              "|---|---|---|---|---|"]
@@ -94,31 +108,42 @@ def markdown(counts, failures, seconds, timing) -> str:
                      f"{counter[ACCEPTANCE]} | {counter['failed'] + counter['traceback']} |")
     lines.append(f"| **all** | **{sum(total.values())}** | **{total[REFUSAL]}** | "
                  f"**{total[ACCEPTANCE]}** | **{total['failed'] + total['traceback']}** |")
+    return lines
+
+
+def markdown(results, timing) -> str:
+    """``results``: (catalogue, its counts, its failures, its seconds) for each catalogue."""
     load = " ".join(f"{x:.1f}" for x in os.getloadavg())
+    cases = sum(sum(sum(c.values()) for c in counts.values()) for _, counts, _, _ in results)
+    failed = [line for _, _, failures, _ in results for line in failures]
     head = (f"Measured {datetime.now():%Y-%m-%d %H:%M} with `{COMMAND}` on {platform.machine()} "
             f"(AMD EPYC, 2 cores, load average at the end {load}), Python "
-            f"{platform.python_version()}, numpy {np.__version__}. The catalogue of "
-            f"tests/test_hostile.py ({len(CASES)} cases, run in-process in {seconds:.1f} s): "
-            "each case must end as a clean refusal (a UserError or ValueError, or exit status "
-            "2 -- 1 or 130 when the world fails under a command -- in one line naming the file, "
-            "line, key or option, no traceback) or a correct acceptance.\n\n")
+            f"{platform.python_version()}, numpy {np.__version__}. {len(results)} catalogues, "
+            f"{cases} cases, run in-process: each case must end as a clean refusal (a UserError "
+            "or ValueError, or exit status 2 -- 1 or 130 when the world fails under a command "
+            "-- in one line naming the file, line, key or option, no traceback) or a correct "
+            f"acceptance. {len(failed)} failed.\n")
+    lines: list[str] = []
+    for name, counts, _, seconds in results:
+        lines += ["", f"The catalogue of {name} ({sum(sum(c.values()) for c in counts.values())} "
+                  f"cases, {seconds:.1f} s):", "", *table(counts)]
     speed = ["", f"expected-max on {SCORES:,} scores (seeded uniform), the whole curve n = 1..N:",
              "", "| estimator | full N x N sums (before) | windows (now) | largest difference |",
              "|---|---|---|---|"]
     speed += [f"| {name} | {full:.2f} s | {windowed:.3f} s | {diff:.1e} |"
               for name, full, windowed, diff in timing]
-    failed = ["", "Failures:", "", *(f"- {line}" for line in failures)] if failures else []
-    return head + "\n".join(lines + speed + failed) + "\n"
+    failures = ["", "Failures:", "", *(f"- {line}" for line in failed)] if failed else []
+    return head + "\n".join(lines + speed + failures) + "\n"
 
 
 def main(argv: list[str]) -> int:
-    counts, failures, seconds = run_catalogue()
-    text = markdown(counts, failures, seconds, expected_max_seconds())
+    results = [(name, *run_catalogue(cases, outcome)) for name, cases, outcome in catalogues()]
+    text = markdown(results, expected_max_seconds())
     print(text, end="")
     if "--write" in argv:
         replace_between(RESULTS, BEGIN, END, text)
         print(f"written into {RESULTS.relative_to(ROOT)}", file=sys.stderr)
-    return 1 if failures else 0
+    return 1 if any(failures for _, _, failures, _ in results) else 0
 
 
 if __name__ == "__main__":
