@@ -297,11 +297,16 @@ def rule(threshold: float = THRESHOLD, confidence: float = CONFIDENCE, *,
     each = family_confidence(confidence, family)
     sign = conclusion.replace(">", " - ")
     criteria = []
+    # estimators with the same offset share one criterion (the single differences: 0)
+    by_offset: dict[float, list[str]] = {}
     for name, offset in offsets.items():
+        by_offset.setdefault(round(float(offset), 3), []).append(name)
+    for offset, names in by_offset.items():
         up, down = share_bounds(tau, offset)
         phi = f"Phi(SNR - {offset:.3f})" if offset else "Phi(SNR)"
-        criteria.append(f"{name}: {phi} >= {tau:g} (share path: P(x > 0) >= {up:.3f}), "
-                        f"<= {1 - tau:g} for \"{_text(other)}\" (P(x < 0) >= {down:.3f})")
+        criteria.append(f"{', '.join(names)}: {phi} >= {tau:g} (share path: P(x > 0) >= "
+                        f"{up:.3f}), <= {1 - tau:g} for \"{_text(other)}\" (P(x < 0) >= "
+                        f"{down:.3f})")
     kind = (f"{each:.4g} confidence sequences, intersected over the looks"
             + (f" (R = {wave}, {2 * wave}, ...)" if wave else "")
             if time_uniform else f"{each:.4g} intervals for a fixed R")
@@ -318,7 +323,7 @@ def rule(threshold: float = THRESHOLD, confidence: float = CONFIDENCE, *,
             f"SNR ({kind}); {'; '.join(criteria)}. The normal path decides unless ties or "
             f"Shapiro-Wilk p < 0.05 at a look reject the normal model; then "
             f"the distribution-free path decides, Eq. 1's shares P(x > 0) and P(x < 0) with "
-            f"beta-binomial {'confidence sequences' if time_uniform else 'Clopper-Pearson intervals'}"
+            f"{'beta-binomial confidence sequences' if time_uniform else 'Clopper-Pearson intervals'}"
             f" (each at half the error). \"{_text(conclusion)}\" when the whole interval is at "
             f"or above the criterion, \"{_text(other)}\" likewise for the opposite, "
             f"\"{NEITHER}\" when both are excluded, else undecided.{equivalence}")
@@ -481,6 +486,8 @@ def share_repetitions_to_decide(share_up: float, share_down: float, repetitions:
             return n - int(repetitions)
         if n - repetitions > 64:  # past a few dozen, step geometrically: a forecast, not a count
             break
+    if int(repetitions) + 65 > int(max_repetitions):
+        return None  # every R' up to the maximum was counted above
     grid = np.unique(np.round(np.geomspace(int(repetitions) + 65, int(max_repetitions), 40)))
     for n in grid.astype(int):
         counts = round(share_up * n), round(share_down * n)

@@ -263,9 +263,9 @@ def table4_wide_latex(rows: list[dict]) -> str:
                     r"\quad and SNR (null offset) & " + cell(
                         lambda r: number(r["null_snr_normal"])) + r" \\"]
         if any(r["verdict"] for r in group):
-            out += [r"Predicted reprod.\ $\Phi(\mathrm{SNR})$ & " + cell(
+            out += [r"Reprod.\ $\Phi(\mathrm{SNR})$/share & " + cell(
                         lambda r: number(r["predictive_reproducibility"])) + r" \\",
-                    r"\quad 95\% CI & " + ci(
+                    rf"\quad {100 * (first['verdict_confidence'] or 0.95):.4g}\% CI & " + ci(
                         "predictive_reproducibility_low", "predictive_reproducibility_high")
                     + r" \\",
                     "Verdict & " + cell(_verdict_short) + r" \\"]

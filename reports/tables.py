@@ -443,7 +443,10 @@ def table4_markdown(rows: list[dict]) -> str:
             lines.append("| If A = B: reproducibility / SNR (null offset) | " + " | ".join(
                 null_offset_cell(r) for r in group) + " |")
         if any(r["verdict"] for r in group):
-            lines.append("| Predictive reproducibility Phi(SNR) [95% CI] | " + " | ".join(
+            level = next((r["verdict_confidence"] for r in group if r["verdict_confidence"]),
+                         0.95)
+            lines.append("| Reproducibility the verdict read: Phi(SNR), or Eq. 1's share off the "
+                         f"normal model [{100 * level:.4g}% CI] | " + " | ".join(
                 format_interval(r["predictive_reproducibility"], r["predictive_reproducibility_low"],
                           r["predictive_reproducibility_high"]) for r in group) + " |")
             lines.append("| **Verdict** | " + " | ".join(

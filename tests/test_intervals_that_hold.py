@@ -21,7 +21,8 @@ from reprocompare.estimators.sequential import (looks, mean_confidence_sequence,
                                                 running_intersection,
                                                 share_confidence_sequence,
                                                 snr_confidence_sequence, snr_e_value)
-from reprocompare.estimators.verdict import family_confidence, share_bounds, verdict
+from reprocompare.estimators.verdict import (family_confidence, share_bounds,
+                                             share_repetitions_to_decide, verdict)
 from reprocompare.study.summary import interval_fields, verdicts
 
 
@@ -109,6 +110,15 @@ def test_discrete_estimates_decide_on_eq1_shares():
     assert v.decision != "A>B"  # Phi(SNR 1.0) = 0.84 would have said "A > B reproduces"
     clear = np.round((3.0 + rng.standard_normal(60)) * 2) / 2
     assert verdict(clear).decision == "A>B" and verdict(clear).path == "distribution-free"
+
+
+def test_more_to_decide_on_the_share_path_never_passes_the_maximum():
+    x = np.round((0.3 + np.random.default_rng(4).standard_normal(5)) * 2) / 2
+    x[:2] = 0.5  # ties: the share path
+    v = verdict(x, wave=5, max_repetitions=20)
+    assert v.path == "distribution-free" and v.decision == "undecided"
+    assert v.more is None or v.repetitions + v.more <= 20
+    assert share_repetitions_to_decide(0.6, 0.4, 5, max_repetitions=20) is None
 
 
 def test_share_bounds_map_the_mixture_offset():
