@@ -242,6 +242,14 @@ def _snr_interval_name(by_k) -> str:
     return "/".join(SNR_INTERVAL_NAMES.get(m, m) for m in methods)
 
 
+def _share_interval_name(by_k) -> str:
+    """The reproducibility band's kind: Clopper-Pearson at a fixed R, the share's confidence
+    sequence in a sequential study (the summaries' ``interval_kinds``)."""
+    kinds = sorted({(s.get("interval_kinds") or {}).get("reproducibility",
+                                                      "Clopper-Pearson, fixed R") for _, s in by_k})
+    return "/".join(kinds)
+
+
 def _figure1(comparisons: dict[str, dict]) -> Figure:
     """Figure 1 (section 4.1): SNR and reproducibility of RS against the repetition count k.
 
@@ -308,7 +316,7 @@ def _figure1(comparisons: dict[str, dict]) -> Figure:
 
             handles["rep band"] = ax_r.fill_between(
                 ks, rep_low, rep_high, color="C1", alpha=0.15, linewidth=0,
-                label="reproducibility 95% Clopper-Pearson CI")
+                label=f"reproducibility 95% {_share_interval_name(by_k)} CI")
             (handles["rep"],) = ax_r.plot(ks, rep, "s--", color="C1", lw=1.8, ms=4.5,
                                           label="reproducibility (Eq. 1)")
             (handles["bound"],) = ax_r.plot(ks, bound, ":", color="C3", lw=2,

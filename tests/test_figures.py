@@ -195,7 +195,8 @@ def test_figure1_draws_snr_reproducibility_and_bound_per_comparison(summaries):
     labels = [t.get_text() for t in legend.get_texts()]
     assert any("Eq. 3" in s for s in labels) and any("Clopper-Pearson" in s for s in labels)
     # the interval the summaries computed (exact by default), not one assumed (issue 11)
-    assert any(s.startswith("SNR 95% exact noncentral t CI") for s in labels)
+    assert any(s.startswith("SNR 95% exact noncentral t, fixed R CI") for s in labels)
+    assert "reproducibility 95% Clopper-Pearson, fixed R CI" in labels
     booted = {name: {**summary, "random_splits_by_k": {
         k: {**v, "snr_method": "bootstrap"} for k, v in summary["random_splits_by_k"].items()}}
         for name, summary in summaries.items()}

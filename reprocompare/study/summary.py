@@ -279,9 +279,12 @@ def summarize_runs(directories, *, conclusion: str = "A>B", table4_k: int = TABL
         summary["null_offsets"] = {name: offset.as_dict() for name, offset in offsets.items()}
     summary.update(verdicts(values, offsets, conclusion, verdict_settings, stopping))
     for k, ks in values.get("RS@k", {}).items():
-        if len(ks) >= 2:
-            summary["random_splits_by_k"][k] = summarize(ks, conclusion,
-                                                         random_state=random_state).as_dict()
+        if len(ks) >= 2:  # Figure 1's intervals: sequences too where the study looked
+            row = summarize(ks, conclusion, random_state=random_state).as_dict()
+            row.update(interval_fields(ks, conclusion, time_uniform=sequential,
+                                       wave=stopping["wave"] if sequential else None,
+                                       summary=row))
+            summary["random_splits_by_k"][k] = row
     for name, f1s in values.get("models", {}).items():
         if len(f1s) >= 2:
             summary["per_model"][name] = model_interval(f1s).as_dict()
