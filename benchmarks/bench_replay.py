@@ -4,7 +4,8 @@
 
 Each committed study (studies/*/results/summaries) ran a fixed number of repetitions R. Here
 its per-repetition values are fed, in the order they were run, to the sequential stopping rule
-(waves of 5, the confidence sequence of estimators.sequential, threshold 0.8, 95%): for every
+(waves of 5, intersected over the looks, the normal path or Eq. 1's shares as
+estimators.verdict decides, threshold 0.8, 95%): for every
 estimator, where it would have stopped and with which verdict, beside the verdict of the full
 fixed-R study. A study that stops when every estimator is decided trains up to that R only;
 each repetition of ST + RS (max(k) hold-outs) + 3x2 BCV trains 2 x (1 + max(k) + 6) taggers.
@@ -34,6 +35,8 @@ def main() -> None:
             "|---|---|" + "---|" * len(ESTIMATORS) + "---|---|"]
     for name, record in studies():
         summary, values = record["summary"], record["values"]
+        if summary.get("stopping") or not all(e in values for e in ESTIMATORS):
+            continue  # a sequential study (it ran the rule live) or one without every strategy
         offsets = summary.get("null_offsets", {})
         conclusion = summary["conclusion"]
         cells, stops, all_decided = [], [], True
