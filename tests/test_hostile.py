@@ -34,6 +34,8 @@ from reprocompare.models import parse_spec
 from reprocompare.models.registry import tagger_class
 from reprocompare.study.config import validate
 
+from committed import committed_runs, derived_split
+
 TESTS = Path(__file__).resolve().parent
 TINY = TESTS / "data" / "tiny.conll"
 GOOD = TINY.read_text(encoding="utf-8")
@@ -653,8 +655,9 @@ def test_resume_stops_on_another_configs_results_before_removing_anything(tmp_pa
 
 
 def test_the_committed_studies_are_all_trusted():
-    """No committed repetition is one resume would train again."""
-    runs = sorted(TESTS.parent.glob("studies/*/results/compare/*/*/*/rep*/estimates.json"))
+    """No committed repetition is one resume would train again (its split derived from its
+    seed, as resume restores it: tests/committed.py)."""
+    runs = committed_runs()
     assert runs
-    assert [(run.parent, run_problem(run.parent)) for run in runs
-            if run_problem(run.parent) is not None] == []
+    assert [(run, problem) for run in runs
+            if (problem := run_problem(run, split=derived_split(run))) is not None] == []

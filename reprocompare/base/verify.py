@@ -26,7 +26,9 @@ recomputed in float64 as the job computed them, and agree to :data:`TOLERANCE`.
 What is checked is what is there: a directory of estimates.json and split.json alone (a
 hand-made one, or one whose job kept no counts) is checked against itself (RS's mean and BCV's
 Avg against the fold differences, the mixture against Eq. 8, ST against the per-model F1s);
-``complete=True`` (what ``resume`` asks of a finished job) requires every output.
+``complete=True`` (what ``resume`` asks of a finished job) requires every output. A committed
+study holds no split.json (its seed gives it back: ``resume`` restores it before anything reads
+it); a reader that derived it gives it as ``split``.
 """
 
 from __future__ import annotations
@@ -248,18 +250,19 @@ def _check_estimates(estimates: dict, f1: dict | None, vote: dict | None, source
                         f"but its vote and avg make Eq. 8 choose {chose!r}")
 
 
-def _problem(run: Path, complete: bool) -> None:
+def _problem(run: Path, complete: bool, split: dict | None = None) -> None:
     if complete:
-        for name in OUTPUTS:
+        outputs = [name for name in OUTPUTS if split is None or name != "split.json"]
+        for name in outputs:
             if not (run / name).is_file():
                 raise Untrusted(name, "is missing")
-        for name in OUTPUTS:
+        for name in outputs:
             if name.endswith(".json") and name != "estimates.json":
                 _json(run, name)
     counted, scored = (run / "counts.tsv.gz").is_file(), (run / "scores.json").is_file()
     estimates = _json(run, "estimates.json")
     _shape(estimates, complete or counted or scored)
-    split = _json(run, "split.json")
+    split = _json(run, "split.json") if split is None else split
     if split.get("strategy", estimates["strategy"]) != estimates["strategy"]:
         raise Untrusted("estimates.json", f"is of strategy {estimates['strategy']}, split.json "
                         f"of {split.get('strategy')}")
@@ -285,12 +288,14 @@ def _problem(run: Path, complete: bool) -> None:
     _check_estimates(estimates, f1, vote, source)
 
 
-def run_problem(run: str | Path, *, complete: bool = True) -> str | None:
+def run_problem(run: str | Path, *, complete: bool = True,
+                split: dict | None = None) -> str | None:
     """Why the records of the repetition in ``run`` cannot be trusted, said of the file (``"
     counts.tsv.gz is broken: ..."``), or None; ``complete``: every output of a finished job
-    must be there (what ``resume`` asks of a repetition whose estimates.json exists)."""
+    must be there (what ``resume`` asks of a repetition whose estimates.json exists);
+    ``split``: its split document, in place of a split.json the directory does not hold."""
     try:
-        _problem(Path(run), complete)
+        _problem(Path(run), complete, split)
     except Untrusted as found:
         return str(found)
     return None

@@ -8,6 +8,12 @@ file the time of the checkout: Snakemake would see inputs newer than outputs and
 study again. Snakemake's own answer, ``--touch``, marks outputs current without asking whether they
 belong to the config, which would turn a stale result into a current one.
 
+A committed repetition holds what cannot be derived (settings.json, counts.tsv.gz, scores.json,
+runtime.json, estimates.json), never its split.json, which its seed gives back byte for byte
+(.gitignore; issue 35): :func:`restore_splits` writes it again from the prepared corpus, as the
+job derived it, before anything reads it, and a restored split is of the corpus the study's
+committed corpus.json names, or resume stops.
+
 So :func:`resume` first reads every repetition that claims to be complete (its estimates.json,
 written last, exists) as a rerun would, and checks it against itself
 (:func:`reprocompare.base.verify.run_problem`, the check the summaries' reader makes too): every
@@ -38,9 +44,10 @@ from pathlib import Path
 
 from reprocompare.base import records
 from reprocompare.base.errors import UserError
-from reprocompare.base.records import STRATEGY_NAMES, read_json
+from reprocompare.base.records import STRATEGY_NAMES, read_json, write_text_atomic
 from reprocompare.base.verify import run_problem
-from reprocompare.pipeline import provenance
+from reprocompare.pipeline import jobs, provenance
+from reprocompare.splitters import dumps
 from reprocompare.study.config import load_yaml, validate, widest
 
 def _json_object(path: Path) -> tuple[dict | None, str | None]:
@@ -77,12 +84,11 @@ def _first_difference(recorded, expected, key: str = "") -> str:
            f"{json.dumps(expected)} in the config"
 
 
-def check_results(config: dict, directory: Path) -> tuple[list[Path], list[tuple[Path, str]],
-                                                           int]:
-    """The complete repetitions whose recorded settings are the config's, those whose outputs
-    a rerun cannot trust (with why: :func:`run_problem`), and how many the config plans; a
-    repetition whose readable settings belong to another config is a UserError."""
-    complete, broken, planned = [], [], planned_runs(config)
+def check_settings(config: dict, directory: Path) -> tuple[list[Path], int]:
+    """The repetitions that claim to be complete (estimates.json, written last, exists) and how
+    many the config plans; a repetition whose readable settings belong to another config is a
+    UserError (before anything is changed)."""
+    claimed, planned = [], planned_runs(config)
     for corpus, comparison, strategy, r in planned:
         run = run_directory(directory, corpus, comparison, strategy, r)
         if not (run / "estimates.json").is_file():
@@ -94,28 +100,78 @@ def check_results(config: dict, directory: Path) -> tuple[list[Path], list[tuple
                 f"these results belong to another config: {_first_difference(recorded, expected)}"
                 "; restore that value, or move the study's results away to train them again",
                 path=run)
+        claimed.append(run)
+    return claimed, len(planned)
+
+
+def _run_key(directory: Path, run: Path) -> tuple[str, str, str, int]:
+    corpus, comparison, strategy, rep = run.relative_to(directory / "results" / "compare").parts
+    return corpus, comparison, strategy, int(rep.removeprefix("rep"))
+
+
+def restore_splits(config: dict, directory: Path, runs: list[Path]) -> list[Path]:
+    """Write the split.json of every repetition in ``runs`` that lacks it, derived as its compare
+    job derived it (:func:`reprocompare.pipeline.jobs.compare`: the prepared corpus, the config's
+    split settings, the repetition's seed), and return those written. The corpus must be
+    prepared (results/corpora/NAME/corpus.conll)."""
+    corpora: dict[str, object] = {}
+    restored = []
+    for run in runs:
+        if (run / "split.json").is_file():
+            continue
+        corpus, comparison, strategy, r = _run_key(directory, run)
+        prepared = directory / "results" / "corpora" / corpus
+        if corpus not in corpora:
+            corpora[corpus] = jobs.load_prepared(str(prepared / "corpus.conll"),
+                                                 str(prepared / "corpus.json"))
+        settings = provenance.compare(config, corpus, comparison, strategy)
+        # the job's own derivation (a design of samples included), not a copy of it
+        _, split = jobs._repetition(corpora[corpus], str(prepared / "corpus.conll"), settings, r)
+        write_text_atomic(run / "split.json", dumps(split))
+        restored.append(run)
+    return restored
+
+
+def check_results(runs: list[Path]) -> tuple[list[Path], list[tuple[Path, str]]]:
+    """The repetitions of ``runs`` a rerun can trust, and those it cannot (with why:
+    :func:`run_problem`)."""
+    complete, broken = [], []
+    for run in runs:
         problem = run_problem(run)
         if problem is None:
             complete.append(run)
         else:
             broken.append((run, problem))
-    return complete, broken, len(planned)
+    return complete, broken
 
 
-def check_corpora(config: dict, directory: Path, complete: list[Path]) -> None:
-    """Every complete repetition split the corpus the corpus job prepared (same sha256)."""
+def corpus_sha256(config: dict, directory: Path) -> dict[str, str | None]:
+    """The sha256 of each corpus as the study's corpus.json records it (None where absent)."""
     sha256 = {}
     for corpus in config["corpora"]:
         info = directory / "results" / "corpora" / corpus / "corpus.json"
-        if info.is_file():
-            sha256[corpus] = read_json(info).get("sha256")
-    for run in complete:
+        sha256[corpus] = read_json(info).get("sha256") if info.is_file() else None
+    return sha256
+
+
+def check_corpora(config: dict, directory: Path, complete: list[Path],
+                  committed: dict[str, str | None], restored: list[Path]) -> None:
+    """Every complete repetition split the corpus the corpus job prepared (same sha256): its
+    split.json says which, or, for a split restored from the seed (which splits the corpus as
+    it is now), the corpus.json committed with it (``committed``, read before the corpus job)."""
+    sha256 = corpus_sha256(config, directory)
+    for run in dict.fromkeys([*restored, *complete]):  # a restored split checks nothing else
         corpus = run.relative_to(directory / "results" / "compare").parts[0]
-        split = read_json(run / "split.json")
-        if split.get("corpus_sha256") != sha256.get(corpus):
+        if run in set(restored):
+            recorded, path = committed.get(corpus), \
+                directory / "results" / "corpora" / corpus / "corpus.json"
+        else:
+            recorded, path = read_json(run / "split.json").get("corpus_sha256"), \
+                run / "split.json"
+        if recorded != sha256.get(corpus):
             raise UserError(f"split another corpus than the one {corpus} is now (sha256 "
-                            f"{split.get('corpus_sha256')}, now {sha256.get(corpus)}): the "
-                            "corpus file or its reading settings changed", path=run / "split.json")
+                            f"{recorded}, now {sha256.get(corpus)}): the corpus file or its "
+                            "reading settings changed", path=path)
 
 
 def _stale_summaries(config: dict, directory: Path, complete: list[Path],
@@ -173,12 +229,15 @@ def resume(config_path: str | Path, directory: str | Path, say=print) -> dict:
     config = validate(load_yaml(config_path), source=str(config_path))
     sequential = config["stopping"]["enabled"]
     config = widest(config)  # its waves went past the config's first R: up to the maximum
-    complete, broken, planned = check_results(config, directory)
+    claimed, planned = check_settings(config, directory)
+    committed = corpus_sha256(config, directory)  # what the committed repetitions split
     # the prepared copies, where missing: a job that later needs one would otherwise make it
     # then, newer than every repetition of its corpus, and Snakemake would rerun them all
     corpora = [f"results/corpora/{name}/corpus.conll" for name in config["corpora"]]
     _snakemake(config_path, directory, *corpora)
-    check_corpora(config, directory, complete)
+    restored = restore_splits(config, directory, claimed)
+    complete, broken = check_results(claimed)
+    check_corpora(config, directory, complete, committed, restored)
     for run, problem in broken:  # only now: nothing is changed before every check passed
         (run / "estimates.json").unlink(missing_ok=True)
         say(f"{run}: {problem}; its estimates.json is removed, so snakemake trains this "
