@@ -77,8 +77,9 @@ def test_a_clear_winner_stops_at_its_first_decision_point(tmp_path):
     # same command checks and records the results first, and trains none of them again
     clone = tmp_path / "clone"
     shutil.copytree(tmp_path / "results", clone / "results",
-                    ignore=shutil.ignore_patterns("corpus.conll"))
+                    ignore=shutil.ignore_patterns("corpus.conll", "split.json"))
     before = {p: p.read_bytes() for p in clone.glob("results/compare/**/*") if p.is_file()}
+    splits = {p: p.read_bytes() for p in tmp_path.glob("results/compare/**/split.json")}
     cloned = sequential(clone, study({"type": "crf", "max_iterations": 10},
                                      {"type": "majority"}, wave=5, maximum=20))
     assert f"{stop} repetitions (of at most 20) are complete" in cloned.stdout, cloned.stdout
@@ -87,6 +88,9 @@ def test_a_clear_winner_stops_at_its_first_decision_point(tmp_path):
     logs = list(clone.glob("logs/compare/**/*.log"))
     assert len(logs) == stop and all(log.stat().st_size == 0 for log in logs)
     assert {p: p.read_bytes() for p in before} == before
+    # every split.json restored from its seed, byte for byte (issue 35: never committed)
+    assert len(splits) == stop and {p: (clone / p.relative_to(tmp_path)).read_bytes()
+                                    for p in splits} == splits
     assert (clone / "results/tables/table4.md").read_text() == table
 
 

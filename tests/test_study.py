@@ -21,8 +21,10 @@ import pytest
 import yaml
 
 import conftest
+from committed import derived_split
 from conftest import ROOT, SMALL, planned
 from conftest import SNAKEMAKE as WORKFLOW
+from reprocompare.splitters import dumps
 
 pytestmark = pytest.mark.slow
 
@@ -48,7 +50,7 @@ def committed(path: Path) -> bool:
     """What git commits of a study directory (the study's lines of .gitignore)."""
     parts = path.parts
     return not (".snakemake" in parts or "logs" in parts or "benchmarks" in parts
-                or path.name == "corpus.conll")
+                or path.name in ("corpus.conll", "split.json", "report.html"))
 
 
 def clone(source: Path, target: Path) -> None:
@@ -67,11 +69,14 @@ def clone(source: Path, target: Path) -> None:
 
 def test_git_keeps_a_studys_corpora_metadata_and_logs_out():
     paths = ["studies/x/.snakemake/metadata/a", "studies/x/logs/compare/a.log",
-             "studies/x/results/corpora/c/corpus.conll", "studies/x/results/benchmarks/a.tsv"]
+             "studies/x/results/corpora/c/corpus.conll", "studies/x/results/benchmarks/a.tsv",
+             "studies/x/results/compare/c/p/bcv/rep0/split.json", "studies/x/results/report.html"]
     result = run(["git", "check-ignore", *paths], ROOT, check=False)
     assert result.stdout.split() == paths
     kept = ["studies/x/results/corpora/c/corpus.json",
-            "studies/x/results/compare/c/p/bcv/rep0/settings.json"]
+            "studies/x/results/compare/c/p/bcv/rep0/settings.json",
+            "studies/x/results/compare/c/p/bcv/rep0/counts.tsv.gz",
+            "studies/x/results/compare/c/p/bcv/rep0/estimates.json"]
     assert run(["git", "check-ignore", *kept], ROOT, check=False).stdout == ""
 
 
@@ -144,8 +149,9 @@ def test_the_committed_studies_rebuild_their_tables_without_training(tmp_path, n
     path.write_text(yaml.safe_dump(config))
     target = tmp_path / name
     for run_dir in source.glob("results/compare/*/*/*/rep*"):
-        if run_dir.name in ("rep0", "rep1"):
-            shutil.copytree(run_dir, target / run_dir.relative_to(source))
+        if run_dir.name in ("rep0", "rep1"):  # as committed: no split.json (issue 35)
+            shutil.copytree(run_dir, target / run_dir.relative_to(source),
+                            ignore=shutil.ignore_patterns("split.json"))
     shutil.copytree(source / "results/corpora", target / "results/corpora",
                     ignore=shutil.ignore_patterns("corpus.conll"))
     assert len(list(target.glob("results/compare/*/*/*/rep*"))) == 6
@@ -155,8 +161,12 @@ def test_the_committed_studies_rebuild_their_tables_without_training(tmp_path, n
     output = run([*SNAKEMAKE, *study], tmp_path).stdout + "\n"
     assert "rule compare" not in output and (target / "results/tables/table4.md").is_file()
     for run_dir in target.glob("results/compare/*/*/*/rep*"):
+        # resume restored the split its seed gives, as the job wrote it
+        assert (run_dir / "split.json").read_bytes() == \
+            dumps(derived_split(source / run_dir.relative_to(target))).encode()
         for file in run_dir.iterdir():
-            assert file.read_bytes() == (source / file.relative_to(target)).read_bytes()
+            if file.name != "split.json":
+                assert file.read_bytes() == (source / file.relative_to(target)).read_bytes()
 
 
 def test_repetitions_run_in_order(tmp_path):
