@@ -1,0 +1,71 @@
+"""A clean clone rebuilds a committed study without training (issue 35).
+
+studies/ commits what cannot be derived: never a repetition's split.json (its seed gives it back)
+nor the Snakemake report. A `git clone` of the repository, with ../shared beside it as in CI (the
+NER corpus, research-only, is linked from there by the Makefile), runs `make study-NAME` on one
+small fixed-R study and one whole-corpus sequential study: no compare job runs (their logs are
+left empty by resume's --touch; a training writes them), every committed record stays as it was,
+every split.json is restored, byte for byte as its seed gives it, and nothing the rebuild writes
+is left for git to add.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+
+from committed import derived_split
+from conftest import ROOT
+from reprocompare.splitters import dumps
+
+pytestmark = pytest.mark.slow
+
+SHARED = ROOT.parent / "shared"
+
+
+@pytest.fixture(scope="module")
+def clone(tmp_path_factory):
+    """The repository's HEAD cloned into a folder with ../shared beside it, using this
+    checkout's environment (make -o: the pinned .venv is not built again)."""
+    base = tmp_path_factory.mktemp("clean-clone")
+    if SHARED.is_dir():
+        (base / "shared").symlink_to(SHARED)
+    subprocess.run(["git", "clone", "--quiet", str(ROOT), str(base / "main")], check=True)
+    (base / "main" / ".venv").symlink_to(ROOT / ".venv")
+    return base / "main"
+
+
+def _git(clone, *arguments: str) -> str:
+    return subprocess.run(["git", *arguments], cwd=clone, check=True, capture_output=True,
+                          text=True).stdout
+
+
+@pytest.mark.parametrize("name", ["chunking-n600", "ner-full"])
+def test_a_clean_clone_rebuilds_a_committed_study_without_training(clone, name):
+    if name.startswith("ner") and not (SHARED / "corpora" / "conll2002").is_dir():
+        pytest.skip(f"{SHARED}/corpora/conll2002 is missing: the NER corpus is not shipped")
+    study = clone / "studies" / name
+    runs = sorted(p.parent for p in study.glob("results/compare/*/*/*/rep*/estimates.json"))
+    assert runs and not list(study.glob("results/compare/**/split.json"))  # none committed
+    summaries = {p: json.loads(p.read_text())["values"]
+                 for p in study.glob("results/summaries/*/*.json")
+                 if not p.name.endswith(".claims.json")}
+    result = subprocess.run(["make", "-o", ".venv/.installed", f"study-{name}"], cwd=clone,
+                            capture_output=True, text=True)
+    assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
+    # not one compare job ran: one empty log per committed repetition
+    logs = list(study.glob("logs/compare/**/*.log"))
+    assert len(logs) == len(runs) and all(log.stat().st_size == 0 for log in logs)
+    assert _git(clone, "status", "--porcelain", "--", f"studies/{name}/results/compare") == ""
+    for run in runs:
+        assert (run / "split.json").read_bytes() == dumps(derived_split(run)).encode(), run
+    # the estimates every table is drawn from are those committed
+    assert {p: json.loads(p.read_text())["values"] for p in summaries} == summaries
+    # what the rebuild wrote is committed or ignored: no split.json, no report to add
+    untracked = _git(clone, "status", "--porcelain", "--untracked-files=all", "--",
+                     f"studies/{name}")
+    assert [line for line in untracked.splitlines() if line.startswith("??")] == []
+    if name == "chunking-n600":  # a fixed-R study's make target rebuilds its report
+        assert (study / "results/report.html").is_file()
