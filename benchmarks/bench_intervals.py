@@ -135,9 +135,15 @@ def simulate(law: str, theta: float, studies: int, seed: int, scores) -> dict:
         free["miss_low"] |= out & (share_up > truth)
         free["miss_high"] |= out & (share_up < truth)
         rejected |= ties(v) | (stats.shapiro(v, axis=1).pvalue < SHAPIRO_LEVEL)
+        # the normal path keeps an end open while every estimate lies on one side of 0
+        one_side = (positive == r) | (negative == r)
         use = {k: np.where(rejected, free[k], normal[k]) for k in free}
+        use["miss_high"] = np.where(rejected, free["miss_high"],
+                                    normal["miss_high"] & ~(positive == r))
+        use["miss_low"] = np.where(rejected, free["miss_low"],
+                                   normal["miss_low"] & ~(negative == r))
         now = np.full(studies, 2)
-        now[use["l"] & use["h"]] = 0
+        now[use["l"] & use["h"] & (rejected | ~one_side)] = 0
         now[use["H"]] = -1
         now[use["L"]] = 1
         covered_low &= ~active | ~use["miss_low"]

@@ -617,6 +617,14 @@ def verdict(values, conclusion: str = "A>B", *, threshold: float = THRESHOLD,
     if path == "normal":
         code = decide(low, high, threshold=threshold, snr0=snr0)
         point, p_low, p_high = phi(ratio), phi(low), phi(high)
+        # With no estimate on one side of 0 the data cannot place P(x > 0) short of 1 (or
+        # above 0): only the normal model's tails would, the assumption that fails first
+        # (bounded F1, failed trainings). The interval keeps that end open, and "neither",
+        # which would claim P(x > 0) < tau, waits (bench_intervals: coverage where P = 1).
+        if np.all(signed > 0) or np.all(signed < 0):
+            p_high = 1.0 if np.all(signed > 0) else p_high
+            p_low = 0.0 if np.all(signed < 0) else p_low
+            code = UNDECIDED if code == NO_DIFFERENCE else code
         interval = ("SNR confidence sequence, intersected over looks" if time_uniform
                     else "SNR exact interval (fixed R)")
         if code == UNDECIDED:

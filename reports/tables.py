@@ -17,6 +17,7 @@ number of decimals, so equal summaries give byte-identical tables.
 from __future__ import annotations
 
 import math
+import re
 
 from reprocompare.base.records import ESTIMATORS, csv_text
 from reprocompare.estimators.effect import mean_interval
@@ -96,6 +97,21 @@ def format_shown(value, digits: int = 3) -> str:
 
 def format_interval(value, low, high, digits: int = 3) -> str:
     return f"{format_shown(value, digits)} [{format_shown(low, digits)}, {format_shown(high, digits)}]"
+
+
+def md_code(text: str, in_table: bool = False) -> str:
+    """A user's text (a spec, a command) as a Markdown code span that no backtick inside it can
+    end (CommonMark: a longer fence), and, in a table, no pipe can split its cell."""
+    text = str(text).replace("|", "\\|") if in_table else str(text)
+    fence = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def md_text(text: str) -> str:
+    """A user's text as Markdown prose: shown as written, never markup or HTML."""
+    text = str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return re.sub(r"([\\`*_\[\]|#])", r"\\\1", text)
 
 
 def _points(value):
@@ -239,6 +255,11 @@ def verdict_lines(group: list[dict], summary_rule: str, stopping: dict | None) -
     # which path decided each verdict, and why (the normal model or Eq. 1's shares)
     lines.append("Path: " + "; ".join(f"{r['estimator']} {r['verdict_path']}"
                                       for r in group if r["verdict"]) + ".")
+    rejected = [r["estimator"] for r in group if r["verdict_path"].startswith("distribution")]
+    if rejected:  # a number whose assumption the data reject is said to be so
+        lines.append(f"Caution: the estimates of {', '.join(rejected)} fail the normal model's "
+                     "check, which their SNR, Phi(SNR) and mean intervals assume: read those as "
+                     "approximate; their verdicts come from Eq. 1's shares, which assume nothing.")
     if undecided:
         lines.append("Repetitions to decide, if the SNR stays where it is: " + "; ".join(
             f"{r['estimator']} " + (f"about {r['repetitions_to_decide']} more"
@@ -386,7 +407,7 @@ def _context_lines(first: dict, group: list[dict]) -> list[str]:
                                           "trained on typed tags)"}.get(
         first["scoring"], "typed or untyped not recorded")
     strategies = "; ".join(f"{r['estimator']} = {r['strategy']}" for r in group)
-    md = lambda spec: f"`{spec}`"
+    md = md_code
     design = f" ({first['design']})" if first.get("design") else ""
     return [f"- A = {_side(first, 'a', md)}, B = {_side(first, 'b', md)}",
             f"- Conclusion under test: {CONCLUSION_TEXT.get(first['conclusion'], first['conclusion'])}",
@@ -426,7 +447,7 @@ def table4_markdown(rows: list[dict]) -> str:
         lines.append(f"### Table 4: {first['comparison']}\n")
         lines += _context_lines(first, group)
         if first["warning"]:
-            lines.append(f"- **Warning:** {first['warning']}: the comparison says nothing about "
+            lines.append(f"- **Warning:** {md_text(first['warning'])}: the comparison says nothing about "
                          f"which model is better. {DEGENERATE_ADVICE}")
         lines.append("")
         lines.append("| | " + " | ".join(r["estimator"] for r in group) + " |")
@@ -489,7 +510,8 @@ def table3_markdown(rows: list[dict]) -> str:
         lines.append("|---|---|---|---|---|---|")
         for r in group:
             flag = f" **(warning: {r['warning']})**" if r["warning"] else ""
-            lines.append(f"| {r['model']}{flag} | `{r['spec']}` | {r['repetitions']} | "
+            lines.append(f"| {r['model']}{flag} | {md_code(r['spec'], in_table=True)} | "
+                         f"{r['repetitions']} | "
                          f"{format_shown(r['mean_f1_points'], 2)} | "
                          f"{format_shown(r['standard_error_f1_points'], 3)} | "
                          f"[{format_shown(r['low_f1_points'], 2)}, {format_shown(r['high_f1_points'], 2)}] |")

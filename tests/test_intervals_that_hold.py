@@ -192,3 +192,29 @@ def test_sequential_intervals_are_wider_than_fixed_r_ones():
                       ("reproducibility_low", "reproducibility_high")):
         assert seq[low] < fixed[low] and fixed[high] < seq[high], low
     assert "intersected over looks" in seq["interval_kinds"]["snr"]
+
+
+def test_tables_caution_where_the_normal_model_is_rejected():
+    from reprocompare.reports.tables import table4_markdown, table4_rows
+
+    ties = [0.01, 0.01, 0.02, 0.03, 0.02, 0.01]
+    smooth = list(normal_scores(1.0, 6) / 100)
+    summary = {"models": {"A": "a", "B": "b"}, "conclusion": "A>B", "estimators": {
+        "ST": summarize(ties).as_dict(), "Avg": summarize(smooth).as_dict()}}
+    summary.update(verdicts({"ST": ties, "Avg": smooth}, {}, "A>B"))
+    markdown = table4_markdown(table4_rows({"p": summary}))
+    assert "Caution: the estimates of ST fail the normal model's check" in markdown
+    assert "Avg fail" not in markdown and "Path: ST distribution-free (ties" in markdown
+
+
+def test_an_end_stays_open_while_every_estimate_lies_on_one_side():
+    """P(x > 0) = 1 is what estimates that are all positive cannot rule out without the normal
+    model's tails: the printed interval keeps its upper end at 1 (bench_intervals measured the
+    coverage this buys where a law has no mass below 0), and 'neither' waits."""
+    positive = normal_scores(3.0, 20)
+    assert (positive > 0).all()
+    v = verdict(positive, wave=5)
+    assert v.path == "normal" and v.reproducibility_high == 1.0 and v.decision == "A>B"
+    assert verdict(-positive, wave=5).reproducibility_low == 0.0
+    mixed = normal_scores(0.0, 40)
+    assert verdict(mixed, wave=5).reproducibility_high < 1.0

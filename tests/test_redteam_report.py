@@ -446,3 +446,25 @@ def test_the_users_config_reaches_every_wave_with_its_repetitions(tmp_path, monk
     # what sequential itself reads (the stopping rule, the comparisons) has the override too
     with pytest.raises(ValueError, match=r"the command line: seed: -1 is less than the minimum"):
         sequential.run_waves(path, tmp_path, ["--config", "seed=-1"], say=lambda *a: None)
+
+
+# ---- Markdown code spans and CSV cells (round 2, the lead's tables) -----------------------------
+
+@pytest.mark.parametrize("spec", ["command:train=`rm -rf x`", "a|b", "``x``", "`", "=1+1"])
+def test_a_spec_stays_one_code_span_and_one_cell(spec):
+    from reprocompare.reports.tables import md_code
+
+    span = md_code(spec, in_table=True)
+    fence = span[:len(span) - len(span.lstrip("`"))]
+    inner = span[len(fence):-len(fence)]
+    # the fence is longer than any backtick run inside, and no bare pipe splits the cell
+    assert "`" * len(fence) not in inner and "|" not in inner.replace("\\|", "")
+    assert inner.strip().replace("\\|", "|") == spec
+
+
+def test_a_label_that_reads_as_a_formula_is_inert_in_every_csv():
+    from reprocompare.base.records import csv_text
+
+    text = csv_text([{"label": "=HYPERLINK(\"http://x\")", "mean": -0.25}], ["label", "mean"],
+                    lambda v: v if isinstance(v, str) else f"{v:.2f}")
+    assert text.splitlines()[1] == "\"'=HYPERLINK(\"\"http://x\"\")\",-0.25"

@@ -100,8 +100,18 @@ def csv_text(rows: Iterable[Mapping], columns: Sequence[str],
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(columns)
     for row in rows:
-        writer.writerow([cell(row[column]) for column in columns])
+        writer.writerow([_inert(row[column], cell(row[column])) for column in columns])
     return out.getvalue()
+
+
+#: what a spreadsheet reads as the start of a formula (OWASP, "CSV injection")
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _inert(raw: Any, text: str) -> str:
+    """A text the user wrote (a label, a name, a spec) that a spreadsheet would run as a
+    formula gets a leading apostrophe; numbers, which we format, are left as they are."""
+    return "'" + text if isinstance(raw, str) and text.startswith(_FORMULA) else text
 
 
 #: the project's root, in a clone (an installed package lies elsewhere: its paths stay as given)
