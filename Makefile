@@ -32,8 +32,12 @@ demo: $(STAMP)
 	@echo "Report:  results/report.html"
 
 # The paper's study at this machine's scale (README, "Results"): resumes from the repetitions
-# committed under studies/NAME/ (reprocompare resume checks them against the config), trains
-# the missing ones, rebuilds the tables, figures, checklist and report.
+# committed under studies/NAME/ (reprocompare resume restores their files and checks them
+# against the config), trains the missing ones, rebuilds the tables, figures, checklist and
+# report, and tabulates the repetitions' JSON records (records.jsonl per strategy: what git
+# keeps of them, with each repetition's counts.tsv.gz; issue 35).
+TABULATE = $(BIN)/python -c 'import sys; from reprocompare.commands.resume import tabulate; \
+	tabulate(sys.argv[1])' 
 # CoNLL-2002 Spanish NER is research-only and never committed (README, "Data"): the NER configs
 # read data/conll2002/, linked to ../shared/corpora/conll2002 where that lies beside the project
 # (as in CI); elsewhere place your own copy there.
@@ -55,6 +59,7 @@ study-chunking study-ner study-chunking-n600 study-ner-n600: study-%: $(STAMP)
 		--configfile config/study-$*.yaml --directory studies/$*
 	$(BIN)/snakemake --configfile config/study-$*.yaml --directory studies/$* \
 		--report results/report.html
+	$(TABULATE) studies/$*
 	@echo "Tables: studies/$*/results/tables/table4.md, table3.md, claims.md"
 
 # The sequential studies (issue 26: whole corpora, the sample-size curve, two comparisons):
@@ -68,6 +73,7 @@ study-ner-full study-size-ner: $(CONLL2002)
 $(SEQUENTIAL): study-%: $(STAMP)
 	$(BIN)/reprocompare sequential --configfile config/study-$*.yaml --directory studies/$* \
 		-- --profile profiles/local --cores $(CORES)
+	$(TABULATE) studies/$*
 	@echo "Tables: studies/$*/results/tables/table4.md, table3.md, claims.md"
 
 # tests/system-packages.sh installs what the tests need from the system (pdflatex) when it can.

@@ -22,12 +22,12 @@ from __future__ import annotations
 import argparse
 import csv
 import datetime
-import json
 import re
 import statistics
 from pathlib import Path
 
 from markers import replace_between
+from reprocompare.base.records import read_repetitions
 
 STAMP = re.compile(r"^\[(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]$")
 
@@ -56,14 +56,16 @@ def job_seconds(directory: Path, column: str = "s") -> dict[str, list[float]]:
 
 def training_seconds(directory: Path) -> dict[str, tuple[int, int, float]]:
     """Per strategy, (repetitions, folds trained, seconds) summed over the committed runtime.json
-    of every repetition of every corpus and comparison (a fold trains A and B: two fits)."""
+    of every repetition of every corpus and comparison (a fold trains A and B: two fits), as
+    each strategy's records.jsonl holds them."""
     totals: dict[str, list] = {}
-    for path in sorted((directory / "results" / "compare").glob("*/*/*/rep*/runtime.json")):
-        folds = json.loads(path.read_text())["folds"]
-        total = totals.setdefault(path.parent.parent.name, [0, 0, 0.0])
-        total[0] += 1
-        total[1] += len(folds)
-        total[2] += sum(fold["A"] + fold["B"] for fold in folds)
+    for strategy in sorted((directory / "results" / "compare").glob("*/*/*")):
+        for files in read_repetitions(strategy).values():
+            folds = files["runtime.json"]["folds"]
+            total = totals.setdefault(strategy.name, [0, 0, 0.0])
+            total[0] += 1
+            total[1] += len(folds)
+            total[2] += sum(fold["A"] + fold["B"] for fold in folds)
     return {strategy: tuple(total) for strategy, total in totals.items()}
 
 

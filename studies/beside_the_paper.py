@@ -19,6 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
+from reprocompare.base.records import read_repetitions
+
 HERE = Path(__file__).resolve().parent
 ESTIMATORS = ("ST", "RS", "Avg", "Vote", "Mixture")
 
@@ -125,12 +127,13 @@ def _study_directories():
 def holdout_correlation(directory: Path) -> float:
     """The mean correlation, across repetitions, between two hold-outs' differences of RS.
 
-    Every random-splits repetition records its k hold-out differences (estimates.json); with
-    R repetitions as rows, the off-diagonal mean of their correlation matrix says how much one
-    hold-out's difference tells about another's.
+    Every random-splits repetition records its k hold-out differences (estimates.json, as the
+    strategy's records.jsonl holds it); with R repetitions as rows, the off-diagonal mean
+    of their correlation matrix says how much one hold-out's difference tells about another's.
     """
-    rows = [json.loads(path.read_text())["fold_differences"] for path in sorted(
-        (directory / "results" / "compare").glob("*/*/repeated-holdout/rep*/estimates.json"))]
+    rows = [files["estimates.json"]["fold_differences"] for strategy in sorted(
+        (directory / "results" / "compare").glob("*/*/repeated-holdout"))
+        for files in read_repetitions(strategy).values()]
     matrix = np.corrcoef(np.asarray(rows, dtype=np.float64), rowvar=False)
     return float(matrix[~np.eye(len(matrix), dtype=bool)].mean())
 

@@ -1,23 +1,37 @@
-"""The committed studies' repetitions as a reader of the repository finds them: without their
-split.json (issue 35: the seed gives it back, and `reprocompare resume` writes it again before a
-run reads it), so the checks of every committed record derive it here from the records that
-stay (settings.json: strategy, its k/m/ratio and seed; corpus.json: the prepared corpus's size
-and sha256)."""
+"""The committed studies' repetitions as git holds them (issue 35): each repetition's
+counts.tsv.gz, a table of every strategy's JSON records (records.jsonl), no split.json.
+`reprocompare resume` writes the files back before a run reads them; the checks of every
+committed record do the same here: :func:`committed_copy` copies what git holds and writes the
+records back from the tables (:func:`reprocompare.base.records.restore_repetitions`, resume's
+own), and :func:`derived_split` derives a split from the records that stay (settings.json:
+strategy, its k/m/ratio and seed; corpus.json: the prepared corpus's size and sha256)."""
 
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 from pathlib import Path
 
+from reprocompare.base.records import restore_repetitions
 from reprocompare.splitters import split_document
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def committed_runs() -> list[Path]:
-    """Every committed repetition (a directory with its estimates.json)."""
-    return sorted(path.parent for path in
-                  ROOT.glob("studies/*/results/compare/*/*/*/rep*/estimates.json"))
+def committed_copy(target: Path) -> list[Path]:
+    """What git holds of the studies' repetitions and corpora, copied under ``target`` with
+    their records written back from the tables: every repetition directory (one whose counts
+    have no line in its table lacks its records, and every check says so)."""
+    patterns = [f":(glob)studies/*/results/{part}/**" for part in ("compare", "corpora")]
+    listed = subprocess.run(["git", "ls-files", "-z", "--", *patterns], cwd=ROOT, check=True,
+                            capture_output=True).stdout.decode().split("\0")
+    for name in filter(None, listed):
+        (target / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(ROOT / name, target / name)
+    for strategy in target.glob("studies/*/results/compare/*/*/*"):
+        restore_repetitions(strategy)
+    return sorted(target.glob("studies/*/results/compare/*/*/*/rep*"))
 
 
 def derived_split(run: Path) -> dict:

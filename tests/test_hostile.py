@@ -34,7 +34,7 @@ from reprocompare.models import parse_spec
 from reprocompare.models.registry import tagger_class
 from reprocompare.study.config import validate
 
-from committed import committed_runs, derived_split
+from committed import committed_copy, derived_split
 
 TESTS = Path(__file__).resolve().parent
 TINY = TESTS / "data" / "tiny.conll"
@@ -654,10 +654,10 @@ def test_resume_stops_on_another_configs_results_before_removing_anything(tmp_pa
     assert (broken / "estimates.json").is_file()  # nothing removed before every check passed
 
 
-def test_the_committed_studies_are_all_trusted():
-    """No committed repetition is one resume would train again (its split derived from its
-    seed, as resume restores it: tests/committed.py)."""
-    runs = committed_runs()
+def test_the_committed_studies_are_all_trusted(tmp_path):
+    """No committed repetition is one resume would train again (as git holds it, its files
+    written back and its split derived from its seed, as resume does: tests/committed.py)."""
+    runs = committed_copy(tmp_path)
     assert runs
     assert [(run, problem) for run in runs
             if (problem := run_problem(run, split=derived_split(run))) is not None] == []

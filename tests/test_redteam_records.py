@@ -35,7 +35,7 @@ import pytest
 from reprocompare.base.errors import UserError
 from reprocompare.commands.resume import run_problem
 from reprocompare.study.summary import load_estimates
-from committed import committed_runs, derived_split
+from committed import committed_copy, derived_split
 from test_hostile import ACCEPTANCE, REFUSAL, TINY, Case, _main
 
 #: the pair every good run trains: two taggers that differ (the majority baseline and a short
@@ -557,10 +557,10 @@ def test_a_hand_made_run_is_checked_against_itself(tmp_path):
     assert load_estimates(run)["mixture"] == 0.03
 
 
-def test_the_committed_studies_pass_the_check():
+def test_the_committed_studies_pass_the_check(tmp_path):
     """Every committed repetition is what its own counts say (no committed record was edited,
     and the check reads them as the jobs wrote them)."""
-    runs = committed_runs()  # without their split.json: derived from the seed (issue 35)
+    runs = committed_copy(tmp_path)  # as git holds them, written back as resume does (issue 35)
     assert len(runs) > 1000
     assert [(run, problem) for run in runs
             if (problem := run_problem(run, split=derived_split(run)))] == []

@@ -11,12 +11,14 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import yaml
 
 import conftest
 from conftest import TEST_DATA
+from reprocompare.base.records import tabulate_repetitions
 
 pytestmark = pytest.mark.slow
 
@@ -76,10 +78,14 @@ def test_a_clear_winner_stops_at_its_first_decision_point(tmp_path):
     # a clone of what a study commits (no .snakemake, no corpus copy, every file new): the
     # same command checks and records the results first, and trains none of them again
     clone = tmp_path / "clone"
-    shutil.copytree(tmp_path / "results", clone / "results",
-                    ignore=shutil.ignore_patterns("corpus.conll", "split.json"))
+    # (issue 35: a repetition's JSON records in its strategy's table, its split from its seed)
+    shutil.copytree(tmp_path / "results", clone / "results", ignore=lambda folder, names: [
+        name for name in names if name == "corpus.conll"
+        or (Path(folder).name.startswith("rep") and name.endswith(".json"))])
+    (clone / "results/compare/tiny/p/holdout/records.jsonl").write_bytes(
+        tabulate_repetitions(tmp_path / "results/compare/tiny/p/holdout").read_bytes())
     before = {p: p.read_bytes() for p in clone.glob("results/compare/**/*") if p.is_file()}
-    splits = {p: p.read_bytes() for p in tmp_path.glob("results/compare/**/split.json")}
+    restored = {p: p.read_bytes() for p in tmp_path.glob("results/compare/*/*/*/rep*/*.json")}
     cloned = sequential(clone, study({"type": "crf", "max_iterations": 10},
                                      {"type": "majority"}, wave=5, maximum=20))
     assert f"{stop} repetitions (of at most 20) are complete" in cloned.stdout, cloned.stdout
@@ -88,9 +94,9 @@ def test_a_clear_winner_stops_at_its_first_decision_point(tmp_path):
     logs = list(clone.glob("logs/compare/**/*.log"))
     assert len(logs) == stop and all(log.stat().st_size == 0 for log in logs)
     assert {p: p.read_bytes() for p in before} == before
-    # every split.json restored from its seed, byte for byte (issue 35: never committed)
-    assert len(splits) == stop and {p: (clone / p.relative_to(tmp_path)).read_bytes()
-                                    for p in splits} == splits
+    # every record and split.json written back, byte for byte (issue 35: never committed)
+    assert len(restored) == 5 * stop and {p: (clone / p.relative_to(tmp_path)).read_bytes()
+                                          for p in restored} == restored
     assert (clone / "results/tables/table4.md").read_text() == table
 
 

@@ -10,6 +10,7 @@ with the first repetitions of the studies committed under studies/ (README, "Res
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -24,6 +25,8 @@ import conftest
 from committed import derived_split
 from conftest import ROOT, SMALL, planned
 from conftest import SNAKEMAKE as WORKFLOW
+from reprocompare.base.records import (TABULATED, dumps_json, read_repetitions,
+                                       tabulate_repetitions)
 from reprocompare.splitters import dumps
 
 pytestmark = pytest.mark.slow
@@ -47,36 +50,51 @@ def run(command: list[str], cwd: Path, check: bool = True) -> subprocess.Complet
 
 
 def committed(path: Path) -> bool:
-    """What git commits of a study directory (the study's lines of .gitignore)."""
+    """What git commits of a study directory (the study's lines of .gitignore): of a
+    repetition, its counts alone (its JSON records go to its strategy's records.jsonl)."""
     parts = path.parts
     return not (".snakemake" in parts or "logs" in parts or "benchmarks" in parts
-                or path.name in ("corpus.conll", "split.json", "report.html"))
+                or path.name in ("corpus.conll", "report.html")
+                or (path.parent.name.startswith("rep") and path.suffix == ".json"))
 
 
 def clone(source: Path, target: Path) -> None:
-    """Copy what git commits, each file newer than the one before, outputs first (the worst
-    order for Snakemake: every input newer than every output)."""
+    """Copy what git commits (the repetitions' records tabulated first, as `make study-NAME`
+    does), each file newer than the one before, outputs first (the worst order for Snakemake:
+    every input newer than every output)."""
+    tables = {strategy: strategy / "records.jsonl"
+              for strategy in source.glob("results/compare/*/*/*")}
+    staged = target.parent / f"{target.name}-tables"
+    for strategy in tables:  # tabulated beside, never into the shared source
+        copy = staged / strategy.relative_to(source)
+        copy.mkdir(parents=True)
+        for run in strategy.glob("rep*"):
+            shutil.copytree(run, copy / run.name)
+        tables[strategy] = tabulate_repetitions(copy)
     files = sorted((p for p in source.rglob("*") if p.is_file()
                     and committed(p.relative_to(source))),
                    key=lambda p: ("corpora" in p.parts, str(p)))
+    files += [table for table in tables.values() if table]
     now = time.time()
     for i, path in enumerate(files):
-        copy = target / path.relative_to(source)
+        base = staged if path.is_relative_to(staged) else source
+        copy = target / path.relative_to(base)
         copy.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, copy)
         os.utime(copy, (now + i * 0.01, now + i * 0.01))
+    shutil.rmtree(staged)
 
 
 def test_git_keeps_a_studys_corpora_metadata_and_logs_out():
     paths = ["studies/x/.snakemake/metadata/a", "studies/x/logs/compare/a.log",
              "studies/x/results/corpora/c/corpus.conll", "studies/x/results/benchmarks/a.tsv",
-             "studies/x/results/compare/c/p/bcv/rep0/split.json", "studies/x/results/report.html"]
+             "studies/x/results/compare/c/p/bcv/rep0/split.json", "studies/x/results/report.html",
+             *(f"studies/x/results/compare/c/p/bcv/rep10/{name}" for name in TABULATED)]
     result = run(["git", "check-ignore", *paths], ROOT, check=False)
     assert result.stdout.split() == paths
     kept = ["studies/x/results/corpora/c/corpus.json",
-            "studies/x/results/compare/c/p/bcv/rep0/settings.json",
             "studies/x/results/compare/c/p/bcv/rep0/counts.tsv.gz",
-            "studies/x/results/compare/c/p/bcv/rep0/estimates.json"]
+            "studies/x/results/compare/c/p/bcv/records.jsonl"]
     assert run(["git", "check-ignore", *kept], ROOT, check=False).stdout == ""
 
 
@@ -148,10 +166,16 @@ def test_the_committed_studies_rebuild_their_tables_without_training(tmp_path, n
     path = tmp_path / "study.yaml"
     path.write_text(yaml.safe_dump(config))
     target = tmp_path / name
-    for run_dir in source.glob("results/compare/*/*/*/rep*"):
-        if run_dir.name in ("rep0", "rep1"):  # as committed: no split.json (issue 35)
-            shutil.copytree(run_dir, target / run_dir.relative_to(source),
-                            ignore=shutil.ignore_patterns("split.json"))
+    tables = {}
+    for strategy in source.glob("results/compare/*/*/*"):  # as committed (issue 35)
+        tables[strategy.relative_to(source)] = table = read_repetitions(strategy)
+        copy = target / strategy.relative_to(source)
+        for r in (0, 1):
+            (copy / f"rep{r}").mkdir(parents=True)
+            shutil.copyfile(strategy / f"rep{r}" / "counts.tsv.gz",
+                            copy / f"rep{r}" / "counts.tsv.gz")
+        (copy / "records.jsonl").write_text("".join(
+            json.dumps({"repetition": r, **table[r]}) + "\n" for r in (0, 1)))
     shutil.copytree(source / "results/corpora", target / "results/corpora",
                     ignore=shutil.ignore_patterns("corpus.conll"))
     assert len(list(target.glob("results/compare/*/*/*/rep*"))) == 6
@@ -161,12 +185,16 @@ def test_the_committed_studies_rebuild_their_tables_without_training(tmp_path, n
     output = run([*SNAKEMAKE, *study], tmp_path).stdout + "\n"
     assert "rule compare" not in output and (target / "results/tables/table4.md").is_file()
     for run_dir in target.glob("results/compare/*/*/*/rep*"):
-        # resume restored the split its seed gives, as the job wrote it
-        assert (run_dir / "split.json").read_bytes() == \
-            dumps(derived_split(source / run_dir.relative_to(target))).encode()
-        for file in run_dir.iterdir():
-            if file.name != "split.json":
-                assert file.read_bytes() == (source / file.relative_to(target)).read_bytes()
+        # resume wrote back the records the table holds and the split the seed gives, as the
+        # job wrote them
+        r, table = int(run_dir.name[3:]), tables[run_dir.parent.relative_to(target)]
+        assert sorted(p.name for p in run_dir.iterdir()) == sorted(
+            ["counts.tsv.gz", "split.json", *TABULATED])
+        assert (run_dir / "split.json").read_bytes() == dumps(derived_split(run_dir)).encode()
+        for name in TABULATED:
+            assert (run_dir / name).read_text() == dumps_json(table[r][name]), run_dir / name
+        assert (run_dir / "counts.tsv.gz").read_bytes() == \
+            (source / run_dir.relative_to(target) / "counts.tsv.gz").read_bytes()
 
 
 def test_repetitions_run_in_order(tmp_path):

@@ -4,7 +4,10 @@ writers of every file.
 - Names: the strategies (config keys and the splitters' names), the estimators of Table 4 and
   the strategy each needs, and the default k of Table 4's RS.
 - Paths: a repetition's run directory, a comparison's summary and claims (the workflow's rules
-  and the CLI's ``resume`` and ``sequential`` use the same patterns).
+  and the CLI's ``resume`` and ``sequential`` use the same patterns), and the table of a
+  strategy's repetitions that a committed study holds in place of their JSON files
+  (:data:`REPETITIONS`: :func:`tabulate_repetitions`, :func:`read_repetitions`,
+  :func:`restore_repetitions`).
 - Formats: the per-sentence counts table (:data:`COUNTS_COLUMNS`, parsed by
   :func:`counts_rows` alone) and CSV text (:func:`csv_text`). A repetition's records are
   checked against one another by :mod:`reprocompare.base.verify`.
@@ -45,6 +48,12 @@ TABLE4_K = 6
 RUN = "results/compare/{corpus}/{comparison}/{strategy}/rep{repetition}"
 SUMMARY = "results/summaries/{corpus}/{comparison}.json"
 CLAIMS = "results/summaries/{corpus}/{comparison}.claims.json"
+#: a committed study's JSON records of a strategy's repetitions, one line each (issue 35): its
+#: files are what Snakemake reads and writes, the table what git keeps (a few files, not four
+#: per repetition); counts.tsv.gz stays a file of each repetition, split.json its seed's
+REPETITIONS = "results/compare/{corpus}/{comparison}/{strategy}/records.jsonl"
+#: the files of a repetition the table holds, in a line's order
+TABULATED = ("settings.json", "scores.json", "runtime.json", "estimates.json")
 
 
 #: a repetition's per-sentence counts (counts.tsv.gz): a row per validation sentence of every
@@ -137,6 +146,70 @@ def run_directory(corpus: str, comparison: str, strategy: str, repetition: int,
     """Where repetition ``repetition`` of ``strategy`` (the splitters' name) keeps its files."""
     return Path(root) / RUN.format(corpus=corpus, comparison=comparison, strategy=strategy,
                                    repetition=repetition)
+
+
+def _repetition_number(run: Path) -> int | None:
+    number = run.name.removeprefix("rep")
+    return int(number) if run.name.startswith("rep") and number.isdigit() else None
+
+
+def tabulate_repetitions(strategy_dir: str | Path) -> Path | None:
+    """Write the strategy's records.jsonl from its complete repetitions (estimates.json,
+    written last, exists), in the order of their numbers: a line ``{"repetition": r,
+    "settings.json": ..., ...}`` with each of :data:`TABULATED` that is there and reads as
+    JSON (one that does not is left out, and the repetition restored without it is one that
+    ``resume`` trains again). None, and nothing written, when no repetition is complete."""
+    strategy_dir = Path(strategy_dir)
+    runs = sorted((number, run) for run in strategy_dir.glob("rep*")
+                  if (number := _repetition_number(run)) is not None
+                  and (run / "estimates.json").is_file())
+    if not runs:
+        return None
+    lines = []
+    for number, run in runs:
+        line: dict[str, Any] = {"repetition": number}
+        for name in TABULATED:
+            try:
+                line[name] = json.loads((run / name).read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                continue
+        lines.append(json.dumps(line, separators=(",", ":")))
+    return write_text_atomic(strategy_dir / "records.jsonl", "\n".join(lines) + "\n")
+
+
+def read_repetitions(strategy_dir: str | Path) -> dict[int, dict[str, Any]]:
+    """The records of records.jsonl by repetition number (each file's JSON by its name),
+    or {} where the strategy has none; a line that is not a record is a UserError naming it."""
+    path = Path(strategy_dir) / "records.jsonl"
+    if not path.is_file():
+        return {}
+    out = {}
+    for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        try:
+            line = json.loads(text)
+            out[int(line.pop("repetition"))] = line
+        except (ValueError, KeyError, TypeError, AttributeError):
+            raise UserError("not a line of repetition records", path=path, line=number) \
+                from None
+    return out
+
+
+def restore_repetitions(strategy_dir: str | Path) -> list[Path]:
+    """Write each file of records.jsonl that its repetition's directory lacks, as the job
+    wrote it (:func:`write_json_atomic`); the run directories written to. A file that is there
+    is left as it is: the directory is what Snakemake and every check read."""
+    strategy_dir = Path(strategy_dir)
+    written = []
+    for number, files in read_repetitions(strategy_dir).items():
+        run = strategy_dir / f"rep{number}"
+        missing = {name: data for name, data in files.items()
+                   if name in TABULATED and not (run / name).exists()}
+        # estimates.json last, as the job writes it: its presence says the rest is there
+        for name in sorted(missing, key=TABULATED.index):
+            write_json_atomic(run / name, missing[name])
+        if missing:
+            written.append(run)
+    return written
 
 
 def read_json(path: str | Path) -> dict:

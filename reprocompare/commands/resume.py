@@ -8,11 +8,15 @@ file the time of the checkout: Snakemake would see inputs newer than outputs and
 study again. Snakemake's own answer, ``--touch``, marks outputs current without asking whether they
 belong to the config, which would turn a stale result into a current one.
 
-A committed repetition holds what cannot be derived (settings.json, counts.tsv.gz, scores.json,
-runtime.json, estimates.json), never its split.json, which its seed gives back byte for byte
-(.gitignore; issue 35): :func:`restore_splits` writes it again from the prepared corpus, as the
-job derived it, before anything reads it, and a restored split is of the corpus the study's
-committed corpus.json names, or resume stops.
+A committed study holds what cannot be derived, in as few files as serve (.gitignore; issue
+35): each repetition's counts.tsv.gz, and a table per strategy (records.jsonl,
+:func:`reprocompare.base.records.tabulate_repetitions`, written by :func:`tabulate` after every
+run of `make study-NAME`) of its settings.json, scores.json, runtime.json and estimates.json,
+never its split.json, which its seed gives back byte for byte. Resume first writes the files
+back, as the job wrote them: the JSON records from the table
+(:func:`reprocompare.base.records.restore_repetitions`), and, once the corpus is prepared, the
+split (:func:`restore_splits`, from the prepared corpus as the job derived it; a restored split
+is of the corpus the study's committed corpus.json names, or resume stops).
 
 So :func:`resume` first reads every repetition that claims to be complete (its estimates.json,
 written last, exists) as a rerun would, and checks it against itself
@@ -82,6 +86,22 @@ def _first_difference(recorded, expected, key: str = "") -> str:
                                          f"{key}.{name}" if key else name)
     return f"{key or 'settings'} is {json.dumps(recorded)} in the results, " \
            f"{json.dumps(expected)} in the config"
+
+
+def tabulate(directory: str | Path) -> list[Path]:
+    """Write the records.jsonl of every strategy of the study in ``directory`` from its
+    complete repetitions: what the study commits of their JSON records (`make study-NAME`
+    runs it last)."""
+    strategies = sorted(Path(directory).glob("results/compare/*/*/*"))
+    return [path for path in map(records.tabulate_repetitions, strategies) if path]
+
+
+def restore_records(config: dict, directory: Path) -> list[Path]:
+    """The JSON records of every repetition the config plans, written back from its strategy's
+    records.jsonl where the directory lacks them (a clone); the run directories written."""
+    strategies = dict.fromkeys(run_directory(directory, *planned).parent
+                               for planned in planned_runs(config))
+    return [run for path in strategies for run in records.restore_repetitions(path)]
 
 
 def check_settings(config: dict, directory: Path) -> tuple[list[Path], int]:
@@ -229,6 +249,7 @@ def resume(config_path: str | Path, directory: str | Path, say=print) -> dict:
     config = validate(load_yaml(config_path), source=str(config_path))
     sequential = config["stopping"]["enabled"]
     config = widest(config)  # its waves went past the config's first R: up to the maximum
+    written = restore_records(config, directory)
     claimed, planned = check_settings(config, directory)
     committed = corpus_sha256(config, directory)  # what the committed repetitions split
     # the prepared copies, where missing: a job that later needs one would otherwise make it
@@ -236,6 +257,9 @@ def resume(config_path: str | Path, directory: str | Path, say=print) -> dict:
     corpora = [f"results/corpora/{name}/corpus.conll" for name in config["corpora"]]
     _snakemake(config_path, directory, *corpora)
     restored = restore_splits(config, directory, claimed)
+    if written or restored:
+        say(f"{directory}: the records of {len(written)} repetitions restored from their "
+            f"strategies' records.jsonl, the split.json of {len(restored)} from their seeds")
     complete, broken = check_results(claimed)
     check_corpora(config, directory, complete, committed, restored)
     for run, problem in broken:  # only now: nothing is changed before every check passed
