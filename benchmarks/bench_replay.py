@@ -7,7 +7,8 @@ its per-repetition values are fed, in the order they were run, to the sequential
 (waves of 5, intersected over the looks, the normal path or Eq. 1's shares as
 estimators.verdict decides, threshold 0.8, 95%): for every
 estimator, where it would have stopped and with which verdict, beside the verdict of the full
-fixed-R study. A study that stops when every estimator is decided trains up to that R only;
+fixed-R study. The mixture's null offset is computed at each look from the repetitions up to it,
+as the workflow's summaries do (the whole study's offset would look ahead). A study that stops when every estimator is decided trains up to that R only;
 each repetition of ST + RS (max(k) hold-outs) + 3x2 BCV trains 2 x (1 + max(k) + 6) taggers.
 """
 
@@ -16,7 +17,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from reprocompare.estimators.verdict import replay, verdict
+from reprocompare.estimators.null import mixture_null_offset
+from reprocompare.estimators.sequential import looks
+from reprocompare.estimators.verdict import Replay, replay, verdict
 
 ROOT = Path(__file__).resolve().parents[1]
 ESTIMATORS = ("ST", "RS", "Avg", "Vote", "Mixture")
@@ -27,6 +30,21 @@ def studies():
     for path in sorted(ROOT.glob("studies/*/results/summaries/*/*.json")):
         if not path.name.endswith(".claims.json"):
             yield path.parts[-5], json.loads(path.read_text())
+
+
+def as_run(values: dict, conclusion: str) -> Replay:
+    """The mixture as the workflow decides it: at each look, its null offset from the Vote and
+    Avg seen so far (a summary knows no later repetition), the sequences intersected over the
+    looks. Replaying with the whole study's offset would look ahead (issue 38)."""
+    taken = []
+    for r in looks(len(values["Mixture"]), WAVE):
+        taken.append(r)
+        snr0 = mixture_null_offset(values["Vote"][:r], values["Avg"][:r], conclusion).snr
+        last = verdict(values["Mixture"][:r], conclusion, snr0=snr0, wave=WAVE)
+        if last.decision != "undecided":
+            break
+    return Replay(stopped_at=taken[-1], decided=last.decision != "undecided", wave=WAVE,
+                  looks=tuple(taken), verdict=last)
 
 
 def main() -> None:
@@ -42,7 +60,8 @@ def main() -> None:
         cells, stops, all_decided = [], [], True
         for estimator in ESTIMATORS:
             snr0 = offsets.get(estimator, {}).get("snr_normal", 0.0)
-            replayed = replay(values[estimator], WAVE, conclusion, snr0=snr0)
+            replayed = (as_run(values, conclusion) if estimator == "Mixture"
+                        else replay(values[estimator], WAVE, conclusion))
             full = verdict(values[estimator], conclusion, snr0=snr0, time_uniform=False)
             agrees = "" if replayed.verdict.decision == full.decision else \
                 f" (fixed R = {len(values[estimator])}: {full.decision})"

@@ -511,7 +511,9 @@ def blocked_3x2_t(scores_a, scores_b, *, alternative: str = "two-sided") -> Test
     :math:`C_m`, with :math:`2(m-1)\rho_2` for :math:`4\rho_2`); the 2014 test takes
     :math:`C = 1` and 5 = 2m - 1 degrees of freedom. So :math:`\hat\sigma^2` matches
     :math:`\mathrm{Var}(\hat\mu)` on average only when :math:`\rho_1 + 4\rho_2 = 2` (e.g.
-    :math:`\rho_1 = \rho_2 = 0.4`); the test is conservative below that and liberal above.
+    :math:`\rho_1 = \rho_2 = 0.4`); the test is conservative below that and liberal above, so
+    "conservative" holds for re-splits of one fixed corpus only, not where each repetition
+    draws fresh data and the folds share a corpus effect.
     Re-splits of one corpus, which is what this project's repetitions are, have
     :math:`\rho_1 \approx -0.2, \rho_2 \approx 0` (measured on the project's BCV studies), far
     below it: there its measured size at alpha = 0.05 is 0.0% for normal and 0.6% for skewed
@@ -531,10 +533,12 @@ def blocked_3x2_t(scores_a, scores_b, *, alternative: str = "two-sided") -> Test
     "2014" constants of the later sequential test (R/signif_Test/mx2cv_seq_significant_test.R,
     ``type14est``: :math:`C_m = 1`, :math:`f_m = 2m - 1`, reject when
     :math:`\hat\mu > \delta + C_m \hat\sigma\, t_{f_m}`; R/signif_Test/mx2bcv_t_test.R computes
-    :math:`|\hat\mu - \delta| / \hat\sigma` against :math:`t_{2m-1}`). The file that
-    implemented ``t_test_bmx2cv`` itself is not in that repository, so the exact 2014 code is
-    inferred from these; the two moments above are derived here from the covariance structure
-    and agree with the authors' :math:`C_m`. The 2014 test is that of a 3 x 2 BCV; the
+    :math:`|\hat\mu - \delta| / \hat\sigma` against :math:`t_{2m-1}`), and the test itself,
+    R/signif_Test/t_test_bmx2cv.R (read at commit 15d2a41; an earlier note here said it was
+    missing): :math:`|\hat\mu - \mu_0| / \sqrt{\hat\sigma^2}` against ``const`` times the
+    :math:`t_{\mathrm{freedegree}}` quantile, p-value :math:`2 F_t(-|t|)`, which is this function
+    with const = 1 and 5 degrees of freedom. The two moments above are derived here from the
+    covariance structure and agree with the authors' :math:`C_m`. The 2014 test is that of a 3 x 2 BCV; the
     authors' later m x 2 BCV tests estimate :math:`C_m` and the degrees of freedom otherwise and
     are other tests, so this function takes m = 3 only.
 
