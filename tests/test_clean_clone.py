@@ -1,12 +1,13 @@
 """A clean clone rebuilds a committed study without training (issue 35).
 
-studies/ commits what cannot be derived: never a repetition's split.json (its seed gives it back)
-nor the Snakemake report. A `git clone` of the repository, with ../shared beside it as in CI (the
+studies/ commits what cannot be derived, in few files: a repetition's counts, and a table per
+strategy of its other records (records.jsonl), never its split.json (its seed gives it back) nor
+the Snakemake report. A `git clone` of the repository, with ../shared beside it as in CI (the
 NER corpus, research-only, is linked from there by the Makefile), runs `make study-NAME` on one
 small fixed-R study and one whole-corpus sequential study: no compare job runs (their logs are
-left empty by resume's --touch; a training writes them), every committed record stays as it was,
-every split.json is restored, byte for byte as its seed gives it, and nothing the rebuild writes
-is left for git to add.
+left empty by resume's --touch; a training writes them), every committed file stays as it was,
+every record is written back as its job wrote it and every split.json as its seed gives it, and
+nothing the rebuild writes is left for git to add.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import pytest
 
 from committed import derived_split
 from conftest import ROOT
+from reprocompare.base.records import TABULATED, dumps_json, read_repetitions
 from reprocompare.splitters import dumps
 
 pytestmark = pytest.mark.slow
@@ -47,8 +49,9 @@ def test_a_clean_clone_rebuilds_a_committed_study_without_training(clone, name):
     if name.startswith("ner") and not (SHARED / "corpora" / "conll2002").is_dir():
         pytest.skip(f"{SHARED}/corpora/conll2002 is missing: the NER corpus is not shipped")
     study = clone / "studies" / name
-    runs = sorted(p.parent for p in study.glob("results/compare/*/*/*/rep*/estimates.json"))
-    assert runs and not list(study.glob("results/compare/**/split.json"))  # none committed
+    runs = sorted(p.parent for p in study.glob("results/compare/*/*/*/rep*/counts.tsv.gz"))
+    # committed: the counts of each repetition, its other records in its strategy's table
+    assert runs and not list(study.glob("results/compare/*/*/*/rep*/*.json"))
     summaries = {p: json.loads(p.read_text())["values"]
                  for p in study.glob("results/summaries/*/*.json")
                  if not p.name.endswith(".claims.json")}
@@ -58,8 +61,12 @@ def test_a_clean_clone_rebuilds_a_committed_study_without_training(clone, name):
     # not one compare job ran: one empty log per committed repetition
     logs = list(study.glob("logs/compare/**/*.log"))
     assert len(logs) == len(runs) and all(log.stat().st_size == 0 for log in logs)
+    # the counts and the tables as committed (make tabulated the same records again)
     assert _git(clone, "status", "--porcelain", "--", f"studies/{name}/results/compare") == ""
     for run in runs:
+        table = read_repetitions(run.parent)[int(run.name.removeprefix("rep"))]
+        for file in TABULATED:  # written back as the job wrote them
+            assert (run / file).read_text() == dumps_json(table[file]), run / file
         assert (run / "split.json").read_bytes() == dumps(derived_split(run)).encode(), run
     # the estimates every table is drawn from are those committed
     assert {p: json.loads(p.read_text())["values"] for p in summaries} == summaries

@@ -38,7 +38,8 @@ import psutil
 
 from reprocompare.base.errors import UserError
 from reprocompare.base.records import read_json
-from reprocompare.commands.resume import planned_runs, resume, run_directory, snakefile
+from reprocompare.commands.resume import (planned_runs, restore_records, resume,
+                                          run_directory, snakefile)
 from reprocompare.study.config import blame_command_line, load_yaml, validate, widest
 
 #: the signals passed on to snakemake: a terminal's Ctrl-C reaches only this command's process
@@ -270,6 +271,9 @@ def run_waves(config_path: str | Path, directory: str | Path = ".",
     wave, maximum = stopping["wave"], stopping["max_repetitions"]
     arguments = arguments or ["--profile", "profiles/local"]  # also when only --config is given
     _free_stale_lock(directory, say)
+    # a clone holds its repetitions' records in their strategies' tables (issue 35): the files
+    # first, or the repetitions would count as never run
+    restore_records(widest(config), directory)
     done = _complete(config, directory)
     # resume at the last whole wave the results hold (a wave is never smaller than 2 repetitions)
     repetitions = min(max(2, wave, done - done % wave), maximum)
