@@ -3,9 +3,8 @@
 The Makefile installs requirements.lock, then the project with ``--no-build-isolation``: the
 build uses the environment's setuptools, so the lock must pin it (pip freeze leaves it out) and
 wheel with it; a venv of Python 3.12 or later has no setuptools of its own. The slow test makes a
-fresh venv with each Python from 3.11 to 3.13 found on PATH, installs the lock's build tools and
-then the project as the Makefile does (benchmarks/RESULTS.md, "The lock", has the whole
-``make env`` measured).
+fresh venv with each Python from 3.11 to 3.13 found (on PATH, or installed by pyenv), installs
+the lock's build tools and then the project as the Makefile does.
 """
 
 from __future__ import annotations
