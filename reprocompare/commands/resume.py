@@ -12,11 +12,12 @@ A committed study holds what cannot be derived, in as few files as serve (.gitig
 35): each repetition's counts.tsv.gz, and a table per strategy (records.jsonl,
 :func:`reprocompare.base.records.tabulate_repetitions`, written by :func:`tabulate` after every
 run of `make study-NAME`) of its settings.json, scores.json, runtime.json and estimates.json,
-never its split.json, which its seed gives back byte for byte. Resume first writes the files
-back, as the job wrote them: the JSON records from the table
-(:func:`reprocompare.base.records.restore_repetitions`), and, once the corpus is prepared, the
-split (:func:`restore_splits`, from the prepared corpus as the job derived it; a restored split
-is of the corpus the study's committed corpus.json names, or resume stops).
+never its split.json, which its seed gives back byte for byte. Once every repetition's settings
+(its settings.json, else its table's) are checked against the config and the corpus is
+prepared, resume writes the files back as the job wrote them: the JSON records from the table
+(:func:`reprocompare.base.records.restore_repetitions`) and the split (:func:`restore_splits`,
+from the prepared corpus as the job derived it; a restored split is of the corpus the study's
+committed corpus.json names, or resume stops), before anything reads them.
 
 So :func:`resume` first reads every repetition that claims to be complete (its estimates.json,
 written last, exists) as a rerun would, and checks it against itself
@@ -105,15 +106,22 @@ def restore_records(config: dict, directory: Path) -> list[Path]:
 
 
 def check_settings(config: dict, directory: Path) -> tuple[list[Path], int]:
-    """The repetitions that claim to be complete (estimates.json, written last, exists) and how
-    many the config plans; a repetition whose readable settings belong to another config is a
+    """The repetitions that claim to be complete (estimates.json, written last, exists, or its
+    strategy's records.jsonl holds it) and how many the config plans; a repetition whose
+    readable settings (its settings.json, else its table's) belong to another config is a
     UserError (before anything is changed)."""
-    claimed, planned = [], planned_runs(config)
+    claimed, planned, tables = [], planned_runs(config), {}
     for corpus, comparison, strategy, r in planned:
         run = run_directory(directory, corpus, comparison, strategy, r)
-        if not (run / "estimates.json").is_file():
+        if run.parent not in tables:
+            tables[run.parent] = records.read_repetitions(run.parent)
+        tabulated = tables[run.parent].get(r, {})
+        if not (run / "estimates.json").is_file() and "estimates.json" not in tabulated:
             continue  # never finished, or cut off: Snakemake plans it as it is
-        recorded, _ = _json_object(run / "settings.json")
+        if (run / "settings.json").is_file():
+            recorded, _ = _json_object(run / "settings.json")
+        else:
+            recorded = tabulated.get("settings.json")
         expected = json.loads(json.dumps(provenance.compare(config, corpus, comparison, strategy)))
         if recorded is not None and recorded != expected:
             raise UserError(
@@ -249,13 +257,13 @@ def resume(config_path: str | Path, directory: str | Path, say=print) -> dict:
     config = validate(load_yaml(config_path), source=str(config_path))
     sequential = config["stopping"]["enabled"]
     config = widest(config)  # its waves went past the config's first R: up to the maximum
-    written = restore_records(config, directory)
     claimed, planned = check_settings(config, directory)
     committed = corpus_sha256(config, directory)  # what the committed repetitions split
     # the prepared copies, where missing: a job that later needs one would otherwise make it
     # then, newer than every repetition of its corpus, and Snakemake would rerun them all
     corpora = [f"results/corpora/{name}/corpus.conll" for name in config["corpora"]]
     _snakemake(config_path, directory, *corpora)
+    written = restore_records(config, directory)
     restored = restore_splits(config, directory, claimed)
     if written or restored:
         say(f"{directory}: the records of {len(written)} repetitions restored from their "
