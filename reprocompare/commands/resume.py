@@ -52,7 +52,6 @@ from reprocompare.base.errors import UserError
 from reprocompare.base.records import STRATEGY_NAMES, read_json, write_text_atomic
 from reprocompare.base.verify import run_problem
 from reprocompare.pipeline import jobs, provenance
-from reprocompare.splitters import dumps
 from reprocompare.study.config import load_yaml, validate, widest
 
 def _json_object(path: Path) -> tuple[dict | None, str | None]:
@@ -142,6 +141,8 @@ def restore_splits(config: dict, directory: Path, runs: list[Path]) -> list[Path
     job derived it (:func:`reprocompare.pipeline.jobs.compare`: the prepared corpus, the config's
     split settings, the repetition's seed), and return those written. The corpus must be
     prepared (results/corpora/NAME/corpus.conll)."""
+    from reprocompare.splitters import dumps  # lazy: scikit-learn, as jobs.make_split's
+
     corpora: dict[str, object] = {}
     restored = []
     for run in runs:
