@@ -588,14 +588,20 @@ def test_the_catalogue_is_large_and_spans_every_family():
     assert f"| **all** | **{len(CASES)}** |" in (root / "benchmarks" / "RESULTS.md").read_text()
 
 
-@pytest.mark.parametrize("case", CASES, ids=str)
-def test_a_hostile_case_ends_in_its_class(case, shared):
-    tmp = Path(tempfile.mkdtemp(dir=shared))
-    observed, message = outcome(case, tmp)
+def assert_ends_in_its_class(case: Case, observed: str, message: str) -> None:
+    """The one check of every catalogue (this one and tests/test_redteam_*.py): the class it
+    must end in, and for a refusal one line, no traceback, naming what the case names."""
     assert observed == case.expected, message
     if case.expected == REFUSAL:
         assert case.fragment in message, message
         assert len(message.strip().splitlines()) == 1 and "Traceback" not in message
+
+
+@pytest.mark.parametrize("case", CASES, ids=str)
+def test_a_hostile_case_ends_in_its_class(case, shared):
+    tmp = Path(tempfile.mkdtemp(dir=shared))
+    observed, message = outcome(case, tmp)
+    assert_ends_in_its_class(case, observed, message)
     if case.family == "corpus" and case.expected == REFUSAL:
         assert "corpus.conll" in message  # every corpus error names the file
 
