@@ -477,26 +477,19 @@ def share_repetitions_to_decide(share_up: float, share_down: float, repetitions:
     """"N more" on the distribution-free path: the smallest R' > R whose share intervals, at
     the shares seen so far, decide; None when none up to ``max_repetitions`` does."""
     bounds = share_bounds(threshold, snr0)
-    for n in range(int(repetitions) + 1, int(max_repetitions) + 1):
-        counts = round(share_up * n), round(share_down * n)
-        signed = np.concatenate([np.ones(counts[0]), -np.ones(counts[1]),
-                                 np.zeros(max(0, n - sum(counts)))])
-        up, down = _share_intervals(signed, [n], confidence, time_uniform)
-        if _share_decision(up, down, bounds) != UNDECIDED:
-            return n - int(repetitions)
-        if n - repetitions > 64:  # past a few dozen, step geometrically: a forecast, not a count
-            break
-    if int(repetitions) + 65 > int(max_repetitions):
-        return None  # every R' up to the maximum was counted above
-    grid = np.unique(np.round(np.geomspace(int(repetitions) + 65, int(max_repetitions), 40)))
-    for n in grid.astype(int):
-        counts = round(share_up * n), round(share_down * n)
-        signed = np.concatenate([np.ones(counts[0]), -np.ones(counts[1]),
-                                 np.zeros(max(0, n - sum(counts)))])
-        up, down = _share_intervals(signed, [n], confidence, time_uniform)
-        if _share_decision(up, down, bounds) != UNDECIDED:
-            return int(n) - int(repetitions)
-    return None
+    r, n_max = int(repetitions), int(max_repetitions)
+    half = 1 - (1 - confidence) / 2
+
+    def decides(n: int) -> bool:
+        up = _share_interval(round(share_up * n), n, half, time_uniform)
+        down = _share_interval(round(share_down * n), n, half, time_uniform)
+        return _share_decision(up, down, bounds) != UNDECIDED
+
+    # every R' for a few dozen, then a geometric grid: past that it is a forecast, not a count
+    counted = range(r + 1, min(n_max, r + 65) + 1)
+    grid = (np.unique(np.round(np.geomspace(r + 66, n_max, 40))).astype(int)
+            if r + 66 <= n_max else [])
+    return next((int(n) - r for n in (*counted, *grid) if decides(int(n))), None)
 
 
 def mean_interval_for_rope(values: np.ndarray, looks: list[int], confidence: float,
