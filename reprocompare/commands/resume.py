@@ -44,7 +44,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 from reprocompare.base import records
@@ -52,6 +51,7 @@ from reprocompare.base.errors import UserError
 from reprocompare.base.records import STRATEGY_NAMES, read_json, write_text_atomic
 from reprocompare.base.verify import run_problem
 from reprocompare.pipeline import jobs, provenance
+from reprocompare.pipeline.workflow_files import snakefile, snakemake_command
 from reprocompare.study.config import load_yaml, validate, widest
 
 def _json_object(path: Path) -> tuple[dict | None, str | None]:
@@ -228,21 +228,10 @@ def _stale_summaries(config: dict, directory: Path, complete: list[Path],
     return [path for path in paths if path.is_file()]
 
 
-def snakefile() -> Path:
-    """The workflow's Snakefile: resume runs the workflow, which lives in a clone of the project
-    (the installed package holds the library, not the workflow)."""
-    path = Path(__file__).resolve().parents[2] / "Snakefile"
-    if not path.is_file():
-        raise UserError("resume runs the study's workflow, and this reprocompare is installed "
-                        "without it: run it from a clone of the project (`pip install -e .` "
-                        "there, or `make env`), where the Snakefile is")
-    return path
-
-
 def _snakemake(config_path: Path, directory: Path, *arguments: str) -> None:
-    command = [sys.executable, "-m", "snakemake", "--snakefile", str(snakefile()),
-               "--configfile", str(config_path.resolve()), "--directory", str(directory),
-               "--cores", "1", *arguments, "--quiet", "rules"]  # --quiet takes values: last
+    command = snakemake_command("--configfile", str(config_path.resolve()),
+                                "--directory", str(directory), "--cores", "1", *arguments,
+                                "--quiet", "rules")  # --quiet takes values: last
     result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode != 0:
         tail = "\n".join((result.stdout + result.stderr).strip().splitlines()[-15:])

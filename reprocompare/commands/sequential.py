@@ -38,8 +38,8 @@ import psutil
 
 from reprocompare.base.errors import UserError
 from reprocompare.base.records import read_json
-from reprocompare.commands.resume import (planned_runs, restore_records, resume,
-                                          run_directory, snakefile)
+from reprocompare.commands.resume import planned_runs, restore_records, resume, run_directory
+from reprocompare.pipeline.workflow_files import LOCAL_PROFILE, profile, snakemake_command
 from reprocompare.study.config import blame_command_line, load_yaml, validate, widest
 
 #: the signals passed on to snakemake: a terminal's Ctrl-C reaches only this command's process
@@ -179,9 +179,9 @@ WATCHDOG = ("import os, signal, sys\n"
 
 def _snakemake(config_path: Path, directory: Path, repetitions: int, arguments: list[str],
                entries: list[str], say=print) -> None:
-    command = [sys.executable, "-m", "snakemake", "--snakefile", str(snakefile()),
-               "--configfile", str(config_path.resolve()), "--directory", str(directory),
-               *arguments, "--config", *entries, f"repetitions={repetitions}"]
+    command = snakemake_command("--configfile", str(config_path.resolve()),
+                                "--directory", str(directory), *arguments,
+                                "--config", *entries, f"repetitions={repetitions}")
     record = directory / RUN_RECORD
     record.parent.mkdir(parents=True, exist_ok=True)
     # its own process group: a signal reaches snakemake and its jobs once, from us, and is
@@ -269,7 +269,8 @@ def run_waves(config_path: str | Path, directory: str | Path = ".",
                         "maximum and deciding estimators)", path=config_path,
                         key="stopping.enabled")
     wave, maximum = stopping["wave"], stopping["max_repetitions"]
-    arguments = arguments or ["--profile", "profiles/local"]  # also when only --config is given
+    # the installed local profile, also when only --config is given
+    arguments = arguments or ["--profile", str(profile(LOCAL_PROFILE))]
     _free_stale_lock(directory, say)
     # a clone holds its repetitions' records in their strategies' tables (issue 35): the files
     # first, or the repetitions would count as never run

@@ -86,7 +86,8 @@ rule front_page:
     input:
         summaries=summary_files(),
         claims=claims_files(),
-        description=os.path.join(workflow.basedir, "workflow", "report", "workflow.rst"),
+        # of this workflow, wherever it runs from (an installed package, a module)
+        description=workflow.source_path("../report/workflow.rst"),
     output:
         "results/report/front.rst",
     log:
