@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 CORES  ?= 2
 
-.PHONY: demo test lint env clean study-chunking study-ner study-chunking-n600 study-ner-n600
+.PHONY: demo test lint docs env clean study-chunking study-ner study-chunking-n600 study-ner-n600
 
 env: $(STAMP)
 
@@ -82,6 +82,13 @@ test: $(STAMP)
 	@$(MAKE) --no-print-directory $(CONLL2002)
 	$(BIN)/python -m pytest
 
+# The documentation site (mkdocs.yml, docs/) into site/, warnings as errors (a broken link, a
+# page missing from the navigation). docs/cli.md and docs/config.md are generated from the
+# command line's --help and the config schema first; tests/test_docs.py builds it too (make test).
+docs: $(STAMP)
+	$(BIN)/python docs/generate.py
+	$(BIN)/mkdocs build --strict --site-dir site
+
 # The linters the workflow is held to (tests/test_workflow.py runs them too): Snakemake's own
 # lint of the rules, and snakefmt's formatting of the Snakefile and workflow/.
 lint: $(STAMP)
@@ -89,4 +96,4 @@ lint: $(STAMP)
 	$(BIN)/snakefmt --check Snakefile workflow/
 
 clean:
-	rm -rf results logs .snakemake demo-out
+	rm -rf results logs .snakemake demo-out site

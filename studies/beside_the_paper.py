@@ -1,4 +1,4 @@
-"""Our Table 4 beside the paper's: the Markdown table of README.md's "Results" section.
+"""Our Table 4 beside the paper's: the tables between the results markers of docs/results.md.
 
     .venv/bin/python studies/beside_the_paper.py > /tmp/results.md
 

@@ -127,3 +127,122 @@ def test_account_and_partition_on_the_command_line_keep_the_rule_sizes():
                      "slurm_account=proj", "slurm_partition=cpu")
     assert {"slurm_account", "slurm_partition"} <= set(args.default_resources.keys())
     assert not args.set_resources  # the rules' sizes, untouched
+
+
+# ---- GPUs on a cluster (issue 36, item 6; docs/cluster.md, "GPUs") --------------------------
+
+#: A cluster with a CPU and a GPU partition, as the plugin's partition config describes it
+#: (--slurm-partition-config): a job goes to the partition that fits it best.
+PARTITIONS = {"partitions": {
+    "cpu": {"max_runtime": 2880, "max_mem_mb": 256000, "max_threads": 64},
+    "gpu": {"max_runtime": 2880, "max_mem_mb": 512000, "max_threads": 64, "max_gpu": 4,
+            "available_gpu_models": ["a100", "h100"]}}}
+
+# The login node that plans a study has no GPU; its jobs will. The workflow checks the device
+# only for runs on the machine itself, so the dry run is given a torch that sees one.
+SEES_A_GPU = ("import reprocompare.models.devices as devices\n"
+              "devices.cuda_devices = lambda: ['the GPU of a compute node']\n")
+
+
+class _Resources(dict):
+    __getattr__ = dict.__getitem__
+
+
+class _Job:
+    """What the SLURM plugin reads of a job to build its sbatch call: resources and threads."""
+
+    def __init__(self, name: str, resources: dict):
+        self.name, self.threads = name, int(resources.get("_cores", 1))
+        self.resources = _Resources(
+            {key: int(value) if value.isdigit() else value for key, value in resources.items()
+             if not value.startswith("<")})
+
+
+def _submissions(tmp_path, *argv: str) -> dict[str, list[str]]:
+    """{comparison: [sbatch arguments of each of its training jobs]} as the SLURM plugin builds
+    them from a dry run of a two-comparison study on device: cuda under profiles/slurm: the
+    CRF against the majority baseline (no model on a GPU) and the CRF against a BiLSTM."""
+    import subprocess
+    import sys
+
+    from snakemake_executor_plugin_slurm.partitions import get_best_partition, \
+        read_partition_file
+    from snakemake_executor_plugin_slurm.submit_string import get_submit_command
+    from snakemake_executor_plugin_slurm.utils import set_gres_string
+
+    from conftest import TEST_DATA
+
+    (tmp_path / "study.yaml").write_text(yaml.safe_dump({
+        "corpora": {"tiny": {"path": str(TEST_DATA / "tiny.conll")}},
+        "models": {"crf": {"type": "crf", "max_iterations": 5}, "majority": {"type": "majority"},
+                   "lstm": {"type": "bilstm", "epochs": 1}},
+        "comparisons": {"cpu": {"a": "crf", "b": "majority", "corpora": ["tiny"]},
+                        "gpu": {"a": "crf", "b": "lstm", "corpora": ["tiny"]}},
+        "strategies": {"holdout": {}}, "repetitions": 2, "device": "cuda"}))
+    (tmp_path / "partitions.yaml").write_text(yaml.safe_dump(PARTITIONS))
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "sitecustomize.py").write_text(SEES_A_GPU)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(tmp_path / "site"), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    result = subprocess.run(
+        [sys.executable, "-m", "snakemake", "--snakefile", str(ROOT / "Snakefile"), "--directory",
+         str(tmp_path), "--configfile", "study.yaml", "--profile", str(PROFILES / "slurm"),
+         "-n", *argv], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
+    partitions = read_partition_file(tmp_path / "partitions.yaml")
+    jobs, rule, wildcards = {}, None, {}
+    for line in result.stdout.splitlines():
+        if line.startswith(("rule ", "localrule ")):
+            rule, wildcards = line.split()[1].rstrip(":"), {}
+        elif line.strip().startswith("wildcards:"):
+            wildcards = dict(item.split("=", 1) for item in
+                             line.split(":", 1)[1].strip().split(", "))
+        elif line.strip().startswith("resources:") and rule == "compare":
+            job = _Job(rule, dict(item.split("=", 1) for item in
+                                  line.split(":", 1)[1].strip().split(", ")))
+            partition = job.resources.get("slurm_partition") or get_best_partition(
+                partitions, job, logger=_Quiet())
+            params = {"run_uuid": "RUN", "slurm_logfile": tmp_path / "%j.log",
+                      "comment_str": "rule_compare", "account": "",
+                      "partition": f"-p {partition}", "workdir": str(tmp_path)}
+            call = get_submit_command(job, params) + set_gres_string(job)
+            jobs.setdefault(wildcards["comparison"], []).append(call.split())
+    return jobs
+
+
+class _Quiet:
+    def info(self, *args):
+        pass
+
+    debug = warning = info
+
+
+@pytest.mark.slow
+def test_only_the_jobs_that_train_a_gpu_model_ask_for_a_gpu_on_the_gpu_partition(tmp_path):
+    """device: cuda: a training job with a BiLSTM asks sbatch for one GPU (--gpus=1) and one CPU
+    and lands on the GPU partition; the CRF pair's jobs ask for none and stay on the CPU
+    partition; both keep the measured sizes (1,000 MB, 45 minutes)."""
+    jobs = _submissions(tmp_path, "--slurm-partition-config", str(tmp_path / "partitions.yaml"))
+    assert len(jobs["gpu"]) == len(jobs["cpu"]) == 2  # two repetitions of the hold-out
+    for call in jobs["gpu"]:
+        assert "--gpus=1" in call and "--cpus-per-task=1" in call, call
+        assert call[call.index("-p") + 1] == "gpu", call
+    for call in jobs["cpu"]:
+        assert not any(arg.startswith("--gpus") or arg.startswith("--gres") for arg in call)
+        assert call[call.index("-p") + 1] == "cpu", call
+        assert "--cpus-per-task=1" in call, call
+    for call in jobs["gpu"] + jobs["cpu"]:
+        assert call[call.index("--mem") + 1] == "1000" and call[call.index("-t") + 1] == "45"
+
+
+@pytest.mark.slow
+def test_a_gpu_type_for_the_gpu_jobs_of_a_run(tmp_path):
+    """--set-resources compare:gpu_model=h100 names the GPU type (--gpus=h100:1); the plugin
+    adds the type to every job of the rule, a job that trains no GPU model included, so a run
+    names one only when each of its comparisons trains a GPU model (docs/cluster.md)."""
+    jobs = _submissions(tmp_path, "--slurm-partition-config", str(tmp_path / "partitions.yaml"),
+                        "--set-resources", "compare:gpu_model=h100")
+    for call in jobs["gpu"]:
+        assert "--gpus=h100:1" in call and call[call.index("-p") + 1] == "gpu", call
+    for call in jobs["cpu"]:
+        assert "--gpus=h100:0" in call, call  # why the docs say: only a run of GPU comparisons
