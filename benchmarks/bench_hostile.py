@@ -87,7 +87,7 @@ def full_sums(scores: np.ndarray, weights) -> np.ndarray:
 def expected_max_seconds() -> list[tuple[str, float, float, float]]:
     scores = np.random.default_rng(0).random(SCORES)
     rows = []
-    for name, weights in (("unbiased", em._unbiased_weights), ("meanmax", em._meanmax_weights)):
+    for name, weights in (("unbiased", em.unbiased_weights), ("meanmax", em.meanmax_weights)):
         started = time.perf_counter()
         now = em.expected_max(scores, estimator=name).expected
         windowed = time.perf_counter() - started

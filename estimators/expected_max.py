@@ -10,33 +10,27 @@ good the best-of-n configuration is expected to be, so two models can be compare
 * :func:`expected_max_unbiased`: Tang et al.'s U-statistic (seed 002), the max of n draws
   **without** replacement, which is unbiased; MeanMax is biased downwards, most at n near N.
 
-:func:`simulate_bias` reproduces that finding; :func:`budget_to_reach` and :func:`crossings` read
-the curves ("which model is better depends on the budget"); :func:`read_scores` reads a score
-file for the command line.
+:func:`budget_to_reach` and :func:`crossings` read the curves ("which model is better depends on
+the budget"). Tang et al.'s bias finding is simulated in :mod:`.expected_max_bias`, and a score
+file for the command line is read by :mod:`.trial_scores`.
 """
-
 from __future__ import annotations
 
 import math
-from pathlib import Path
 from typing import Callable, NamedTuple
 
 import numpy as np
-import pandas as pd
-from scipy import integrate, special, stats
-
-from reprocompare.base.errors import UserError
+from scipy import special
 
 __all__ = [
     "ExpectedMax",
     "expected_max",
     "expected_max_meanmax",
     "expected_max_unbiased",
-    "true_expected_max",
+    "meanmax_weights",
+    "unbiased_weights",
     "budget_to_reach",
     "crossings",
-    "simulate_bias",
-    "read_scores",
     "ESTIMATORS",
 ]
 
@@ -46,8 +40,6 @@ __all__ = [
 _LEFT_OUT = 1e-18
 #: Weights computed at a time: 2^20 doubles = 8 MB, whatever N.
 _BLOCK_ELEMENTS = 2**20
-#: Scores a simulation of the bias may hold (searches x trials, 8 bytes each: 400 MB).
-MAX_SIMULATED_SCORES = 50_000_000
 
 
 class ExpectedMax(NamedTuple):
@@ -61,8 +53,27 @@ class ExpectedMax(NamedTuple):
 # weights: E_hat[max of n] = sum_i w[n, i] * v_(i) over the ascending order statistics
 
 
-def _meanmax_weights(n_total: int, budgets: np.ndarray, first: int = 1) -> np.ndarray:
-    """w[n, i] = (i/N)^n - ((i-1)/N)^n, i = first..N: P(max of n draws with replacement = v_(i))."""
+def meanmax_weights(n_total: int, budgets: np.ndarray, first: int = 1) -> np.ndarray:
+    r"""MeanMax's weights: the probability that :math:`v_{(i)}` is the max of n draws with replacement.
+
+    :math:`w_{n,i} = (i/N)^n - ((i-1)/N)^n` (Dodge et al. 2019, Eq. 8), so that
+    :math:`\hat E[\max \text{ of } n] = \sum_i w_{n,i}\, v_{(i)}` over the ascending order
+    statistics.
+
+    Parameters
+    ----------
+    n_total : int
+        N, the number of scores.
+    budgets : array_like of int, shape (n_budgets,)
+        The budgets n, each in 1..N.
+    first : int, default 1
+        The first order statistic (1-based) to weigh; the lower ones are left out.
+
+    Returns
+    -------
+    numpy.ndarray, shape (n_budgets, N - first + 1)
+        ``w[k, j]`` weighs :math:`v_{(\text{first} + j)}` at budget ``budgets[k]``.
+    """
     # ECDF powers (i/N)^n for i = first-1..N; the weights are differences of neighbouring
     # columns. exp(n log q) rather than q ** n: a float power is several times slower
     # (relative error ~ n * eps, negligible).
@@ -82,12 +93,27 @@ def _log_factorials(n_total: int) -> np.ndarray:
     return special.gammaln(np.arange(n_total + 1, dtype=float) + 1.0)  # log k! = gammaln(k + 1)
 
 
-def _unbiased_weights(n_total: int, budgets: np.ndarray, first: int = 1) -> np.ndarray:
-    """w[n, i] = C(i-1, n-1) / C(N, n) for i >= n, else 0, i = first..N: P(max of an n-subset
-    = v_(i)).
+def unbiased_weights(n_total: int, budgets: np.ndarray, first: int = 1) -> np.ndarray:
+    r"""The U-statistic's weights: the probability that :math:`v_{(i)}` is the max of an n-subset.
 
-    The binomial coefficients overflow a double beyond N ~ 1,030, so they are built from a table
-    of log-factorials and exponentiated only as ratios.
+    :math:`w_{n,i} = \binom{i-1}{n-1} / \binom{N}{n}` for :math:`i \ge n`, else 0 (Tang et al.
+    2020, section 3.1). The binomial coefficients overflow a double beyond N ~ 1,030, so they are
+    built from a table of log-factorials and exponentiated only as ratios.
+
+    Parameters
+    ----------
+    n_total : int
+        N, the number of scores.
+    budgets : array_like of int, shape (n_budgets,)
+        The budgets n, each in 1..N.
+    first : int, default 1
+        The first order statistic (1-based) to weigh; the lower ones are left out, and each row
+        is renormalized to sum to 1.
+
+    Returns
+    -------
+    numpy.ndarray, shape (n_budgets, N - first + 1)
+        ``w[k, j]`` weighs :math:`v_{(\text{first} + j)}` at budget ``budgets[k]``.
     """
     log_fact = _log_factorials(n_total)
     i = np.arange(first, n_total + 1)
@@ -217,7 +243,7 @@ def expected_max_meanmax(scores) -> ExpectedMax:
     J. Dodge, S. Gururangan, D. Card, R. Schwartz and N. A. Smith (2019). Show your work:
     improved reporting of experimental results. EMNLP-IJCNLP, 2185-2194, Eq. 8 and section 3.3.
     """
-    return _curve(scores, _meanmax_weights, _meanmax_left_out)
+    return _curve(scores, meanmax_weights, _meanmax_left_out)
 
 
 def expected_max_unbiased(scores) -> ExpectedMax:
@@ -256,7 +282,7 @@ def expected_max_unbiased(scores) -> ExpectedMax:
     R. Tang, J. Lee, J. Xin, X. Liu, Y. Yu and J. Lin (2020). Showing your work doesn't always
     work. Proceedings of ACL 2020, section 3.1 (Theorem 1 and its proof).
     """
-    return _curve(scores, _unbiased_weights, _unbiased_left_out)
+    return _curve(scores, unbiased_weights, _unbiased_left_out)
 
 
 #: Estimator name -> function, for :func:`expected_max` and the command line.
@@ -357,183 +383,3 @@ def crossings(curve_a, curve_b) -> list[int]:
     nz = np.flatnonzero(signs)
     changes = nz[1:][signs[nz[1:]] != signs[nz[:-1]]]
     return [int(i) + 1 for i in changes]
-
-
-# --------------------------------------------------------------------------------------------
-# Tang et al.'s bias finding, by simulation
-
-#: Known score distributions on [0, 1] for :func:`simulate_bias`: a frozen scipy distribution,
-#: clipped to [0, 1] when its support is wider (as validation accuracies are).
-DISTRIBUTIONS = {
-    "normal": stats.norm(loc=0.8, scale=0.05),
-    "beta": stats.beta(16.0, 4.0),  # mean 0.8, sd 0.087, left-skewed like accuracies
-}
-
-
-def true_expected_max(distribution: str, n: int) -> float:
-    r"""Exact :math:`E[\max(V_1..V_n)]` for n i.i.d. draws from a named score distribution.
-
-    For a variable on [0, 1] (the normal is clipped to [0, 1], i.e. :math:`V = \min(1, \max(0,
-    X))`), :math:`E[M] = \int_0^1 P(M > x)\,dx = \int_0^1 \left(1 - F(x)^n\right) dx` with
-    :math:`F` the CDF of the unclipped variable on (0, 1), which is the clipped variable's CDF
-    there; the clipping's atoms at 0 and 1 are accounted for by the limits. Computed by adaptive
-    quadrature (``scipy.integrate.quad``) to ~1e-12.
-    """
-    dist = _distribution(distribution)
-    if n < 1:
-        raise ValueError(f"n must be >= 1, got {n}")
-    # Split at the mean: for large n the integrand switches from 1 to 0 in a narrow band above
-    # it, and a break point there keeps quad from stepping over the band.
-    mid = float(np.clip(dist.mean(), 0.0, 1.0))
-    f = lambda x: -math.expm1(n * dist.logcdf(x)) if x > 0 else 1.0  # 1 - F^n, accurately
-    value = 0.0
-    for lo, hi in ((0.0, mid), (mid, 1.0)):
-        part, _ = integrate.quad(f, lo, hi, epsabs=1e-13, epsrel=1e-12, limit=200)
-        value += part
-    return value
-
-
-def _distribution(name: str):
-    try:
-        return DISTRIBUTIONS[name]
-    except (KeyError, TypeError):
-        raise ValueError(f"unknown distribution {name!r}; choose one of "
-                         f"{', '.join(map(repr, DISTRIBUTIONS))}") from None
-
-
-def simulate_bias(*, distribution: str = "normal", n_trials: int = 50, budgets=None,
-                  n_simulations: int = 2000, random_state=0) -> pd.DataFrame:
-    r"""Monte Carlo bias of both expected-max estimators (reproduces Tang et al. 2020, Thm. 1).
-
-    Repeat ``n_simulations`` times: draw ``n_trials`` = N scores i.i.d. from a known
-    distribution (see ``DISTRIBUTIONS``), compute both estimators at each budget n; the bias is
-    the mean estimate minus the true :math:`E[\max \text{ of } n]` from
-    :func:`true_expected_max`, and its Monte Carlo standard error is the standard deviation of
-    the estimates over :math:`\sqrt{\text{n\_simulations}}` (the truth is exact, so it adds no
-    error). Expected outcome: MeanMax's bias is negative and grows as n approaches N, the
-    unbiased estimator's is zero within Monte Carlo error.
-
-    Parameters
-    ----------
-    distribution : {"normal", "beta"}
-        Normal(0.8, 0.05) clipped to [0, 1], or Beta(16, 4).
-    n_trials : int
-        N, the number of trials per simulated random search.
-    budgets : sequence of int, optional
-        Budgets n in 1..N; default 1, N/4, N/2, 3N/4 and N (deduplicated).
-    n_simulations : int
-        Number of simulated searches, at least 2; with ``n_trials`` at most
-        ``MAX_SIMULATED_SCORES`` scores in all (the whole sample is held in memory).
-    random_state : None, int or numpy.random.Generator
-        Seed.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns ``estimator`` ("meanmax" / "unbiased"), ``n``, ``bias``, ``mc_se``.
-    """
-    dist = _distribution(distribution)
-    if isinstance(n_trials, bool) or not isinstance(n_trials, (int, np.integer)) or n_trials < 1:
-        raise ValueError(f"n_trials must be a positive integer, got {n_trials!r}")
-    if isinstance(n_simulations, bool) or not isinstance(n_simulations, (int, np.integer)) \
-            or n_simulations < 2:
-        raise ValueError(f"n_simulations must be an integer of at least 2 (for a standard "
-                         f"error), got {n_simulations!r}")
-    if n_trials * n_simulations > MAX_SIMULATED_SCORES:
-        raise ValueError(f"n_trials x n_simulations = {n_trials * n_simulations:,} scores would "
-                         f"not fit in memory; at most {MAX_SIMULATED_SCORES:,} (fewer "
-                         "--simulations or --trials)")
-    if budgets is None:
-        budgets = sorted({1, max(1, n_trials // 4), max(1, n_trials // 2),
-                          max(1, 3 * n_trials // 4), n_trials})
-    ns = np.asarray(budgets, dtype=np.int64)
-    if ns.ndim != 1 or ns.size == 0 or np.any((ns < 1) | (ns > n_trials)):
-        raise ValueError(f"budgets must be integers in 1..{n_trials}, got {budgets!r}")
-    rng = np.random.default_rng(random_state)
-    samples = np.clip(dist.rvs(size=(n_simulations, n_trials), random_state=rng), 0.0, 1.0)
-    samples.sort(axis=1)
-    truth = np.array([true_expected_max(distribution, int(n)) for n in ns])
-    rows = []
-    for name, weights in (("meanmax", _meanmax_weights), ("unbiased", _unbiased_weights)):
-        estimates = samples @ weights(n_trials, ns).T  # (n_simulations, len(ns))
-        bias = estimates.mean(axis=0) - truth
-        se = estimates.std(axis=0, ddof=1) / math.sqrt(n_simulations)
-        rows += [{"estimator": name, "n": int(n), "bias": float(b), "mc_se": float(s)}
-                 for n, b, s in zip(ns, bias, se)]
-    return pd.DataFrame(rows, columns=["estimator", "n", "bias", "mc_se"])
-
-
-# --------------------------------------------------------------------------------------------
-# input file
-
-
-def read_scores(path) -> tuple[np.ndarray, np.ndarray | None]:
-    """Read trial scores (and optionally runtimes) from a text file, for the command line.
-
-    Format: one trial per line, ``score`` or ``score runtime_seconds`` separated by whitespace;
-    every trial line has the same number of columns. Blank lines and ``#`` comments (whole-line
-    or trailing) are ignored.
-
-    Parameters
-    ----------
-    path : str or os.PathLike
-        The file.
-
-    Returns
-    -------
-    (numpy.ndarray, numpy.ndarray or None)
-        The scores in file order, and the runtimes when the file has a second column.
-
-    Raises
-    ------
-    reprocompare.base.errors.UserError
-        (a ``ValueError``) with the message ``"<path>:<line>: ..."`` for a value that is not a
-        number, a NaN or infinite value, a negative runtime, or a wrong column count;
-        ``"<path>: ..."`` for an unreadable file, one that is not a regular file (a FIFO
-        would block the read), or one without any scores.
-    """
-    p = Path(path)
-    if p.exists() and not p.is_file():  # reading a FIFO or a terminal would wait forever
-        raise UserError("not a regular file (a directory, FIFO, socket or device): scores are "
-                        "read from a file", path=str(path))
-    try:
-        text = p.read_bytes().decode("utf-8-sig")
-    except OSError as exc:
-        raise UserError(f"cannot read the file: {exc.strerror or exc}", path=str(path)) from None
-    except UnicodeDecodeError:
-        raise UserError("not a UTF-8 text file", path=str(path)) from None
-    scores: list[float] = []
-    runtimes: list[float] = []
-    n_columns: int | None = None
-    for lineno, raw in enumerate(text.splitlines(), start=1):
-        fields = raw.split("#", 1)[0].split()
-        if not fields:
-            continue
-        if len(fields) not in (1, 2):
-            raise UserError(f"expected 1 column (score) or 2 (score runtime), got "
-                            f"{len(fields)}: {raw.strip()!r}", path=str(path), line=lineno)
-        if n_columns is None:
-            n_columns = len(fields)
-        elif len(fields) != n_columns:
-            raise UserError(f"expected {n_columns} column(s) like the first trial line, got "
-                            f"{len(fields)}: {raw.strip()!r}", path=str(path), line=lineno)
-        values = []
-        for what, field in zip(("score", "runtime"), fields):
-            try:
-                value = float(field)
-            except ValueError:
-                raise UserError(f"{what} is not a number: {field!r}", path=str(path),
-                                line=lineno) from None
-            if not math.isfinite(value):
-                raise UserError(f"{what} must be a finite number, got {field!r}",
-                                path=str(path), line=lineno)
-            values.append(value)
-        if len(values) == 2 and values[1] < 0:
-            raise UserError(f"runtime must be non-negative seconds, got {fields[1]!r}",
-                            path=str(path), line=lineno)
-        scores.append(values[0])
-        if len(values) == 2:
-            runtimes.append(values[1])
-    if not scores:
-        raise UserError("no scores found (only blank lines or comments)", path=str(path))
-    return np.array(scores), (np.array(runtimes) if n_columns == 2 else None)

@@ -20,10 +20,9 @@ from reprocompare.estimators.expected_max import (
     expected_max,
     expected_max_meanmax,
     expected_max_unbiased,
-    read_scores,
-    simulate_bias,
-    true_expected_max,
 )
+from reprocompare.estimators.expected_max_bias import simulate_bias, true_expected_max
+from reprocompare.estimators.trial_scores import read_scores
 
 
 def _brute_force(scores, draws):
@@ -398,7 +397,7 @@ def test_the_windowed_curve_is_the_full_sum(estimator, size):
     for scores in (rng.random(size), rng.integers(0, 4, size) / 4.0, rng.standard_cauchy(size)):
         expected, var = _full_weights_curve(scores, estimator)
         curve = expected_max(scores, estimator=estimator)
-        # the weights are ratios of log-factorials: ~1e-12 relative (see _unbiased_weights)
+        # the weights are ratios of log-factorials: ~1e-12 relative (see unbiased_weights)
         scale = float(np.max(np.abs(scores)))
         np.testing.assert_allclose(curve.expected, expected, rtol=1e-12, atol=1e-12 * scale)
         # the variance is E[M^2] - E[M]^2: equal to the rounding of E[M^2]
@@ -421,7 +420,7 @@ def test_the_curve_weighs_n_log_n_terms_not_n_squared(monkeypatch, estimator):
     from reprocompare.estimators import expected_max as module
 
     computed = []
-    name = "_unbiased_weights" if estimator == "unbiased" else "_meanmax_weights"
+    name = "unbiased_weights" if estimator == "unbiased" else "meanmax_weights"
     original = getattr(module, name)
 
     def counting(n_total, budgets, first=1):

@@ -29,7 +29,7 @@ import pytest
 from reprocompare.base.errors import UserError
 from reprocompare.commands import cli
 from reprocompare.commands.resume import run_problem
-from reprocompare.estimators import difference, expected_max, reproducibility
+from reprocompare.estimators import difference, expected_max, expected_max_bias, reproducibility
 from reprocompare.models import parse_spec
 from reprocompare.models.registry import tagger_class
 from reprocompare.study.config import validate
@@ -248,7 +248,7 @@ API = {"avg": difference.avg, "repeated_holdout": difference.repeated_holdout,
        "model_interval": reproducibility.model_interval, "snr": reproducibility.snr,
        "snr_exact_interval": reproducibility.snr_exact_interval,
        "reproducibility": reproducibility.reproducibility,
-       "expected_max": expected_max.expected_max, "simulate_bias": expected_max.simulate_bias}
+       "expected_max": expected_max.expected_max, "simulate_bias": expected_max_bias.simulate_bias}
 
 
 def _api_cases() -> list[Case]:

@@ -318,7 +318,8 @@ def cmd_resume(args: argparse.Namespace) -> int:
 
 
 def cmd_expected_max(args: argparse.Namespace) -> int:
-    from reprocompare.estimators.expected_max import expected_max, read_scores  # lazy: scipy
+    from reprocompare.estimators.expected_max import expected_max  # lazy: scipy
+    from reprocompare.estimators.trial_scores import read_scores  # lazy: numpy
 
     try:
         scores, _ = read_scores(args.file)
@@ -339,7 +340,7 @@ def cmd_expected_max(args: argparse.Namespace) -> int:
 
 
 def cmd_expected_max_bias(args: argparse.Namespace) -> int:
-    from reprocompare.estimators.expected_max import simulate_bias  # lazy: scipy
+    from reprocompare.estimators.expected_max_bias import simulate_bias  # lazy: scipy, pandas
 
     try:
         table = simulate_bias(distribution=args.distribution, n_trials=args.trials,
