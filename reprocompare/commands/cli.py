@@ -20,6 +20,7 @@ from reprocompare import __version__
 from reprocompare.base.errors import UserError
 from reprocompare.base.records import dumps_json
 from reprocompare.base.records import write_directory_atomic, write_text_atomic
+from reprocompare.commands import init, run
 from reprocompare.commands.resume import resume
 from reprocompare.commands.sequential import run_waves
 from reprocompare.corpora.conll import check_has_chunks, read_conll, task_corpus
@@ -465,6 +466,9 @@ def build_parser() -> argparse.ArgumentParser:
     sequential.add_argument("snakemake", nargs=argparse.REMAINDER,
                             help="-- then snakemake's own arguments")
     sequential.set_defaults(run=cmd_sequential)
+
+    init.add_parser(sub)  # reprocompare/commands/init.py
+    run.add_parser(sub)  # reprocompare/commands/run.py
 
     expected = sub.add_parser(
         "expected-max", help="expected validation performance against budget (seeds 001/002)",

@@ -80,7 +80,7 @@ def _summaries(config: dict, directory: Path) -> list[dict]:
             from None
 
 
-def _split_config(arguments: list[str]) -> tuple[list[str], list[str]]:
+def split_config(arguments: list[str]) -> tuple[list[str], list[str]]:
     """The arguments without their ``--config`` (``-C``) options, and the KEY=VALUE entries of
     all of them, in order (snakemake's --config takes every value up to the next option)."""
     rest: list[str] = []
@@ -105,7 +105,7 @@ def snakemake_arguments(arguments: list[str]) -> tuple[list[str], list[str], dic
     mapping); a UserError for arguments snakemake would refuse or that a wave sets itself."""
     from snakemake.cli import get_argument_parser, parse_config  # lazy: 1 s, sequential only
 
-    rest, entries = _split_config(arguments)
+    rest, entries = split_config(arguments)
     parser = get_argument_parser()
 
     def refuse(message):  # argparse would print its usage and exit

@@ -410,6 +410,17 @@ def section_defaults(section: str) -> dict:
     return _fill_defaults({}, _schema()["properties"][section])
 
 
+def model_entry(spec: str, key: str) -> dict:
+    """The config entry (``models.<name>``) of a model spec such as ``crf:scheme=IOBES``: what
+    ``reprocompare init`` writes for its --a and --b; a bad spec names ``key``."""
+    from reprocompare.models import parse_spec  # lazy: scikit-learn; jobs import config
+
+    try:
+        return parse_spec(spec).to_dict()
+    except UserError as error:
+        raise UserError(f"{spec!r}: {error}", key=key) from None
+
+
 def widest(config: dict) -> dict:
     """The validated ``config`` at the most repetitions its study may run: a sequential study's
     waves go past its first R, up to ``stopping.max_repetitions``."""

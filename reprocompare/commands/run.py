@@ -1,0 +1,115 @@
+"""`reprocompare run DIR [snakemake arguments]`: run the study in DIR and say its verdicts.
+
+DIR holds the study's config.yaml (`reprocompare init` writes one) and, once run, its results:
+the installed workflow runs there (``snakemake --directory DIR`` with the Snakefile and the
+profiles of the package, :mod:`reprocompare.pipeline.workflow_files`), with the local profile
+unless another --profile is given; a config with ``stopping.enabled`` runs in waves until its
+verdicts are decided (:func:`reprocompare.commands.sequential.run_waves`). Then the report
+(results/report.html, ``snakemake --report``), and last, on the terminal, the verdict of every
+comparison and estimator: Table 4's rows (:func:`reprocompare.reports.tables.table4_rows`) read
+from the summaries the workflow wrote.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+from pathlib import Path
+
+from reprocompare.base.errors import UserError
+from reprocompare.base.records import SUMMARY, read_json
+from reprocompare.commands.init import CONFIG_NAME
+from reprocompare.commands.sequential import OWN_OPTIONS, run_waves, split_config
+from reprocompare.pipeline.workflow_files import LOCAL_PROFILE, profile, snakemake_command
+from reprocompare.reports.tables import format_interval, table4_rows
+from reprocompare.study.config import load_yaml, validate
+
+#: where the report is written, in DIR
+REPORT = "results/report.html"
+#: short forms of the options a run sets itself (OWN_OPTIONS has the long ones)
+OWN_SHORT = {"-s": "--snakefile", "-d": "--directory"}
+
+
+def add_parser(sub) -> None:
+    """``reprocompare run``, registered on the CLI's subcommands."""
+    run = sub.add_parser(
+        "run", help="run the study in DIR (its config.yaml), write the report, print the verdicts",
+        description="Run the workflow on DIR/config.yaml in DIR (snakemake --directory DIR, "
+                    "with the local profile unless you give another --profile), in waves when "
+                    "the config has stopping.enabled; then write DIR/results/report.html and "
+                    "print the verdict of every comparison and estimator. Arguments after DIR "
+                    "(or after --) go to snakemake, e.g. --cores 4, --dry-run, or --profile "
+                    "PATH for a cluster.")
+    run.add_argument("directory", type=Path, metavar="DIR",
+                     help="the study's folder, holding config.yaml (`reprocompare init`)")
+    run.add_argument("snakemake", nargs=argparse.REMAINDER, metavar="...",
+                     help="snakemake's own arguments")
+    run.set_defaults(run=cmd_run)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    arguments = args.snakemake[1:] if args.snakemake[:1] == ["--"] else args.snakemake
+    for line in run_study(args.directory, arguments):
+        print(line)
+    return 0
+
+
+def _check_arguments(arguments: list[str]) -> list[str]:
+    """The arguments with the local profile first unless they name one; a UserError for an
+    option the run sets itself."""
+    for token in arguments:
+        option = OWN_SHORT.get(token[:2], token.split("=", 1)[0])
+        own = next((advice for name, advice in OWN_OPTIONS.values() if name == option), None)
+        if own is not None:
+            raise UserError(f"{option} is what `reprocompare run` sets: DIR is the study's "
+                            "folder and DIR/config.yaml its config", path="the command line")
+    named = any(token == "--profile" or token.startswith("--profile=") for token in arguments)
+    return arguments if named else ["--profile", str(profile(LOCAL_PROFILE)), *arguments]
+
+
+def _snakemake(config_path: Path, directory: Path, *arguments: str) -> None:
+    command = snakemake_command("--configfile", str(config_path.resolve()),
+                                "--directory", str(directory), *arguments)
+    if subprocess.run(command).returncode != 0:  # its messages went to the terminal
+        raise UserError("the workflow stopped (snakemake's messages above); run the same "
+                        "command again to go on", path=directory)
+
+
+def verdict_lines(config: dict, directory: Path) -> list[str]:
+    """One line per comparison and estimator: Table 4's verdict and mean difference."""
+    summaries = {}
+    for name, comparison in sorted(config["comparisons"].items()):
+        for corpus in sorted(comparison["corpora"]):
+            path = directory / SUMMARY.format(corpus=corpus, comparison=name)
+            summaries[f"{name} on {corpus}"] = read_json(path)["summary"]
+    return [f"{row['comparison']}, {row['estimator']} ({row['strategy']}): "
+            f"{row['verdict_text'] or 'no verdict'}; A - B = "
+            f"{format_interval(row['mean_f1_points'], row['mean_low_f1_points'], row['mean_high_f1_points'], 2)}"
+            " F1 points" for row in table4_rows(summaries)]
+
+
+def run_study(directory: str | Path, arguments: list[str] | None = None, say=print) -> list[str]:
+    """Run the study in ``directory``, write its report; the verdict lines (Table 4's rows)."""
+    directory = Path(directory)
+    config_path = directory / CONFIG_NAME
+    if not directory.is_dir():
+        raise UserError("no such study folder; start one with `reprocompare init DIR --corpus "
+                        "FILE`", path=directory)
+    if not config_path.is_file():
+        raise UserError(f"no {CONFIG_NAME} in this folder; write one with `reprocompare init "
+                        f"{directory} --corpus FILE`", path=directory)
+    config = validate(load_yaml(config_path), source=str(config_path))
+    arguments = _check_arguments(list(arguments or []))
+    if "-n" in arguments or "--dry-run" in arguments or "--dryrun" in arguments:
+        _snakemake(config_path, directory, *arguments)  # a plan: no report, no verdicts yet
+        return []
+    entries = split_config(arguments)[1]  # the report reads the config the run read
+    if config["stopping"]["enabled"]:
+        reached = run_waves(config_path, directory, arguments, say=say)["repetitions"]
+        entries = [*entries, f"repetitions={reached}"]
+    else:
+        _snakemake(config_path, directory, *arguments)
+    _snakemake(config_path, directory, *(["--config", *entries] if entries else []),
+               "--report", REPORT)
+    say(f"report: {directory / REPORT}")
+    return verdict_lines(config, directory)
