@@ -13,6 +13,7 @@ import inspect
 from typing import Any
 
 from reprocompare.base.errors import UserError
+from reprocompare.base.markdown import md_table
 from reprocompare.models.base import Param, SequenceTagger
 from reprocompare.models.registry import BUILTIN, PYTHON, available, tagger_class
 
@@ -70,13 +71,13 @@ def markdown(types=None) -> str:
         cls = tagger_class(name)
         capabilities = ", ".join(f"`{c}`" for c in _capabilities(cls)) or "none"
         lines += [f"## {name}", "", f"`{cls.__module__}:{cls.__qualname__}`: {_summary(cls)}", "",
-                  f"Capabilities: {capabilities}. Training is {_seed_text(cls)}.", "",
-                  "| parameter | type | range | default | description |", "|---|---|---|---|---|"]
-        for param in cls.PARAMS:
-            help_text = param.help.replace("|", "\\|")
-            limits = param.range_text().replace("|", "\\|")
-            lines.append(f"| `{param.name}` | {_kind(param)} | {limits} | `{_default(param)}` | "
-                         f"{help_text} |")
+                  f"Capabilities: {capabilities}. Training is {_seed_text(cls)}.", ""]
+        # the help and the range are Markdown written by the class (code spans included): only
+        # their pipes are escaped, so that none splits a cell
+        lines += md_table(["parameter", "type", "range", "default", "description"],
+                          [[f"`{param.name}`", _kind(param), param.range_text().replace("|", "\\|"),
+                            f"`{_default(param)}`", param.help.replace("|", "\\|")]
+                           for param in cls.PARAMS])
         lines.append("")
     return "\n".join(lines)
 

@@ -18,6 +18,7 @@ from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
+from reprocompare.base.markdown import md_table, md_text
 from reprocompare.estimators.expected_max import ESTIMATORS, budget_to_reach, crossings, expected_max
 from reprocompare.search.trials import best_trial
 
@@ -125,29 +126,30 @@ def markdown(analysis: Mapping) -> str:
     lines = ["# Expected validation performance against budget", "",
              "Random search, one fixed train/validation split; validation chunk F1. E[max] of n "
              "trials by the unbiased estimator (Tang et al. 2020) and MeanMax (Dodge et al. "
-             "2019, Eq. 8).", "",
-             "| model | trials | mean F1 | best F1 | best trial | E[max] at N (unbiased) | "
-             "E[max] at N (MeanMax) | trials to reach target (unbiased) | "
-             "trials to reach target (MeanMax) |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             "2019, Eq. 8).", ""]
+    rows = []
     for name, m in analysis["models"].items():
         reach = m.get("budget_to_reach") or {}
-        lines.append(
-            f"| {name} | {m['trials']} | {_f(m['f1']['mean'])} | {_f(m['best']['f1'])} | "
-            f"{m['best']['trial']} | {_f(m['curves']['unbiased']['expected'][-1])} | "
-            f"{_f(m['curves']['meanmax']['expected'][-1])} | "
-            f"{_n(reach.get('unbiased')) if target is not None else '-'} | "
-            f"{_n(reach.get('meanmax')) if target is not None else '-'} |")
+        rows.append([md_text(name), m["trials"], _f(m["f1"]["mean"]), _f(m["best"]["f1"]),
+                     m["best"]["trial"], _f(m["curves"]["unbiased"]["expected"][-1]),
+                     _f(m["curves"]["meanmax"]["expected"][-1]),
+                     _n(reach.get("unbiased")) if target is not None else "-",
+                     _n(reach.get("meanmax")) if target is not None else "-"])
+    lines += md_table(["model", "trials", "mean F1", "best F1", "best trial",
+                       "E[max] at N (unbiased)", "E[max] at N (MeanMax)",
+                       "trials to reach target (unbiased)", "trials to reach target (MeanMax)"],
+                      rows, align="-rrrrrrrr")
     lines += ["", f"Target F1: {_f(target) if target is not None else 'none set'}.", ""]
     if analysis["pairs"]:
-        lines += ["| A | B | budgets | leader at n = 1 | leader at the largest n | crossings "
-                  "(unbiased) | crossings (MeanMax) |", "|---|---|---:|---|---|---|---|"]
+        rows = []
         for p in analysis["pairs"]:
             n = p["budgets"]
             lead = p["leader"]["unbiased"]
-            lines.append(f"| {p['a']} | {p['b']} | 1..{n} | {lead['at_1']} | {lead[f'at_{n}']} | "
-                         f"{_crossings(p['crossings']['unbiased'])} | "
-                         f"{_crossings(p['crossings']['meanmax'])} |")
+            rows.append([md_text(p["a"]), md_text(p["b"]), f"1..{n}", md_text(lead["at_1"]),
+                         md_text(lead[f"at_{n}"]), _crossings(p["crossings"]["unbiased"]),
+                         _crossings(p["crossings"]["meanmax"])])
+        lines += md_table(["A", "B", "budgets", "leader at n = 1", "leader at the largest n",
+                           "crossings (unbiased)", "crossings (MeanMax)"], rows, align="--r----")
         lines += ["", "A crossing n is the first budget at which the other model leads."]
     return "\n".join(lines) + "\n"
 

@@ -19,6 +19,7 @@ from typing import Iterable, Mapping, Sequence
 import numpy as np
 from scipy import stats
 
+from reprocompare.base.markdown import md_table, md_text
 from reprocompare.base.records import csv_text
 
 #: Columns of results/tables/seed_variance.csv, in order.
@@ -101,14 +102,16 @@ def seed_variance_markdown(rows: Sequence[Mapping]) -> str:
     lines = ["# Seed variance", "",
              "Each model trained with different seeds on one fixed train/validation split; "
              "validation chunk F1. A run fails below the threshold F1. Models whose training "
-             "does not depend on a seed (the CRF's L-BFGS) are trained once.", "",
-             "| corpus | comparison | side | model | runs | mean | sd | min | max | 95% CI | "
-             "failures (F1 < threshold) | failure rate |",
-             "|---|---|---|---|---:|---:|---:|---:|---:|---|---:|---:|"]
+             "does not depend on a seed (the CRF's L-BFGS) are trained once.", ""]
+    cells = []
     for r in rows:
         runs = f"{r['runs']}" if r["random"] else f"{r['runs']} (deterministic)"
-        lines.append(f"| {r['corpus']} | {r['comparison']} | {r['side']} | {r['model']} | {runs} | "
-                     f"{r['mean']:.4f} | {r['sd']:.4f} | {r['min']:.4f} | {r['max']:.4f} | "
-                     f"[{r['ci_low']:.4f}, {r['ci_high']:.4f}] | {r['failures']} "
-                     f"(< {r['failure_f1']:g}) | {r['failure_rate']:.2f} |")
+        cells.append([md_text(r["corpus"]), md_text(r["comparison"]), r["side"],
+                      md_text(r["model"]), runs, f"{r['mean']:.4f}", f"{r['sd']:.4f}",
+                      f"{r['min']:.4f}", f"{r['max']:.4f}",
+                      f"[{r['ci_low']:.4f}, {r['ci_high']:.4f}]",
+                      f"{r['failures']} (< {r['failure_f1']:g})", f"{r['failure_rate']:.2f}"])
+    lines += md_table(["corpus", "comparison", "side", "model", "runs", "mean", "sd", "min", "max",
+                       "95% CI", "failures (F1 < threshold)", "failure rate"], cells,
+                      align="----rrrrr-rr")
     return "\n".join(lines) + "\n"
