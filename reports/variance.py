@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 
+from reprocompare.base.markdown import md_table
 from reprocompare.base.records import ESTIMATORS
 from reprocompare.reports.latex import escape, label
 from reprocompare.reports.tables import (comparison_context, format_number, format_shown,
@@ -124,18 +125,20 @@ def variance_markdown(rows: list[dict]) -> str:
         lines.append(f"- Corpus: {first['corpus']}, {first['sentences']} sentences; design: "
                      f"{first['design']}")
         lines.append("")
-        lines.append("| Estimator | " + " | ".join(
-            f"{SOURCE_TEXT[s].capitalize()}: share [95% CI] (SD, F1 points)" for s in sources)
-            + " | SD of A - B (F1 points) | SE of the mean (F1 points) | SE if doubled: "
-            + ", ".join(SOURCE_TEXT[s] + "s" for s in sources) + " |")
-        lines.append("|---|" + "---|" * (len(sources) + 3))
+        header = ["Estimator",
+                  *(f"{SOURCE_TEXT[s].capitalize()}: share [95% CI] (SD, F1 points)"
+                    for s in sources),
+                  "SD of A - B (F1 points)", "SE of the mean (F1 points)",
+                  "SE if doubled: " + ", ".join(SOURCE_TEXT[s] + "s" for s in sources)]
+        table = []
         for estimator, found in by_estimator.items():
             cells = {r["source"]: f"{_share(r)} ({format_shown(r['sd_f1_points'], 2)})" for r in found}
-            lines.append(f"| {estimator} | " + " | ".join(cells[s] for s in sources)
-                         + f" | {format_shown(found[0]['total_sd_f1_points'], 2)} | "
-                         f"{format_shown(found[0]['standard_error_f1_points'], 2)} | "
-                         + ", ".join(format_shown(r["doubled_standard_error_f1_points"], 2)
-                                     for r in found) + " |")
+            table.append([estimator, *(cells[s] for s in sources),
+                          format_shown(found[0]["total_sd_f1_points"], 2),
+                          format_shown(found[0]["standard_error_f1_points"], 2),
+                          ", ".join(format_shown(r["doubled_standard_error_f1_points"], 2)
+                                    for r in found)])
+        lines += md_table(header, table)
         lines.append("")
         lines += [f"- {reading(e, found)}" for e, found in by_estimator.items()]
         lines.append("\n" + NOTE + "\n")
