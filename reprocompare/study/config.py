@@ -20,6 +20,7 @@ import yaml
 
 from reprocompare import schemas
 from reprocompare.base.errors import UserError
+from reprocompare.base.markdown import md_table
 from reprocompare.base.records import ESTIMATOR_STRATEGY, STRATEGY_NAMES
 from reprocompare.base.seeds import derive_seed
 from reprocompare.corpora.conll import check_has_chunks, read_conll
@@ -440,8 +441,8 @@ def schema_markdown() -> str:
              "A study is one YAML file: `config/config.yaml` (the demo, used by default) or any",
              "other given with `--configfile` (e.g. `config/paper.yaml`, the paper's scale). It is",
              "checked against `workflow/schemas/config.schema.yaml` before any job runs.",
-             "This page is generated from that schema (`python -m reprocompare.study.config`).", "",
-             "| key | type | default | description |", "|---|---|---|---|"]
+             "This page is generated from that schema (`python -m reprocompare.study.config`).", ""]
+    rows: list[list[str]] = []
 
     def walk(schema: dict, prefix: str) -> None:
         for key, sub in schema.get("properties", {}).items():
@@ -459,10 +460,11 @@ def schema_markdown() -> str:
         text = " ".join(str(sub.get("description", "")).split())
         if sub.get("properties") or isinstance(sub.get("additionalProperties"), dict):
             kind = "mapping"
-        lines.append(f"| `{key}` | {kind} | {default} | {text} |")
+        rows.append([f"`{key}`", kind, default, text])
         walk(sub, f"{key}.")
 
     walk(_schema(), "")
+    lines += md_table(["key", "type", "default", "description"], rows)
     return "\n".join(lines) + "\n"
 
 
