@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from reprocompare.base.markdown import md_table
 from reprocompare.base.records import read_repetitions
 
 HERE = Path(__file__).resolve().parent
@@ -73,37 +74,34 @@ def table(study: str, record: dict) -> str:
              f"A = {models['A']} (`{summary['models']['A']}`), "
              f"B = {models['B']} (`{summary['models']['B']}`), conclusion {summary['conclusion']}, "
              f"R = {', '.join(map(str, repetitions))}, RS with k = {summary['table4_k']}",
-             "",
-             "| | " + " | ".join(ESTIMATORS) + " |",
-             "|---|" + "---|" * len(ESTIMATORS)]
+             ""]
+    rows = []
     for measure, key in (("SNR", "snr"), ("Reproducibility", "reproducibility")):
-        ours = [cell(estimators[name][key], estimators[name][f"{key}_low"],
-                     estimators[name][f"{key}_high"]) for name in ESTIMATORS]
-        lines.append(f"| {measure}, ours [95% CI] | " + " | ".join(ours) + " |")
-        lines.append(f"| {measure}, paper | "
-                     + " | ".join(f"{v:.3f}" for v in PAPER[study][measure]) + " |")
+        rows.append([f"{measure}, ours [95% CI]",
+                     *(cell(estimators[name][key], estimators[name][f"{key}_low"],
+                            estimators[name][f"{key}_high"]) for name in ESTIMATORS)])
+        rows.append([f"{measure}, paper", *(f"{v:.3f}" for v in PAPER[study][measure])])
     offsets = summary.get("null_offsets", {})
     if offsets:  # what each estimator shows with no true difference (estimators.null)
-        lines.append("| If A = B (null offset): reproducibility / SNR, ours | " + " | ".join(
-            f"{offsets[name]['reproducibility_normal']:.3f} / {offsets[name]['snr_normal']:.3f}"
-            for name in ESTIMATORS) + " |")
+        rows.append(["If A = B (null offset): reproducibility / SNR, ours",
+                     *(f"{offsets[name]['reproducibility_normal']:.3f} / "
+                       f"{offsets[name]['snr_normal']:.3f}" for name in ESTIMATORS)])
     found = summary.get("verdicts", {})
     if found:  # estimators.verdict at the study's fixed R (threshold and confidence as recorded)
-        lines.append("| Verdict, ours | " + " | ".join(
-            VERDICT_WORDS.get(found[name]["decision"], found[name]["decision"])
-            for name in ESTIMATORS) + " |")
-    means = [f"{100 * estimators[name]['mean']:+.2f}" for name in ESTIMATORS]
-    sds = [f"{100 * estimators[name]['sd']:.2f}" for name in ESTIMATORS]
-    lines.append("| Mean of A - B (F1 points), ours | " + " | ".join(means) + " |")
-    lines.append("| SD of A - B (F1 points), ours | " + " | ".join(sds) + " |")
-    return "\n".join(lines)
+        rows.append(["Verdict, ours",
+                     *(VERDICT_WORDS.get(found[name]["decision"], found[name]["decision"])
+                       for name in ESTIMATORS)])
+    rows.append(["Mean of A - B (F1 points), ours",
+                 *(f"{100 * estimators[name]['mean']:+.2f}" for name in ESTIMATORS)])
+    rows.append(["SD of A - B (F1 points), ours",
+                 *(f"{100 * estimators[name]['sd']:.2f}" for name in ESTIMATORS)])
+    return "\n".join(lines + md_table(["", *ESTIMATORS], rows))
 
 
 def by_size() -> str:
     """Each task at every sample size it was run at (studies/TASK and studies/TASK-nN):
     mean of A - B in F1 points and SNR [95% CI] per estimator."""
-    rows = ["| task | sentences | R | " + " | ".join(ESTIMATORS) + " |",
-            "|---|---|---|" + "---|" * len(ESTIMATORS)]
+    rows = []
     for study in sorted(PAPER):
         records = [json.loads(path.read_text())["summary"]
                    for directory in _sizes(study) for path in _summary_paths(directory)]
@@ -112,9 +110,8 @@ def by_size() -> str:
             r_values = sorted({estimators[name]["repetitions"] for name in ESTIMATORS})
             cells = [f"{100 * e['mean']:+.2f} / {e['snr']:.2f} [{e['snr_low']:.2f}, "
                      f"{e['snr_high']:.2f}]" for e in (estimators[n] for n in ESTIMATORS)]
-            rows.append(f"| {study} | {summary['sentences']} | "
-                        f"{', '.join(map(str, r_values))} | " + " | ".join(cells) + " |")
-    return "\n".join(rows)
+            rows.append([study, summary["sentences"], ", ".join(map(str, r_values)), *cells])
+    return "\n".join(md_table(["task", "sentences", "R", *ESTIMATORS], rows))
 
 
 def _study_directories():
@@ -141,19 +138,19 @@ def holdout_correlation(directory: Path) -> float:
 def random_splits() -> str:
     """RS by k: SNR at the smallest and largest k, what sqrt(k) growth predicts, the hold-outs'
     correlation, and Avg's SNR beside it."""
-    rows = ["| task | sentences | R | correlation of two hold-outs' differences | SNR at "
-            "smallest k | SNR at largest k | sqrt(k) growth predicts | Avg's SNR |",
-            "|---|---|---|---|---|---|---|---|"]
+    rows = []
     for study, directory, record in _study_directories():
         summary = record["summary"]
         by_k = {int(k): v for k, v in summary["random_splits_by_k"].items()}
         low, high = min(by_k), max(by_k)
-        rows.append(f"| {study} | {summary['sentences']} | {by_k[low]['repetitions']} | "
-                    f"{holdout_correlation(directory):+.3f} | {by_k[low]['snr']:.3f} (k = {low}) "
-                    f"| {by_k[high]['snr']:.3f} (k = {high}) | "
-                    f"{math.sqrt(high / low) * by_k[low]['snr']:.3f} | "
-                    f"{summary['estimators']['Avg']['snr']:.3f} |")
-    return "\n".join(rows)
+        rows.append([study, summary["sentences"], by_k[low]["repetitions"],
+                     f"{holdout_correlation(directory):+.3f}", f"{by_k[low]['snr']:.3f} (k = {low})",
+                     f"{by_k[high]['snr']:.3f} (k = {high})",
+                     f"{math.sqrt(high / low) * by_k[low]['snr']:.3f}",
+                     f"{summary['estimators']['Avg']['snr']:.3f}"])
+    return "\n".join(md_table(["task", "sentences", "R",
+                                "correlation of two hold-outs' differences", "SNR at smallest k",
+                                "SNR at largest k", "sqrt(k) growth predicts", "Avg's SNR"], rows))
 
 
 def main() -> None:
