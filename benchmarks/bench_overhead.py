@@ -48,9 +48,8 @@ def plain_child(out: Path) -> None:
     from reprocompare.corpora.conll import read_conll
     from reprocompare.models import build_model, spec_from_mapping
     from reprocompare.study.compare import run_comparison
-    from reprocompare.base.records import STRATEGY_NAMES
-    from reprocompare.study.config import (corpus_seed, load_yaml, splitter_arguments,
-                                     validate)
+    from reprocompare.base.strategies import splitter_arguments, strategy as strategy_of
+    from reprocompare.study.config import corpus_seed, load_yaml, validate
     from reprocompare.pipeline.jobs import subsample
     from reprocompare.study.summary import summarize_runs  # noqa: F401  (the same summary code)
     from reprocompare.splitters import split_document
@@ -69,7 +68,7 @@ def plain_child(out: Path) -> None:
     estimates = {}
     seed = corpus_seed(config["seed"], name)
     for key in config["strategies"]:
-        strategy = STRATEGY_NAMES[key]
+        strategy = strategy_of(key).name
         for repetition in range(config["repetitions"]):
             split = split_document(strategy, len(corpus), seed=seed, repetition=repetition,
                                    **splitter_arguments(config, strategy))

@@ -34,19 +34,17 @@ from typing import NamedTuple, Sequence
 import numpy as np
 
 from reprocompare.base.records import counts_rows
+from reprocompare.base.strategies import HOLDOUT, REPEATED_HOLDOUT, STRATEGIES
 from reprocompare.estimators.reproducibility import clopper_pearson
 from reprocompare.estimators.significance import (approximate_randomization, blocked_3x2_t,
                                                   combined_f_mx2, corpus_f1,
                                                   corrected_resampled_t, mcnemar,
                                                   paired_bootstrap, paired_t_mx2)
 
-#: the tests that fit each strategy (the splitters' names, as in split.json); blocked_3x2_t
-#: runs only on a BCV with m = 3
-TESTS_BY_STRATEGY = {
-    "holdout": ("paired_bootstrap", "approximate_randomization", "mcnemar"),
-    "repeated-holdout": ("corrected_resampled_t",),
-    "bcv": ("paired_t_mx2", "combined_f_mx2", "blocked_3x2_t"),
-}
+#: the tests that fit each strategy (by its name, as in split.json; the registry's
+#: :attr:`~reprocompare.base.strategies.Strategy.tests`); blocked_3x2_t runs only on a BCV with
+#: m = 3
+TESTS_BY_STRATEGY = {strategy.name: strategy.tests for strategy in STRATEGIES}
 ALPHA = 0.05
 
 
@@ -182,7 +180,7 @@ def repetition_tests(folds: Sequence[dict], strategy: str, *, n_train: int | Non
                          f"{', '.join(TESTS_BY_STRATEGY)}")
     if not folds:
         raise ValueError("no folds: the repetition has no counts")
-    if strategy == "holdout":
+    if strategy == HOLDOUT.name:
         if len(folds) != 1:
             raise ValueError(f"a hold-out repetition has 1 fold, got {len(folds)}")
         a, b = folds[0]["A"], folds[0]["B"]
@@ -202,7 +200,7 @@ def repetition_tests(folds: Sequence[dict], strategy: str, *, n_train: int | Non
                 "mcnemar": Claim("mcnemar", test.statistic, test.p_value, float(discordant))}
     f1_a = np.array([corpus_f1(fold["A"]) for fold in folds])
     f1_b = np.array([corpus_f1(fold["B"]) for fold in folds])
-    if strategy == "repeated-holdout":
+    if strategy == REPEATED_HOLDOUT.name:
         if n_train is None:
             raise ValueError("the corrected resampled t needs n_train, the training size of one "
                              "hold-out")

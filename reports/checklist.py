@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Mapping
 
 from reprocompare.base.records import read_json
+from reprocompare.base.strategies import strategy as strategy_of
 from reprocompare.models import spec_from_mapping, tagger_class_of
 from reprocompare.models.devices import cuda_devices
 from reprocompare.search.config import search_corpus, space_of
@@ -256,16 +257,11 @@ def _splits(records: dict) -> list[str]:
         sizes.setdefault(run["strategy"], set()).update(run["sizes"])
     rows = []
     strategies = config["strategies"]
-    described = {"holdout": lambda s: f"one random hold-out at {s.get('ratio', '8:1')}",
-                 "repeated_holdout": lambda s: f"max(k) = {max(s['k'])} random hold-outs at "
-                                               f"{s.get('ratio', '8:1')}; k = "
-                                               f"{', '.join(map(str, s['k']))} reported",
-                 "bcv": lambda s: f"blocked {s['m']} x 2 cross-validation"}
-    names = {"holdout": "holdout", "repeated_holdout": "repeated-holdout", "bcv": "bcv"}
     for key, settings in strategies.items():
-        observed = sorted(sizes.get(names[key], ()))
+        found = strategy_of(key)
+        observed = sorted(sizes.get(found.name, ()))
         text = ", ".join(f"{t} / {v}" for t, v in observed) or "-"
-        rows.append([names[key], described[key](settings), config["repetitions"], text])
+        rows.append([found.name, found.describe(settings), config["repetitions"], text])
     lines += _table(["strategy", "splits", "repetitions", "train / validation sentences per fold"],
                     rows)
     lines += _variation(config)

@@ -34,7 +34,8 @@ from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
-from reprocompare.base.records import ESTIMATORS  # noqa: E402
+from reprocompare.base.strategies import ESTIMATORS, REPEATED_HOLDOUT  # noqa: E402
+from reprocompare.base.strategies import labels as strategy_labels  # noqa: E402
 from reprocompare.reports.tables import SNR_INTERVAL_NAMES  # noqa: E402
 
 #: PNG resolution: sharp in a paper draft, small enough for a README
@@ -54,27 +55,8 @@ RC = {
     "svg.hashsalt": "reprocompare",  # SVG ids would otherwise be random (for later SVG output)
     "svg.fonttype": "none",
 }
-#: What each estimator of Figure 2's bottom row is computed from (Table 4's "Splitting strategy"),
-#: filled in from the run's settings by :func:`strategy_labels`
-STRATEGY_OF = {"ST": "{st_ratio} hold-out", "RS": "{k} x {rs_ratio}", "Avg": "{m}x2 BCV",
-               "Vote": "{m}x2 BCV", "Mixture": "{m}x2 BCV"}
-
-
-def strategy_labels(strategies: dict | None, table4_k) -> dict[str, str]:
-    """Each estimator's splitting strategy as the run ran it: "4:1 hold-out", "6 x 8:1",
-    "5x2 BCV". ``strategies``: the summary's ``strategies`` (splitter name -> ratio, k, m); a
-    setting the summary does not record is written as a letter ("r", "k", "m"), never guessed."""
-    strategies = strategies or {}
-    holdout = strategies.get("holdout", {})
-    rs = strategies.get("repeated-holdout", {})
-    bcv = strategies.get("bcv", {})
-    fields = {"st_ratio": holdout.get("ratio", "r"), "rs_ratio": rs.get("ratio", "r"),
-              "k": table4_k if table4_k is not None else "k", "m": bcv.get("m", "m")}
-    return {name: label.format(**fields) for name, label in STRATEGY_OF.items()}
-
-
 def _rs_axis_label(strategies: dict | None) -> str:
-    ratio = ((strategies or {}).get("repeated-holdout") or {}).get("ratio")
+    ratio = ((strategies or {}).get(REPEATED_HOLDOUT.name) or {}).get("ratio")
     return f"number of random splits k ({ratio} hold-outs averaged)" if ratio else \
         "number of random splits k (hold-outs averaged)"
 COLOR_OF = {"ST": "C7", "RS": "C0", "Avg": "C2", "Vote": "C4", "Mixture": "C3"}
@@ -408,7 +390,7 @@ def _figure2(comparisons: dict[str, dict]) -> Figure:
                         _empty(ax, "no random-split (RS) runs")
                 else:
                     if present:
-                        strategy = strategy_labels(strategies, table4_k)
+                        strategy = strategy_labels(strategies, table4_k)  # Table 4's labels
                         labels = {e: f"{e}\n{strategy[e]}" for e in present}
                         _boxes(ax, [(labels[e], values[e], COLOR_OF[e]) for e in present])
                         ax.set_xlabel("estimator (splitting strategy)")

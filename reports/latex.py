@@ -40,7 +40,6 @@ SHORT_TEST_NAMES = {"paired_bootstrap": "paired bootstrap",
 #: shorter still, beside a Holm column
 HOLM_TEST_NAMES = {"approximate_randomization": "approx. rand.",
                    "combined_f_mx2": "comb. $m \\times 2$ $F$"}
-STRATEGY_SHORT = {"ST": "ST", "RS": "RS", "BCV": "BCV"}
 
 
 # ---- text --------------------------------------------------------------------------------------
@@ -362,7 +361,7 @@ def claims_latex(rows: list[dict], aso: list[dict] | None = None) -> str:
                            rf"{{\emph{{{escape(strategy)}}}}} \\")
             # the Holm column takes the width the longest names had
             name = ((HOLM_TEST_NAMES.get(r["test"]) if holm else None)
-                    or SHORT_TEST_NAMES.get(r["test"]) or escape(TEST_NAMES[r["test"]][1]))
+                    or SHORT_TEST_NAMES.get(r["test"]) or escape(TEST_NAMES[r["test"]]))
             out.append(f"{name} & {r['a_better']} & "
                        f"{number(r['share'], 2)} {interval(r['share_low'], r['share_high'])} & "
                        f"{r['b_better']}" + (f" & {r['a_better_holm']}" if holm else "")
@@ -393,7 +392,7 @@ def claims_wide_latex(rows: list[dict], aso: list[dict] | None = None) -> str:
                 r"Strategy & Test & A better & Share [95\% CI] & B better"
                 + (r" & A better (Holm)" if holm else "") + r" \\", r"\midrule"]
         for r in group:
-            out.append(f"{escape(r['strategy'])} & {escape(TEST_NAMES[r['test']][1])} & "
+            out.append(f"{escape(r['strategy'])} & {escape(TEST_NAMES[r['test']])} & "
                        f"{r['a_better']}/{r['repetitions']} & {number(r['share'])} "
                        f"{interval(r['share_low'], r['share_high'], 3)} & "
                        f"{r['b_better']}/{r['repetitions']}"

@@ -19,7 +19,9 @@ from __future__ import annotations
 import math
 import re
 
-from reprocompare.base.records import ESTIMATORS, csv_text
+from reprocompare.base.records import csv_text
+from reprocompare.base.strategies import (ESTIMATORS, REPEATED_HOLDOUT, STRATEGIES,
+                                          labels as strategy_labels)
 from reprocompare.estimators.effect import mean_interval
 
 
@@ -142,19 +144,9 @@ def _scoring(summary: dict) -> str:
 def _strategy_labels(summary: dict) -> dict[str, str]:
     """The strategy behind each estimator, from the run's settings, never from the paper."""
     strategies = summary.get("strategies") or {}
-    # keyed by the splitters' names (repeated-holdout) or the config's (repeated_holdout)
-    holdout = strategies.get("holdout") or {}
-    rs = strategies.get("repeated-holdout") or strategies.get("repeated_holdout") or {}
-    bcv = strategies.get("bcv") or {}
-    st_ratio = holdout.get("ratio")
-    rs_ratio = rs.get("ratio", st_ratio)
-    k = summary.get("table4_k", rs.get("table4_k"))
-    m = bcv.get("m")
-    bcv_label = f"{m}x2 BCV" if m else "m x 2 BCV (m not recorded)"
-    return {"ST": f"{st_ratio} hold-out" if st_ratio else "hold-out (ratio not recorded)",
-            "RS": (f"{k} x {rs_ratio} hold-outs" if rs_ratio
-                   else f"{k} hold-outs (ratio not recorded)"),
-            "Avg": bcv_label, "Vote": bcv_label, "Mixture": bcv_label}
+    rs = next((v for k, v in strategies.items() if k in (REPEATED_HOLDOUT.name,
+                                                         REPEATED_HOLDOUT.key)), None) or {}
+    return strategy_labels(strategies, summary.get("table4_k", rs.get("table4_k")))
 
 
 def _degenerate_models(summary: dict) -> list[str]:
@@ -566,14 +558,14 @@ def table4_text(summary: dict) -> str:
 CLAIMS_COLUMNS = (*CONTEXT_COLUMNS, "strategy", "test", "repetitions", "alpha",
                   "a_better", "share", "share_low", "share_high", "b_better",
                   "holm_family", "a_better_holm", "share_holm")
-#: the strategy and the test's name as a reader knows them
-TEST_NAMES = {"paired_bootstrap": ("ST", "paired bootstrap over sentences"),
-              "approximate_randomization": ("ST", "approximate randomization over sentences"),
-              "mcnemar": ("ST", "McNemar on sentence exact match"),
-              "corrected_resampled_t": ("RS", "corrected resampled t (Nadeau-Bengio)"),
-              "paired_t_mx2": ("BCV", "m x 2 paired t (Dietterich)"),
-              "combined_f_mx2": ("BCV", "combined m x 2 F (Alpaydin)"),
-              "blocked_3x2_t": ("BCV", "blocked 3x2 t (Wang et al.)")}
+#: each test's name as a reader knows it, in the order of the strategies that run them
+TEST_NAMES = {"paired_bootstrap": "paired bootstrap over sentences",
+              "approximate_randomization": "approximate randomization over sentences",
+              "mcnemar": "McNemar on sentence exact match",
+              "corrected_resampled_t": "corrected resampled t (Nadeau-Bengio)",
+              "paired_t_mx2": "m x 2 paired t (Dietterich)",
+              "combined_f_mx2": "combined m x 2 F (Alpaydin)",
+              "blocked_3x2_t": "blocked 3x2 t (Wang et al.)"}
 CLAIMS_NOTE = (
     "How to read: in each of the R repetitions the test that fits the strategy was run at the "
     "given alpha; 'A significantly better' counts the repetitions where it was two-sided "
@@ -590,7 +582,7 @@ HOLM_NOTE = (
 def calibration_text(group: list[dict]) -> str:
     """The group's tests whose measured size is far from alpha (the rows' ``calibration``,
     from estimators.claims.calibration_note), as one sentence; '' when none is."""
-    notes = [f"{TEST_NAMES[r['test']][1]}: {r['calibration']}" for r in group
+    notes = [f"{TEST_NAMES[r['test']]}: {r['calibration']}" for r in group
              if r.get("calibration")]
     return " Calibration: " + "; ".join(notes) + "." if notes else ""
 
@@ -614,8 +606,8 @@ def claims_rows(claims: dict[str, dict], summaries: dict[str, dict],
             c = by_test.get(test)
             if c is None:
                 continue
-            short, _ = TEST_NAMES[test]
-            strategy = labels["Avg" if short == "BCV" else short]
+            # the test's strategy (the registry's tests), labelled as its first estimator is
+            strategy = labels[next(s for s in STRATEGIES if test in s.tests).estimators[0]]
             rows.append({**context, "strategy": strategy, "test": test,
                          "repetitions": c["repetitions"], "alpha": c["alpha"],
                          "a_better": c["a_better"], "share": c["share"],
@@ -656,11 +648,11 @@ def aso_rows(aso: dict[str, dict], summaries: dict[str, dict]) -> list[dict]:
         summary = summaries.get(label, {})
         context = comparison_context(label, summary)
         labels = _strategy_labels(summary)
-        for strategy, short in (("holdout", "ST"), ("repeated-holdout", "RS"), ("bcv", "Avg")):
-            a = by_strategy.get(strategy)
+        for strategy in STRATEGIES:
+            a = by_strategy.get(strategy.name)
             if a is None:
                 continue
-            rows.append({**context, "strategy": labels[short], "test": ASO_TEST,
+            rows.append({**context, "strategy": labels[strategy.estimators[0]], "test": ASO_TEST,
                          "repetitions": a["repetitions"], "alpha": 1 - a["confidence"],
                          "a_better": None, "share": None, "share_low": None, "share_high": None,
                          "b_better": None, "holm_family": None, "a_better_holm": None,
@@ -722,7 +714,7 @@ def claims_markdown(rows: list[dict], aso: list[dict] | None = None) -> str:
                       "'B significantly better' in |" + holm,
                   "|---|---|---|---|---|" + ("---|" if holm else "")]
         for r in group:
-            lines.append(f"| {r['strategy']} | {TEST_NAMES[r['test']][1]} | "
+            lines.append(f"| {r['strategy']} | {TEST_NAMES[r['test']]} | "
                          f"{r['a_better']} of {r['repetitions']} | "
                          f"{format_interval(r['share'], r['share_low'], r['share_high'])} | "
                          f"{r['b_better']} of {r['repetitions']} |"

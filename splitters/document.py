@@ -13,21 +13,27 @@ from pathlib import Path
 import numpy as np
 
 from reprocompare.base.errors import UserError
-from reprocompare.base.seeds import STRATEGY_CODES, derive_seed
+from reprocompare.base.seeds import derive_seed
+from reprocompare.base.strategies import NAMES, strategy as strategy_of
 from reprocompare.splitters._common import check_positive_int
 from reprocompare.splitters.bcv import BlockedMx2CV
 from reprocompare.splitters.holdout import HoldOut, RepeatedHoldOut, format_ratio, parse_ratio
 
 #: The splitting strategies compared by Xue et al. (section 3.3, Table 4): standard split (one
-#: 8:1 hold-out), random splits (repeated 8:1 hold-outs) and the 3x2 BCV (section 3.1).
-STRATEGIES = ("holdout", "repeated-holdout", "bcv")
+#: 8:1 hold-out), random splits (repeated 8:1 hold-outs) and the 3x2 BCV (section 3.1); each is
+#: an object of :mod:`reprocompare.base.strategies`.
+STRATEGIES = NAMES
+#: the classes that draw them (:attr:`~reprocompare.base.strategies.Strategy.splitter`)
+_CLASSES = {cls.__name__: cls for cls in (HoldOut, RepeatedHoldOut, BlockedMx2CV)}
 
 _COMMON_KEYS = ("strategy", "seed", "repetition", "n_sentences", "corpus_sha256", "folds")
-_STRATEGY_KEYS = {
-    "holdout": ("ratio",),
-    "repeated-holdout": ("k", "ratio"),
-    "bcv": ("m", "blocks"),
-}
+
+
+def _document_keys(strategy: str) -> tuple[str, ...]:
+    """What a split document of the strategy records beside the common keys: its settings, and
+    the blocks of a voting strategy (BCV votes over them)."""
+    found = strategy_of(strategy)
+    return found.settings + (("blocks",) if found.votes else ())
 
 
 def _check_strategy(strategy) -> str:
@@ -47,7 +53,7 @@ def _check_non_negative(value, name: str) -> int:
 def repetition_seed(seed: int, strategy: str, repetition: int) -> int:
     """The 32-bit seed of one repetition of one strategy, derived from the run's seed.
 
-    ``derive_seed(seed, STRATEGY_CODES[strategy], repetition)`` (:mod:`reprocompare.base.seeds`): the
+    ``derive_seed(seed, strategy(name).code, repetition)`` (:mod:`reprocompare.base.seeds`): the
     seeds of different repetitions and strategies are statistically independent, and the same on
     every run and machine (no ``hash()``, whose value changes from one Python process to the
     next). The paper's reproducibility (Eq. 1) is estimated over such independent repetitions.
@@ -73,7 +79,7 @@ def repetition_seed(seed: int, strategy: str, repetition: int) -> int:
     True
     """
     seed = _check_non_negative(seed, "seed")
-    code = STRATEGY_CODES[_check_strategy(strategy)]
+    code = strategy_of(_check_strategy(strategy)).code
     repetition = _check_non_negative(repetition, "repetition")
     return derive_seed(seed, code, repetition)
 
@@ -113,11 +119,10 @@ def make_splitter(strategy, *, k=10, m=3, ratio="8:1", random_state=None):
     k = check_positive_int(k, "k")
     m = check_positive_int(m, "m")
     ratio = parse_ratio(ratio)
-    if strategy == "holdout":
-        return HoldOut(ratio=ratio, random_state=random_state)
-    if strategy == "repeated-holdout":
-        return RepeatedHoldOut(k=k, ratio=ratio, random_state=random_state)
-    return BlockedMx2CV(m=m, random_state=random_state)
+    found = strategy_of(strategy)
+    given = {"k": k, "m": m, "ratio": ratio}
+    return _CLASSES[found.splitter](**{name: given[name] for name in found.settings},
+                                    random_state=random_state)
 
 
 def split_document(strategy, n_sentences, *, groups=None, corpus_sha256="", k=10, m=3,
@@ -168,13 +173,10 @@ def split_document(strategy, n_sentences, *, groups=None, corpus_sha256="", k=10
         "n_sentences": n_sentences,
         "corpus_sha256": str(corpus_sha256),
     }
-    if strategy == "repeated-holdout":
-        document["k"] = int(k)
-    if strategy == "bcv":
-        document["m"] = int(m)
-        document["blocks"] = [block.tolist() for block in splitter.blocks(corpus, groups=groups)]
-    else:
-        document["ratio"] = format_ratio(ratio)
+    recorded = {"k": lambda: int(k), "m": lambda: int(m), "ratio": lambda: format_ratio(ratio),
+                "blocks": lambda: [block.tolist() for block in splitter.blocks(corpus, groups=groups)]}
+    for key in _document_keys(strategy):
+        document[key] = recorded[key]()
     document["folds"] = [
         {"train": train.tolist(), "validation": validation.tolist()}
         for train, validation in splitter.split(corpus, groups=groups)
@@ -254,7 +256,7 @@ def load_split(path) -> dict:
             f"unknown splitting strategy {document['strategy']!r}; expected one of "
             f"{', '.join(STRATEGIES)}", path=path, key="strategy",
         )
-    for key in _COMMON_KEYS + _STRATEGY_KEYS[document["strategy"]]:
+    for key in _COMMON_KEYS + _document_keys(document["strategy"]):
         if key not in document:
             raise UserError(f"missing key {key!r}", path=path, key=key)
     if not isinstance(document["folds"], list):

@@ -18,7 +18,8 @@ import pytest
 
 import conftest
 from conftest import ROOT, TEST_DATA, build_once, copy_study, statsmodels_holm
-from reprocompare.base.seeds import STRATEGY_CODES, derive_seed
+from reprocompare.base.seeds import derive_seed
+from reprocompare.base.strategies import NAMES, strategy as strategy_of
 from reprocompare.estimators import aso
 from reprocompare.estimators.claims import (TESTS_BY_STRATEGY, calibration_note, read_counts,
                                             repetition_tests)
@@ -59,7 +60,7 @@ def test_every_repetition_test_is_recomputed_from_the_counts(study):
         record = json.loads((study / "summaries" / "tiny" /
                              f"{comparison}.claims.json").read_text())
         assert record["alpha"] == 0.2 and record["resamples"] == 300
-        assert sorted(record["repetitions"]) == sorted(STRATEGY_CODES)
+        assert sorted(record["repetitions"]) == sorted(NAMES)
         assert all(tuple(rep) == TESTS_BY_STRATEGY["bcv"] for rep in record["repetitions"]["bcv"])
         for strategy, repetitions in record["repetitions"].items():
             assert len(repetitions) == STUDY["repetitions"]
@@ -73,7 +74,7 @@ def test_every_repetition_test_is_recomputed_from_the_counts(study):
                     folds = folds[:2]
                     n_train = json.loads((run / "scores.json").read_text())["folds"][0][
                         "n_train"]
-                seed = derive_seed(STUDY["seed"], "tiny", comparison, STRATEGY_CODES[strategy],
+                seed = derive_seed(STUDY["seed"], "tiny", comparison, strategy_of(strategy).code,
                                    r, CLAIM_TESTS, below=2**31 - 1)
                 expected = repetition_tests(folds, strategy, n_train=n_train,
                                             n_resamples=300, random_state=seed)
@@ -83,7 +84,7 @@ def test_every_repetition_test_is_recomputed_from_the_counts(study):
                     assert record["scores"][strategy][name][r] == pytest.approx(
                         np.mean([corpus_f1(fold[name]) for fold in folds]), abs=1e-15)
             # the almost stochastic order of the R scores, both ways, at confidence 1 - alpha
-            seed = derive_seed(STUDY["seed"], "tiny", comparison, STRATEGY_CODES[strategy],
+            seed = derive_seed(STUDY["seed"], "tiny", comparison, strategy_of(strategy).code,
                                ASO_SEED_PURPOSE, below=2**31 - 1)
             scores = record["scores"][strategy]
             forward = aso.almost_stochastic_order(scores["A"], scores["B"],

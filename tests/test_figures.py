@@ -17,8 +17,7 @@ from matplotlib.patches import PathPatch
 
 from reprocompare.estimators.reproducibility import chebyshev_bound
 from reprocompare.reports import figures
-from reprocompare.reports.figures import (_figure1, _figure2, figure1, figure2, save,
-                                          strategy_labels)
+from reprocompare.reports.figures import _figure1, _figure2, figure1, figure2, save
 from reprocompare.study.summary import estimator_values, load_estimates, summarize_runs
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -251,7 +250,7 @@ def test_figure2_two_rows_boxes_means_and_zero_lines(values):
             assert len(_zero_lines(top[column])) == 1
             assert len(_lines(top[column], None, "D")) == len(rs_k)
             # the RS box is k = 6 (the paper's Table 4) and says so
-            assert "RS\n6 x 8:1" in [t.get_text() for t in bottom[column].get_xticklabels()]
+            assert "RS\n6 x 8:1 hold-outs" in [t.get_text() for t in bottom[column].get_xticklabels()]
             # a column shares its y range
             assert top[column].get_ylim() == bottom[column].get_ylim()
         else:
@@ -300,17 +299,6 @@ def test_long_model_specs_wrap_at_commas_without_losing_characters():
     assert figures._pair_line({"A": "a", "B": "b"}, 40) == "A = a  vs  B = b"
 
 
-def test_strategy_labels_come_from_the_run_settings():
-    strategies = {"holdout": {"ratio": "4:1"}, "repeated-holdout": {"ratio": "3:1", "k": 9},
-                  "bcv": {"m": 5}}
-    assert strategy_labels(strategies, 4) == {
-        "ST": "4:1 hold-out", "RS": "4 x 3:1", "Avg": "5x2 BCV", "Vote": "5x2 BCV",
-        "Mixture": "5x2 BCV"}
-    # nothing recorded: letters, never the paper's values
-    assert strategy_labels(None, None)["Avg"] == "mx2 BCV"
-    assert strategy_labels(None, None)["ST"] == "r hold-out"
-
-
 def test_figure2_rs_label_is_table4_k_even_when_two_k_coincide(values):
     """Issue 11: with RS@3 == RS@6 the box said "3 x 8:1" (the first k whose values matched)."""
     name, comparison = next(iter(values.items()))
@@ -322,6 +310,6 @@ def test_figure2_rs_label_is_table4_k_even_when_two_k_coincide(values):
     fig = _figure2({name: {**comparison, "values": v, "strategies": strategies,
                            "table4_k": 6}})
     labels = [t.get_text() for t in fig.axes[1].get_xticklabels()]
-    assert labels == ["ST\n4:1 hold-out", "RS\n6 x 8:1", "Avg\n5x2 BCV", "Vote\n5x2 BCV",
+    assert labels == ["ST\n4:1 hold-out", "RS\n6 x 8:1 hold-outs", "Avg\n5x2 BCV", "Vote\n5x2 BCV",
                       "Mixture\n5x2 BCV"]
     assert fig.axes[0].get_xlabel() == "number of random splits k (8:1 hold-outs averaged)"

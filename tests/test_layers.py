@@ -4,8 +4,9 @@ Data flows one way, corpus -> splits -> predictions -> counts -> estimates -> ta
 imports point the same way. The project is built in floors, and a module imports only from its own
 floor or the floors below it:
 
-0. ``reprocompare.base`` (errors, seeds, records): the ground floor, importing nothing above it;
-   ``errors`` and ``seeds`` import nothing from the project at all;
+0. ``reprocompare.base`` (errors, seeds, strategies, records): the ground floor, importing nothing
+   above it;
+   ``errors``, ``seeds`` and ``strategies`` import nothing from the project at all;
 1. the stages: corpora, splitters, models (with the one training engine), estimators, reports,
    search;
 2. ``reprocompare.study``: what a study is and computes (config, variation, compare, summary);
@@ -34,7 +35,7 @@ FOLDERS = {"reprocompare": "reprocompare", "corpora": "reprocompare.corpora",
            "splitters": "reprocompare.splitters", "models": "reprocompare.models",
            "estimators": "reprocompare.estimators", "reports": "reprocompare.reports",
            "search": "reprocompare.search"}
-GROUND = {"reprocompare.base.errors", "reprocompare.base.seeds"}
+GROUND = {"reprocompare.base.errors", "reprocompare.base.seeds", "reprocompare.base.strategies"}
 STAGES = tuple(f"reprocompare.{stage}" for stage in
                ("corpora", "splitters", "models", "estimators", "reports", "search"))
 #: the floors, lowest first: a module imports only from its own floor and those below

@@ -34,13 +34,6 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from reprocompare.base.errors import UserError
 
 
-#: config key of each strategy -> the splitters' strategy name (and run directories')
-STRATEGY_NAMES = {"holdout": "holdout", "repeated_holdout": "repeated-holdout", "bcv": "bcv"}
-#: the paper's Table 4 columns (estimators of A - B), in order
-ESTIMATORS = ("ST", "RS", "Avg", "Vote", "Mixture")
-#: the strategy (config key) each estimator of Table 4 needs
-ESTIMATOR_STRATEGY = {"ST": "holdout", "RS": "repeated_holdout", "Avg": "bcv", "Vote": "bcv",
-                      "Mixture": "bcv"}
 #: Table 4's RS averages this many hold-outs unless the config says otherwise (the paper's k)
 TABLE4_K = 6
 

@@ -17,10 +17,6 @@ import zlib
 
 import numpy as np
 
-#: Frozen codes of the splitting strategies in seed paths. Not positions in a tuple nor hash():
-#: reordering or adding a strategy must not change the seeds of the existing ones.
-STRATEGY_CODES = {"holdout": 1, "repeated-holdout": 2, "bcv": 3}
-
 #: Frozen codes that keep the streams of different purposes apart (a path ends with one).
 FOLD_TRAINING = 1  # a fold's training run in a comparison (after strategy, repetition, fold)
 TRIAL_DRAW, TRIAL_TRAINING = 0, 1  # a search trial's hyperparameters / its training run
@@ -50,13 +46,13 @@ def derive_seed(seed: int, *path: int | str, below: int = 2**32) -> int:
         The run's (or the config's) seed, non-negative.
     *path : int or str
         What the seed is for, outermost first: names (a corpus, a model) and non-negative integers
-        (a strategy code from :data:`STRATEGY_CODES`, a repetition, a fold, a purpose code).
+        (a strategy's frozen code, :attr:`reprocompare.base.strategies.Strategy.code`, a repetition, a fold, a purpose code).
     below : int, default 2**32
         Exclusive upper bound; torch and ``RandomState`` take ``2**31 - 1``.
 
     Examples
     --------
-    >>> derive_seed(0, STRATEGY_CODES["bcv"], 0)
+    >>> derive_seed(0, 3, 0)  # BCV's code, repetition 0
     2377455350
     >>> derive_seed(0, "conll2000") == derive_seed(0, "conll2000")
     True

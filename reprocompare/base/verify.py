@@ -41,13 +41,11 @@ from pathlib import Path
 
 from reprocompare.base.errors import UserError
 from reprocompare.base.records import counts_rows, read_json
+from reprocompare.base.strategies import BCV, HOLDOUT, NAMES, REPEATED_HOLDOUT, strategy
 
 #: what a complete compare job wrote (estimates.json last)
 OUTPUTS = ("split.json", "settings.json", "scores.json", "counts.tsv.gz", "runtime.json",
            "estimates.json")
-#: the differences each strategy's estimates.json holds (what a summary reads)
-ESTIMATES = {"holdout": ("holdout",), "repeated-holdout": ("mean", "fold_differences"),
-             "bcv": ("avg", "vote", "mixture", "fold_differences")}
 #: how far a recorded figure may lie from the one recomputed: the job and this check sum the
 #: same integers and divide once, so they agree to the last bits; the rest is np.mean's
 #: pairwise summation against ours (a few ulps), far below any edit that changes a table
@@ -98,12 +96,11 @@ def _shape(estimates: dict, complete: bool) -> None:
     """The strategy known and its differences F1 differences in [-1, 1]; a BCV's fold
     differences only where the run is to be complete or gave them (the summaries read its Avg,
     Vote and Mixture)."""
-    strategy = estimates.get("strategy")
-    if strategy not in ESTIMATES:
-        raise Untrusted("estimates.json", f"has strategy {strategy!r}, not one of "
-                        f"{', '.join(ESTIMATES)}")
-    for key in ESTIMATES[strategy]:
-        if key == "fold_differences" and strategy == "bcv" and not complete \
+    name = estimates.get("strategy")
+    if name not in NAMES:
+        raise Untrusted("estimates.json", f"has strategy {name!r}, not one of {', '.join(NAMES)}")
+    for key in strategy(name).estimates:  # the differences its estimates.json holds
+        if key == "fold_differences" and strategy(name).votes and not complete \
                 and key not in estimates:
             continue
         value = estimates.get(key)
@@ -142,7 +139,7 @@ def _from_counts(rows, split: dict) -> tuple[dict, dict | None, dict]:
     folds = split["folds"]
     expected = {(str(f), name): fold.get("validation") if isinstance(fold, dict) else None
                 for f, fold in enumerate(folds) for name in PAIR}
-    if split.get("strategy") == "bcv":
+    if split.get("strategy") == BCV.name:
         n = split.get("n_sentences")
         expected.update({("vote", name): list(range(n)) if isinstance(n, int) else None
                          for name in PAIR})
@@ -154,7 +151,7 @@ def _from_counts(rows, split: dict) -> tuple[dict, dict | None, dict]:
                             "those split.json says it validated (counts of another split?)")
     f1 = {name: [_f1(*totals[(str(f), name)]) for f in range(len(folds))] for name in PAIR}
     vote = ({name: _f1(*totals[("vote", name)]) for name in PAIR}
-            if split.get("strategy") == "bcv" else None)
+            if split.get("strategy") == BCV.name else None)
     return f1, vote, totals
 
 
@@ -198,7 +195,7 @@ def _disagrees(key: str, recorded, implied: float, source: str) -> Untrusted:
 
 def _check_estimates(estimates: dict, f1: dict | None, vote: dict | None, source: str) -> None:
     """estimates.json against itself, and against the fold and vote F1s where known."""
-    strategy = estimates["strategy"]
+    name = estimates["strategy"]
     per_model = estimates.get("per_model") if isinstance(estimates.get("per_model"), dict) \
         else {}
 
@@ -214,14 +211,14 @@ def _check_estimates(estimates: dict, f1: dict | None, vote: dict | None, source
 
     differences = estimates.get("fold_differences")
     if f1 is not None:
-        if len(f1["A"]) != (1 if strategy == "holdout" else len(differences)):
+        if len(f1["A"]) != (1 if name == HOLDOUT.name else len(differences)):
             raise Untrusted("estimates.json", f"has {len(differences or ())} fold differences, "
                             f"{source} {len(f1['A'])} folds")
         implied = [a - b for a, b in zip(f1["A"], f1["B"])]
-        if strategy != "holdout":
+        if name != HOLDOUT.name:
             for f, (recorded, value) in enumerate(zip(differences, implied)):
                 check(f"fold_differences[{f}]", recorded, value)
-    if strategy == "holdout":
+    if name == HOLDOUT.name:
         if f1 is not None:
             check("holdout", estimates["holdout"], f1["A"][0] - f1["B"][0])
             check_model("holdout", lambda name: f1[name][0])
@@ -230,7 +227,7 @@ def _check_estimates(estimates: dict, f1: dict | None, vote: dict | None, source
             check("holdout", estimates["holdout"],
                   per_model["A"]["holdout"] - per_model["B"]["holdout"], "its per-model F1s")
         return
-    if strategy == "repeated-holdout":
+    if name == REPEATED_HOLDOUT.name:
         check("mean", estimates["mean"], _mean(differences), "its fold differences")
         if f1 is not None:
             check_model("mean", lambda name: _mean(f1[name]))

@@ -20,6 +20,7 @@ from reprocompare import __version__
 from reprocompare.base.errors import UserError
 from reprocompare.base.records import dumps_json
 from reprocompare.base.records import write_directory_atomic, write_text_atomic
+from reprocompare.base.strategies import BCV, NAMES, STRATEGIES
 from reprocompare.commands import init, run
 from reprocompare.commands.resume import resume
 from reprocompare.commands.sequential import run_waves
@@ -208,8 +209,7 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 def _split_options(parser: argparse.ArgumentParser, *, required: bool = True) -> None:
     parser.add_argument("--strategy", required=required,
-                        choices=["holdout", "repeated-holdout", "bcv"],
-                        **({} if required else {"default": "bcv"}))
+                        choices=NAMES, **({} if required else {"default": BCV.name}))
     parser.add_argument("--k", type=_bounded("--k"), default=10,
                         help=f"hold-outs of repeated-holdout (10; {_range('--k')})")
     parser.add_argument("--m", type=_bounded("--m"), default=3,
@@ -279,8 +279,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
                                                      keep_predictions=not args.no_predictions))
     # A - B in F1 points, as every table prints it (estimates.json keeps fractions)
     print("A - B, F1 points:")
-    for key in ("holdout", "mean", "avg", "vote", "mixture"):
-        if key in run.estimates:
+    for key in (key for strategy in STRATEGIES for key in strategy.estimates):
+        if isinstance(run.estimates.get(key), float):  # the differences, not a fold's list
             print(f"{key:>8}: {100 * run.estimates[key]:+.2f} F1 points")
     print(f"wrote {out}/", file=sys.stderr)
     return 0

@@ -48,7 +48,8 @@ from pathlib import Path
 
 from reprocompare.base import records
 from reprocompare.base.errors import UserError
-from reprocompare.base.records import STRATEGY_NAMES, read_json, write_text_atomic
+from reprocompare.base.records import read_json, write_text_atomic
+from reprocompare.base.strategies import strategy as strategy_of
 from reprocompare.base.verify import run_problem
 from reprocompare.pipeline import jobs, provenance
 from reprocompare.pipeline.workflow_files import snakefile, snakemake_command
@@ -64,7 +65,7 @@ def _json_object(path: Path) -> tuple[dict | None, str | None]:
 
 def planned_runs(config: dict) -> list[tuple[str, str, str, int]]:
     """(corpus, comparison, strategy, repetition) of every compare job the config plans."""
-    strategies = [STRATEGY_NAMES[key] for key in config["strategies"]]
+    strategies = [strategy_of(key).name for key in config["strategies"]]
     return [(corpus, name, strategy, r)
             for name, comparison in config["comparisons"].items()
             for corpus in comparison["corpora"]

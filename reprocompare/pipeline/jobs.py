@@ -16,9 +16,10 @@ from pathlib import Path
 import numpy as np
 
 from reprocompare.base.errors import UserError
-from reprocompare.base.records import (ESTIMATORS, TABLE4_K, project_path, read_json,
-                                       write_json_atomic, write_text_atomic)
+from reprocompare.base.records import (TABLE4_K, project_path, read_json, write_json_atomic,
+                                       write_text_atomic)
 from reprocompare.base.seeds import SAMPLE, derive_seed, generator
+from reprocompare.base.strategies import ESTIMATORS, REPEATED_HOLDOUT
 from reprocompare.corpora.conll import (DOCSTART, Corpus, check_has_chunks, read_conll,
                                         task_corpus)
 from reprocompare.estimators.variance import decompose, design_array
@@ -222,7 +223,7 @@ def _kept_folds(out_dir: str, settings: dict, split: dict, corpus: Corpus) -> di
     the new ones (raising max(k)) or none (lowering it). Any other change of settings trains
     every fold again.
     """
-    if settings["split"]["strategy"] != "repeated-holdout":
+    if settings["split"]["strategy"] != REPEATED_HOLDOUT.name:
         return {}
     try:
         earlier = read_json(Path(out_dir, "settings.json"))
@@ -260,7 +261,7 @@ def summarize(estimate_paths: list[str], settings: dict, out: str) -> None:
     from reprocompare.study.summary import estimator_values, load_estimates, summarize_runs
 
     directories = sorted({str(Path(p).parent) for p in estimate_paths})
-    rs = settings["strategies"].get("repeated-holdout")
+    rs = settings["strategies"].get(REPEATED_HOLDOUT.name)
     table4_k = rs["table4_k"] if rs else TABLE4_K
     summary = summarize_runs(directories, conclusion=settings["conclusion"], table4_k=table4_k,
                              random_state=settings["seed"],

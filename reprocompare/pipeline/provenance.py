@@ -20,7 +20,8 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from reprocompare.base.records import STRATEGY_NAMES, project_path
+from reprocompare.base.records import project_path
+from reprocompare.base.strategies import splitter_arguments, strategy as strategy_of
 from reprocompare.search.config import curves_corpus, fixed_split_seed, search_corpus
 from reprocompare.study.config import corpus_seed, section_defaults
 from reprocompare.study.variation import draw_record, is_default
@@ -34,10 +35,6 @@ def canonical(value):
     if isinstance(value, (list, tuple)):
         return [canonical(item) for item in value]
     return value
-
-
-#: the splitters' strategy name -> its config key
-STRATEGY_KEYS = {name: key for key, name in STRATEGY_NAMES.items()}
 
 
 def source_sha256(path: str) -> str:
@@ -62,19 +59,9 @@ def corpus(config: dict, name: str) -> dict:
     return record
 
 
-def strategy_settings(config: dict, strategy: str) -> dict:
-    """The settings a strategy's splits depend on: ratio, k = max(k) hold-outs, or m."""
-    settings = config["strategies"][STRATEGY_KEYS[strategy]]
-    if strategy == "holdout":
-        return {"ratio": settings["ratio"]}
-    if strategy == "repeated-holdout":
-        return {"k": max(settings["k"]), "ratio": settings["ratio"]}
-    return {"m": settings["m"]}
-
-
 def split(config: dict, corpus_name: str, strategy: str) -> dict:
     """One repetition's split: the strategy's settings, the corpus's seed and its documents."""
-    return {"strategy": strategy, **strategy_settings(config, strategy),
+    return {"strategy": strategy, **splitter_arguments(config, strategy),
             "seed": corpus_seed(config["seed"], corpus_name),
             "keep_documents": config["corpora"][corpus_name]["keep_documents"]}
 
@@ -178,8 +165,8 @@ def compare(config: dict, corpus_name: str, comparison: str, strategy: str) -> d
     if not is_default(config["variation"]):  # a design of samples and seeds (issue 25)
         # what a repetition's draw depends on: growing by samples or decomposing retrains nothing
         record["variation"] = canonical(draw_record(config["variation"]))
-    if strategy == "bcv":
-        record["voting"] = config["strategies"]["bcv"]["voting"]
+    if strategy_of(strategy).votes:  # how it votes changes its Vote and Mixture
+        record["voting"] = config["strategies"][strategy_of(strategy).key]["voting"]
     record["keep_predictions"] = config["keep_predictions"]
     if any(uses_device(config, pair[side]) for side in ("a", "b")):
         record["device"] = config["device"]
@@ -265,7 +252,7 @@ def learning_curve_runs(config: dict, corpus_name: str, model_name: str) -> dict
 
 def strategies(config: dict) -> dict:
     """Every strategy's settings as the reports label them (m x 2 BCV, the ratio, the k)."""
-    return canonical({STRATEGY_NAMES[key]: settings
+    return canonical({strategy_of(key).name: settings
                       for key, settings in config["strategies"].items()})
 
 

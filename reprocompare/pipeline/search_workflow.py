@@ -7,7 +7,8 @@ the working directory, under ``results/``, as the rules write them.
 
 from __future__ import annotations
 
-from reprocompare.base.records import STRATEGY_NAMES, SUMMARY, run_directory
+from reprocompare.base.records import SUMMARY, run_directory
+from reprocompare.base.strategies import strategy as strategy_of
 from reprocompare.models import tagger_class_of
 from reprocompare.search.config import (curves_corpus, feed_best, search_corpus, search_enabled,
                            searched_models, trial_jobs)
@@ -70,7 +71,7 @@ def search_outputs(config: dict) -> list[str]:
 
 def checklist_inputs(config: dict) -> dict[str, list[str]]:
     """Every record the checklist reads (:func:`reports.checklist.collect`), by kind."""
-    runs = [str(run_directory(corpus, comparison, STRATEGY_NAMES[strategy], r))
+    runs = [str(run_directory(corpus, comparison, strategy_of(strategy).name, r))
             for corpus, comparison in pairs(config) for strategy in config["strategies"]
             for r in range(config["repetitions"])]
     corpora = {corpus for corpus, _ in pairs(config)}

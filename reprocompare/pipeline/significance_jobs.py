@@ -31,7 +31,8 @@ import numpy as np
 
 from reprocompare.base.errors import UserError
 from reprocompare.base.records import write_json_atomic, write_text_atomic
-from reprocompare.base.seeds import STRATEGY_CODES, derive_seed
+from reprocompare.base.seeds import derive_seed
+from reprocompare.base.strategies import REPEATED_HOLDOUT, strategy as strategy_of
 from reprocompare.estimators import aso
 from reprocompare.estimators.claims import Claim, calibration_note, claim_reproducibility, \
     read_counts, repetition_tests
@@ -61,9 +62,9 @@ def _repetition(directory: Path, strategy: str, settings: dict,
         raise UserError(f"not a counts table written by compare ({error}); delete the "
                         "directory and rerun", path=counts_path) from None
     n_train = None
-    if strategy == "repeated-holdout":
+    if strategy == REPEATED_HOLDOUT.name:
         # RS as Table 4 reports it: the first table4_k of the max(k) hold-outs (prefix-stable)
-        folds = folds[:settings["strategies"]["repeated-holdout"]["table4_k"]]
+        folds = folds[:settings["strategies"][strategy]["table4_k"]]
         n_train = read_json(directory / "scores.json")["folds"][0]["n_train"]
     tested = repetition_tests(folds, strategy, n_train=n_train,
                               n_resamples=settings["resamples"], random_state=random_state)
@@ -78,7 +79,7 @@ def _aso(scores: dict[str, list[float]], settings: dict, strategy: str) -> dict:
     """eps_min of A over B and of B over A (estimators.aso) at confidence 1 - alpha, seeded
     per strategy; the bootstrap of the two directions is the same seed's."""
     seed = derive_seed(settings["seed"], settings["corpus"], settings["comparison"],
-                       STRATEGY_CODES[strategy], ASO_TEST, below=2**31 - 1)
+                       strategy_of(strategy).code, ASO_TEST, below=2**31 - 1)
     confidence = 1 - settings["alpha"]
     a_over_b = aso.almost_stochastic_order(scores["A"], scores["B"],
                                            confidence_level=confidence, random_state=seed)
@@ -106,7 +107,7 @@ def claims(counts_paths: list[str], settings: dict, out: str) -> None:
         directory = Path(path).parent
         strategy, repetition = directory.parent.name, int(directory.name.removeprefix("rep"))
         seed = derive_seed(settings["seed"], settings["corpus"], settings["comparison"],
-                           STRATEGY_CODES[strategy], repetition, CLAIM_TESTS, below=2**31 - 1)
+                           strategy_of(strategy).code, repetition, CLAIM_TESTS, below=2**31 - 1)
         print(f"{strategy} rep{repetition}: tests", file=sys.stderr, flush=True)
         tested, scored = _repetition(directory, strategy, settings, seed)
         by_strategy.setdefault(strategy, {})[repetition] = tested

@@ -24,7 +24,8 @@ from sklearn.base import clone
 from reprocompare.base.errors import UserError
 from reprocompare.base.records import (COUNTS_COLUMNS, counts_rows, read_json, write_bytes_atomic,
                                        write_json_atomic, write_text_atomic)
-from reprocompare.base.seeds import FOLD_TRAINING, STRATEGY_CODES, derive_seed
+from reprocompare.base.seeds import FOLD_TRAINING, derive_seed
+from reprocompare.base.strategies import HOLDOUT, REPEATED_HOLDOUT, strategy as strategy_of
 from reprocompare.corpora.conll import Corpus
 from reprocompare.corpora.scoring import ChunkCounts, count_chunks
 from reprocompare.estimators.difference import (bcv_estimates, holdout, repeated_holdout,
@@ -40,7 +41,7 @@ def model_seed(split: dict, fold: int) -> int:
 
     Models A and B of a fold get the same seed (common random numbers).
     """
-    return derive_seed(split["seed"], STRATEGY_CODES[split["strategy"]], int(split["repetition"]),
+    return derive_seed(split["seed"], strategy_of(split["strategy"]).code, int(split["repetition"]),
                        fold, FOLD_TRAINING)
 
 
@@ -145,10 +146,10 @@ def run_comparison(corpus: Corpus, split: dict, models: dict, specs: dict[str, s
 def _estimates(run: ComparisonRun, corpus: Corpus, *, typed: bool, voting: str) -> dict:
     strategy = run.split["strategy"]
     f1 = {name: [fold.counts[name].f1() for fold in run.folds] for name in PAIR}
-    if strategy == "holdout":
+    if strategy == HOLDOUT.name:
         return {"strategy": strategy, "holdout": holdout(f1["A"][0], f1["B"][0]),
                 "per_model": {name: {"holdout": f1[name][0]} for name in PAIR}}
-    if strategy == "repeated-holdout":
+    if strategy == REPEATED_HOLDOUT.name:
         differences = [a - b for a, b in zip(f1["A"], f1["B"])]
         return {"strategy": strategy, "mean": repeated_holdout(f1["A"], f1["B"]),
                 "fold_differences": differences,

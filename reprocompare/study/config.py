@@ -21,7 +21,8 @@ import yaml
 from reprocompare import schemas
 from reprocompare.base.errors import UserError
 from reprocompare.base.markdown import md_table
-from reprocompare.base.records import ESTIMATOR_STRATEGY, STRATEGY_NAMES
+from reprocompare.base.strategies import (REPEATED_HOLDOUT, of_estimator, splitter_arguments,
+                                          strategy as strategy_of)
 from reprocompare.base.seeds import derive_seed
 from reprocompare.corpora.conll import check_has_chunks, read_conll
 from reprocompare.search.config import check_config as check_search_config
@@ -258,10 +259,10 @@ def _check_references(config: dict, source: str) -> None:
                                 key=f"comparisons.{name}.corpora")
     _check_stopping(config, source)
     _check_variation(config, source)
-    rs = config["strategies"].get("repeated_holdout")
+    rs = config["strategies"].get(REPEATED_HOLDOUT.key)
     if rs is not None and rs["table4_k"] > max(rs["k"]):
         raise UserError(f"{rs['table4_k']} is more than the largest k ({max(rs['k'])})",
-                        path=source, key="strategies.repeated_holdout.table4_k")
+                        path=source, key=f"strategies.{REPEATED_HOLDOUT.key}.table4_k")
 
 
 
@@ -277,8 +278,8 @@ def _check_stopping(config: dict, source: str) -> None:
                         "study could never run a wave", path=source,
                         key="stopping.max_repetitions")
     for name in stopping["estimators"]:
-        if ESTIMATOR_STRATEGY[name] not in config["strategies"]:
-            raise UserError(f"{name} needs strategies.{ESTIMATOR_STRATEGY[name]}, which this "
+        if of_estimator(name).key not in config["strategies"]:
+            raise UserError(f"{name} needs strategies.{of_estimator(name).key}, which this "
                             f"study does not run (strategies: {', '.join(config['strategies'])})",
                             path=source, key="stopping.estimators")
 
@@ -330,17 +331,6 @@ def _check_variation(config: dict, source: str) -> None:
                      "seed: more seeds would repeat identical runs", "variation.seeds")
 
 
-def splitter_arguments(config: dict, strategy: str) -> dict:
-    """k, m and ratio of a strategy (splitters' name) from the config.
-
-    Repeated hold-out trains max(k) hold-outs per repetition; smaller k use the first ones.
-    """
-    key = {v: k for k, v in STRATEGY_NAMES.items()}[strategy]
-    settings = config["strategies"][key]
-    return {"k": max(settings.get("k", [1])), "m": settings.get("m", 3),
-            "ratio": settings.get("ratio", "8:1")}
-
-
 def check_corpora(config: dict) -> None:
     """Read every corpus once, so a bad corpus stops the run before any job writes anything.
 
@@ -366,12 +356,13 @@ def check_corpora(config: dict) -> None:
                                 key="variation.sample_size")
             n = sample
         for key in config["strategies"]:
+            name = strategy_of(key).name
             try:  # a corpus too small for a strategy fails here, not in a job
-                split_document(STRATEGY_NAMES[key], n,
+                split_document(name, n,
                                groups=read.docs[:n] if corpus["keep_documents"] else None,
-                               **splitter_arguments(config, STRATEGY_NAMES[key]))
+                               **splitter_arguments(config, name))
             except ValueError as error:
-                raise UserError(f"too small for {STRATEGY_NAMES[key]}: {error}",
+                raise UserError(f"too small for {name}: {error}",
                                 path=corpus["path"]) from None
 
 

@@ -15,7 +15,9 @@ from pathlib import Path
 import numpy as np
 
 from reprocompare.base.errors import UserError
-from reprocompare.base.records import ESTIMATORS, TABLE4_K, read_json
+from reprocompare.base.records import TABLE4_K, read_json
+from reprocompare.base.strategies import (BCV, ESTIMATORS, HOLDOUT, NAMES, REPEATED_HOLDOUT,
+                                          strategy)
 from reprocompare.base.verify import check_run
 from reprocompare.estimators.difference import mixture
 from reprocompare.estimators.effect import mean_interval
@@ -40,16 +42,12 @@ def _read_json(path: Path) -> dict:
     return read_json(path)
 
 
-#: what estimates.json must hold for each strategy (numbers), so a tampered file is one error
-_REQUIRED = {"holdout": ("holdout",), "repeated-holdout": ("fold_differences",),
-             "bcv": ("avg", "vote", "mixture")}
-
-
 def _check_estimates(estimates: dict, path: Path) -> None:
-    strategy = estimates.get("strategy")
-    if strategy not in _REQUIRED:
-        raise UserError(f"strategy {strategy!r} is not one of {', '.join(_REQUIRED)}", path=path)
-    for key in _REQUIRED[strategy]:
+    # what estimates.json must hold for its strategy (numbers), so a tampered file is one error
+    name = estimates.get("strategy")
+    if name not in NAMES:
+        raise UserError(f"strategy {name!r} is not one of {', '.join(NAMES)}", path=path)
+    for key in strategy(name).summarized:
         value = estimates.get(key)
         numbers = value if isinstance(value, list) and value else [value]
         if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and v == v
@@ -116,26 +114,26 @@ def estimator_values(records: list[dict], table4_k: int = TABLE4_K,
     for record in records:
         by_strategy[record["strategy"]].append(record)
     values: dict = {}
-    for strategy, group in by_strategy.items():
+    for name, group in by_strategy.items():
         group.sort(key=lambda r: r["repetition"])
         repetitions = [r["repetition"] for r in group]
         if len(set(repetitions)) != len(repetitions):
             twice = sorted(r for r in repetitions if repetitions.count(r) > 1)[0]
             where = [r["directory"] for r in group if r["repetition"] == twice]
-            raise UserError(f"repetition {twice} of strategy {strategy} is given twice: "
+            raise UserError(f"repetition {twice} of strategy {name} is given twice: "
                             f"{' and '.join(where)} (runs of another seed or study? give one "
                             "directory per repetition)")
-        if strategy == "holdout":
+        if name == HOLDOUT.name:
             values["ST"] = [r["holdout"] for r in group]
-            values["models"] = {name: [r["per_model"][name]["holdout"] for r in group]
-                                for name in ("A", "B")}
-        elif strategy == "repeated-holdout":
+            values["models"] = {model: [r["per_model"][model]["holdout"] for r in group]
+                                for model in ("A", "B")}
+        elif name == REPEATED_HOLDOUT.name:
             k_max = min(len(r["fold_differences"]) for r in group)
             # the first k hold-outs of a repetition are a k-repetition RS (the splitter's contract)
             values["RS@k"] = {k: [float(np.mean(r["fold_differences"][:k])) for r in group]
                               for k in range(1, k_max + 1)}
             values["RS"] = values["RS@k"][min(table4_k, k_max)]
-        elif strategy == "bcv":
+        elif name == BCV.name:
             values["Avg"] = [r["avg"] for r in group]
             values["Vote"] = [r["vote"] for r in group]
             mixed = [mixture(r["vote"], r["avg"], conclusion) for r in group]
@@ -239,7 +237,7 @@ def summarize_runs(directories, *, conclusion: str = "A>B", table4_k: int = TABL
         raise UserError("no comparison directories given")
     check_poolable(records)
     rs_max = min((len(r["fold_differences"]) for r in records
-                  if r["strategy"] == "repeated-holdout"), default=None)
+                  if r["strategy"] == REPEATED_HOLDOUT.name), default=None)
     if rs_max is not None and not 1 <= table4_k <= rs_max:
         raise UserError(f"k = {table4_k} hold-outs for Table 4's RS, but the repeated hold-out "
                         f"runs have {rs_max}: give a k from 1 to {rs_max}", key="--k")

@@ -10,7 +10,8 @@ from reprocompare.study.config import (
     validate as validate_config,
 )
 from reprocompare.base.errors import UserError
-from reprocompare.base.records import CLAIMS, RUN, STRATEGY_NAMES, SUMMARY
+from reprocompare.base.records import CLAIMS, RUN, SUMMARY
+from reprocompare.base.strategies import NAMES, strategy as strategy_of
 from reprocompare.pipeline import provenance
 from reprocompare.pipeline.search_workflow import (
     comparison_best_configs,
@@ -70,13 +71,13 @@ if workflow.is_main_process:
         )
 
 REPETITIONS = range(config["repetitions"])
-STRATEGY_RUN = [STRATEGY_NAMES[key] for key in config["strategies"]]
+STRATEGY_RUN = [strategy_of(key).name for key in config["strategies"]]
 
 
 wildcard_constraints:
     corpus=r"[A-Za-z0-9_-][A-Za-z0-9_.-]*",
     comparison=r"[A-Za-z0-9_-][A-Za-z0-9_.-]*",
-    strategy=r"holdout|repeated-holdout|bcv",
+    strategy="|".join(NAMES),
     repetition=r"\d+",
 
 

@@ -1,0 +1,135 @@
+"""The strategy registry (issue 35): one object per splitting strategy, asked by every module.
+
+Checked here: both spellings reach one object and nothing else does; the seed codes are the
+frozen ones (a changed code would silently change every committed split); each object's
+settings, estimates, estimators and tests agree with what the splitters, the compare job, the
+summaries and the claims actually produce; the labels say what a run did not record; and the
+strategies are spelled out in at most four code files (the issue's bound), so that adding one
+touches one place.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from reprocompare.base.strategies import (BCV, ESTIMATORS, HOLDOUT, NAMES, REPEATED_HOLDOUT,
+                                          STRATEGIES, labels, of_estimator, splitter_arguments,
+                                          strategy)
+from reprocompare.estimators.claims import repetition_tests
+from reprocompare.splitters import make_splitter, split_document
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("found", STRATEGIES, ids=NAMES)
+def test_both_spellings_reach_one_object(found):
+    assert strategy(found.name) is found
+    assert strategy(found.key) is found
+    assert strategy(found) is found
+
+
+@pytest.mark.parametrize("spelling", ["Holdout", "repeated holdout", "cv", "", None, 3])
+def test_other_spellings_are_refused_with_the_names(spelling):
+    with pytest.raises(KeyError, match="holdout, repeated-holdout, bcv"):
+        strategy(spelling)
+
+
+def test_seed_codes_are_the_frozen_ones():
+    # the codes in every committed study's seed paths: 1, 2, 3, never positions
+    assert {s.name: s.code for s in STRATEGIES} == {"holdout": 1, "repeated-holdout": 2,
+                                                    "bcv": 3}
+    assert len({s.code for s in STRATEGIES}) == len(STRATEGIES)
+
+
+def test_estimators_are_table4s_columns_in_order():
+    assert ESTIMATORS == ("ST", "RS", "Avg", "Vote", "Mixture")
+    assert [of_estimator(e).name for e in ESTIMATORS] == ["holdout", "repeated-holdout", "bcv",
+                                                          "bcv", "bcv"]
+    with pytest.raises(KeyError, match="Mixture"):
+        of_estimator("mixture")
+
+
+@pytest.mark.parametrize("found", STRATEGIES, ids=NAMES)
+def test_split_documents_record_the_registry_settings(found):
+    config = {"strategies": {found.key: {"ratio": "4:1", "k": [2, 5], "m": 2, "table4_k": 2}}}
+    arguments = splitter_arguments(config, found.name)
+    assert set(arguments) == set(found.settings)
+    document = split_document(found.name, 40, seed=3, **arguments)
+    extra = [key for key in document if key not in ("strategy", "seed", "repetition",
+                                                    "n_sentences", "corpus_sha256", "folds")]
+    assert extra == list(found.settings) + (["blocks"] if found.votes else [])
+    # the splitter is the registry's class, and the folds its count: 1, max(k), 2m
+    assert type(make_splitter(found.name)).__name__ == found.splitter
+    assert len(document["folds"]) == {"holdout": 1, "repeated-holdout": 5, "bcv": 4}[found.name]
+
+
+@pytest.mark.parametrize("found", STRATEGIES, ids=NAMES)
+def test_claims_run_exactly_the_registry_tests(found):
+    rng = np.random.default_rng(0)
+    n_folds = {"holdout": 1, "repeated-holdout": 3, "bcv": 6}[found.name]
+
+    def counts(gold):  # (gold, predicted, correct) chunks per sentence, one gold for A and B
+        correct = np.minimum(gold, rng.integers(0, 4, size=gold.shape))
+        return np.hstack([gold, gold, correct])
+
+    golds = [rng.integers(1, 4, size=(30, 1)) for _ in range(n_folds)]
+    folds = [{"A": counts(gold), "B": counts(gold)} for gold in golds]
+    tested = repetition_tests(folds, found.name, n_train=240, n_resamples=50, random_state=1)
+    assert tuple(tested) == found.tests
+
+
+def test_labels_come_from_the_run_settings_and_say_what_is_missing():
+    settings = {"holdout": {"ratio": "4:1"}, "repeated_holdout": {"ratio": "3:1", "k": [9]},
+                "bcv": {"m": 5}}
+    assert labels(settings, 4) == {"ST": "4:1 hold-out", "RS": "4 x 3:1 hold-outs",
+                                   "Avg": "5x2 BCV", "Vote": "5x2 BCV", "Mixture": "5x2 BCV"}
+    # nothing recorded: said so, never the paper's values
+    assert labels(None, None) == {"ST": "hold-out (ratio not recorded)",
+                                  "RS": "k hold-outs (ratio not recorded)",
+                                  "Avg": "m x 2 BCV (m not recorded)",
+                                  "Vote": "m x 2 BCV (m not recorded)",
+                                  "Mixture": "m x 2 BCV (m not recorded)"}
+    # a foreign strategy in a record labels nothing and breaks nothing
+    assert labels({"loo": {"k": 3}}, 6)["RS"] == "6 hold-outs (ratio not recorded)"
+
+
+def test_the_strategies_are_spelled_out_in_at_most_four_code_files():
+    """Issue 35's bound: the names as string literals live in the registry and the few modules
+    that compute a strategy's own estimates; every other module asks the registry. A spelling
+    that is also a field of the strategy's estimates.json (``"holdout"``, ST's difference) is
+    a record's key there, not the strategy, and is not counted."""
+    spellings = {s for found in STRATEGIES for s in (found.name, found.key)
+                 if s not in found.estimates}
+    spelled = re.compile(r"""["'](?:%s)["']""" % "|".join(map(re.escape, sorted(spellings))))
+    files = [path for folder in ("reprocompare", "corpora", "splitters", "models", "estimators",
+                                 "reports", "search", "workflow")
+             for path in sorted((ROOT / folder).rglob("*")) if path.suffix in (".py", ".smk")]
+    found = []
+    for path in files:
+        code = "\n".join(line for line in _code_lines(path.read_text(encoding="utf-8")))
+        if spelled.search(code):
+            found.append(str(path.relative_to(ROOT)))
+    assert "reprocompare/base/strategies.py" in found
+    assert len(found) <= 4, found
+
+
+def _code_lines(text: str):
+    """The lines of code, without docstrings, comments or doctest examples."""
+    in_docstring = False
+    for line in text.splitlines():
+        stripped = line.strip()
+        quotes = stripped.count('"""') + stripped.count("'''")
+        if in_docstring:
+            if quotes % 2:
+                in_docstring = False
+            continue
+        if stripped.startswith(('"""', "'''", 'r"""')):
+            in_docstring = quotes % 2 == 1
+            continue
+        if stripped.startswith("#"):
+            continue
+        yield line.split("  #")[0]
