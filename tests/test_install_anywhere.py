@@ -195,3 +195,27 @@ def test_run_plans_a_study_with_the_installed_workflow(tmp_path):
     # 3 strategies x 10 repetitions (the schema's default R) of the one comparison
     assert counts["compare"] == 30 and counts["front_page"] == 1, counts
     assert not (tmp_path / "study" / "results").exists()
+
+
+@pytest.mark.slow
+def test_run_runs_a_sequential_config_in_waves_and_reports_it(tmp_path):
+    corpus = tmp_path / "corpus.conll"
+    corpus.write_text(_slice(DATA / "train.txt.gz", 60))
+    config_path = init_study(tmp_path / "study", corpus, a="crf:max_iterations=5",
+                             b="crf:scheme=IOBES,max_iterations=5")
+    config = yaml.safe_load(config_path.read_text())
+    config.update(repetitions=2, strategies={"bcv": {"m": 1}},
+                  stopping={"enabled": True, "wave": 2, "max_repetitions": 2,
+                            "estimators": ["Avg"]})
+    config_path.write_text(yaml.safe_dump(config))
+    result = conftest.reprocompare("run", "study", "--cores", "1", cwd=tmp_path)
+    assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
+    assert "wave to R = 2 (waves of 2, at most 2)" in result.stdout
+    assert "stopped at R = 2" in result.stdout
+    assert (tmp_path / "study" / "results" / "report.html").is_file()
+    lines = result.stdout.strip().splitlines()[-3:]
+    assert [line.split(",")[1].split("(")[0].strip() for line in lines] == \
+        ["Avg", "Vote", "Mixture"], result.stdout
+    summary = yaml.safe_load((tmp_path / "study" / "results" / "summaries" / "corpus" /
+                              "a_vs_b.json").read_text())
+    assert summary["summary"]["stopping"]["waves"] == 1
