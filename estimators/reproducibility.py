@@ -110,6 +110,20 @@ def snr(values, conclusion: str = "A>B") -> float:
     ``snr_bias_factor(R)`` times the true SNR (1.25 at R = 5, 1.04 at R = 20); the tables keep
     Eq. 4's value to compare with the paper and give the exact interval beside it.
 
+    Parameters
+    ----------
+    values : array_like of float, shape (R,)
+        The estimates of A - B, one per repetition.
+    conclusion : {'A>B', 'B>A'}, default 'A>B'
+        The conclusion under test: the estimates are read with its sign.
+
+    Returns
+    -------
+    float
+        The SNR; +-inf or 0 for constant estimates.
+
+    Examples
+    --------
     >>> round(snr([0.1, 0.2, 0.3, -0.2]), 4)
     0.4629
     >>> snr([0.1, 0.1, 0.1]), snr([0.0, 0.0])
@@ -126,6 +140,16 @@ def snr_bias_factor(repetitions: int) -> float:
 
     It is E[sigma / s] (s and the mean are independent under normality), finite for R >= 3;
     for R = 2 the expectation does not exist and inf is returned.
+
+    Parameters
+    ----------
+    repetitions : int
+        R, at least 2.
+
+    Returns
+    -------
+    float
+        The factor (inf at R = 2).
     """
     r = int(repetitions)
     if r < 2:
@@ -137,7 +161,20 @@ def snr_bias_factor(repetitions: int) -> float:
 
 
 def reproducibility(values, conclusion: str = "A>B") -> float:
-    """Eq. 1: the share of repetitions whose estimate supports the conclusion (is > 0)."""
+    """Eq. 1: the share of repetitions whose estimate supports the conclusion (is > 0).
+
+    Parameters
+    ----------
+    values : array_like of float, shape (R,)
+        The estimates of A - B, one per repetition.
+    conclusion : {'A>B', 'B>A'}, default 'A>B'
+        The conclusion under test: the estimates are read with its sign.
+
+    Returns
+    -------
+    float
+        The share of repetitions, in [0, 1].
+    """
     return float(np.mean(_values(values, conclusion) > 0))
 
 
@@ -146,6 +183,16 @@ def chebyshev_bound(snr_value: float) -> float:
 
     The bound holds for a positive SNR; for SNR <= 0 it says nothing and 0 is returned. An
     infinite SNR (constant estimates) gives 1; NaN is a ValueError (no SNR was measured).
+
+    Parameters
+    ----------
+    snr_value : float
+        The SNR (Eq. 4).
+
+    Returns
+    -------
+    float
+        The bound, in [0, 1].
     """
     if isinstance(snr_value, bool) or not isinstance(snr_value, (int, float, np.number)) \
             or math.isnan(snr_value):
@@ -165,7 +212,22 @@ def _check_confidence(confidence) -> None:
 
 
 def clopper_pearson(successes: int, trials: int, confidence: float = 0.95) -> tuple[float, float]:
-    """Exact binomial (Clopper-Pearson 1934) interval for a share."""
+    """Exact binomial (Clopper-Pearson 1934) interval for a share.
+
+    Parameters
+    ----------
+    successes : int
+        Repetitions that support the conclusion.
+    trials : int
+        All repetitions, R.
+    confidence : float, default 0.95
+        Confidence level, in (0, 1).
+
+    Returns
+    -------
+    (float, float)
+        The interval's low and high ends.
+    """
     interval = stats.binomtest(int(successes), int(trials)).proportion_ci(confidence, "exact")
     return float(interval.low), float(interval.high)
 
@@ -218,6 +280,22 @@ def snr_exact_interval(values, conclusion: str = "A>B", *,
     Constant estimates (see :func:`snr`) give the point value at both ends: ``(inf, inf)`` for
     equal non-zero estimates, ``(0, 0)`` for all zeros.
 
+    Parameters
+    ----------
+    values : array_like of float, shape (R,)
+        The estimates of A - B, one per repetition.
+    conclusion : {'A>B', 'B>A'}, default 'A>B'
+        The conclusion under test: the estimates are read with its sign.
+    confidence : float, default 0.95
+        Confidence level, in (0, 1).
+
+    Returns
+    -------
+    (float, float)
+        The interval's low and high ends.
+
+    Examples
+    --------
     >>> tuple(round(x, 3) for x in snr_exact_interval([0.01, 0.02]))  # R = 2: wide, finite
     (-0.654, 5.012)
     """
@@ -242,6 +320,24 @@ def snr_bootstrap_interval(values, conclusion: str = "A>B", *, n_resamples: int 
     88-92% at R = 20 for a nominal 95%; docs/statistics.md), so the
     exact interval is the default. A resample with no spread gets the SNR that :func:`snr`
     gives constant estimates (never NaN).
+
+    Parameters
+    ----------
+    values : array_like of float, shape (R,)
+        The estimates of A - B, one per repetition.
+    conclusion : {'A>B', 'B>A'}, default 'A>B'
+        The conclusion under test: the estimates are read with its sign.
+    n_resamples : int, default 2000
+        Bootstrap resamples.
+    confidence : float, default 0.95
+        Confidence level, in (0, 1).
+    random_state : int, default 0
+        Seed of the resampling.
+
+    Returns
+    -------
+    (float, float)
+        The percentile interval's low and high ends.
     """
     values = _values(values, conclusion)
     rng = np.random.default_rng(random_state)
@@ -263,6 +359,20 @@ def repetitions_for_reproducibility(share: float, half_width: float = REPRODUCIB
     "How far to grow a study" (issue 16): the observed share is assumed to stay where it is
     (R * share successes, rounded), and the interval's half-width is (high - low) / 2. About
     35 repetitions suffice at a share of 0 or 1, about 390 at 0.5.
+
+    Parameters
+    ----------
+    share : float
+        The observed reproducibility, in [0, 1].
+    half_width : float, default REPRODUCIBILITY_HALF_WIDTH
+        The interval's largest half-width.
+    confidence : float, default 0.95
+        Confidence level, in (0, 1).
+
+    Returns
+    -------
+    int or None
+        R, or None when no R up to the search's end reaches the width.
     """
     if not 0 <= share <= 1:
         raise ValueError(f"share must lie in [0, 1], got {share!r}")
@@ -294,6 +404,20 @@ def repetitions_for_snr(snr_value: float, half_width: float = SNR_HALF_WIDTH,
     Beyond ``EXACT_SEARCH_UP_TO`` repetitions that normal approximation itself is returned: the
     exact search costs seconds there and agrees with it within 2 repetitions (831 against 830 at
     SNR 5, 3136 against 3135 at SNR 10).
+
+    Parameters
+    ----------
+    snr_value : float
+        The observed SNR.
+    half_width : float, default SNR_HALF_WIDTH
+        The interval's largest half-width.
+    confidence : float, default 0.95
+        Confidence level, in (0, 1).
+
+    Returns
+    -------
+    int or None
+        R, or None for an infinite SNR or beyond the search limit.
     """
     if not math.isfinite(snr_value):
         return None
@@ -355,6 +479,23 @@ def summarize(values, conclusion: str = "A>B", *, snr_method: str = "exact",
     relative to the conclusion under test. ``random_state`` seeds the bootstrap only.
 
     Raises :class:`TooFewRepetitions` (a ValueError) for fewer than 2 values.
+
+    Parameters
+    ----------
+    values : array_like of float, shape (R,)
+        The estimates of A - B, one per repetition (at least 2).
+    conclusion : {'A>B', 'B>A'}, default 'A>B'
+        The conclusion under test: the estimates are read with its sign.
+    snr_method : {'exact', 'bootstrap'}, default 'exact'
+        How the SNR's interval is computed: :func:`snr_exact_interval` or
+        :func:`snr_bootstrap_interval`.
+    random_state : int, default 0
+        Seed of the bootstrap interval.
+
+    Returns
+    -------
+    EstimatorSummary
+        The estimator's row of Table 4.
     """
     if snr_method not in SNR_METHODS:
         raise ValueError(f"unknown snr_method {snr_method!r}; expected one of "
@@ -396,6 +537,18 @@ def model_interval(f1_values, confidence: float = 0.95) -> ModelInterval:
     """Table 3: sample mean, standard error (sd / sqrt(R)) and the Student t interval.
 
     Exact for normal F1s; constant F1s (for instance 0 everywhere) give a zero-width interval.
+
+    Parameters
+    ----------
+    f1_values : array_like of float, shape (R,)
+        One model's F1 in each repetition (at least 2).
+    confidence : float, default 0.95
+        Confidence level, in (0, 1).
+
+    Returns
+    -------
+    ModelInterval
+        R, the mean, its standard error and the interval's ends.
     """
     _check_confidence(confidence)
     values = np.asarray(f1_values, dtype=np.float64)
