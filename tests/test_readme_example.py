@@ -1,6 +1,6 @@
-"""README's `type: python` example, run as it stands (issue 24, item 4): the tagger file and the
-command between the README's example markers, in a fresh directory with the shipped corpus, no
-PYTHONPATH."""
+"""The docs' `type: python` example, run as it stands (issue 24, item 4): the tagger file and the
+command between the example markers of docs/models.md ("Your own models"), in a fresh directory
+with the shipped corpus, no PYTHONPATH."""
 
 from __future__ import annotations
 
@@ -17,12 +17,12 @@ from conftest import ROOT
 
 pytestmark = pytest.mark.slow
 
-README = (ROOT / "README.md").read_text()
-EXAMPLE = README.split("<!-- example:begin -->", 1)[1].split("<!-- example:end -->", 1)[0]
+PAGE = (ROOT / "docs" / "models.md").read_text()
+EXAMPLE = PAGE.split("<!-- example:begin -->", 1)[1].split("<!-- example:end -->", 1)[0]
 BLOCKS = re.findall(r"```(\w+)\n(.*?)```", EXAMPLE, re.S)
 
 
-def test_the_readme_example_runs_verbatim(tmp_path):
+def test_the_docs_example_runs_verbatim(tmp_path):
     (python, source), (shell, command) = BLOCKS
     assert (python, shell) == ("python", "sh")
     target = source.splitlines()[0].removeprefix("# ")  # its first line names its file
