@@ -90,7 +90,20 @@ def _text(conclusion: str) -> str:
 
 
 def decision_bounds(threshold: float = THRESHOLD, snr0: float = 0.0) -> tuple[float, float]:
-    """The SNRs where the predictive reproducibility Phi(SNR - snr0) is 1 - tau and tau."""
+    """The SNRs where the predictive reproducibility Phi(SNR - snr0) is 1 - tau and tau.
+
+    Parameters
+    ----------
+    threshold : float, default THRESHOLD
+        tau, in (0.5, 1).
+    snr0 : float, default 0.0
+        The estimator's null SNR offset (0 for single differences).
+
+    Returns
+    -------
+    (float, float)
+        The SNRs below which the opposite conclusion and above which the conclusion reproduces.
+    """
     z = float(stats.norm.ppf(_check_threshold(threshold)))
     return snr0 - z, snr0 + z
 
@@ -101,6 +114,20 @@ def decide(low: float, high: float, *, threshold: float = THRESHOLD, snr0: float
     :data:`SUPPORTED` if Phi(low - snr0) >= tau, :data:`OPPOSED` if Phi(high - snr0) <= 1 - tau,
     :data:`NO_DIFFERENCE` if both lie strictly between, else :data:`UNDECIDED` (compared on the
     SNR scale, where Phi is monotone: low >= snr0 + Phi^-1(tau), and so on).
+
+    Parameters
+    ----------
+    low, high : float
+        The SNR interval's ends.
+    threshold : float, default THRESHOLD
+        tau, in (0.5, 1).
+    snr0 : float, default 0.0
+        The estimator's null SNR offset (0 for single differences).
+
+    Returns
+    -------
+    int
+        :data:`SUPPORTED`, :data:`OPPOSED`, :data:`NO_DIFFERENCE` or :data:`UNDECIDED`.
     """
     below, above = decision_bounds(threshold, snr0)
     if low >= above:
@@ -145,6 +172,28 @@ def decisions(t_statistics, repetitions, *, threshold: float = THRESHOLD,
 
     ``t_statistics`` may hold ``inf``/``-inf`` (constant estimates); all-zero estimates, whose
     interval is (0, 0) by convention, must go through :func:`decide`.
+
+    Parameters
+    ----------
+    t_statistics : array_like of float
+        sqrt(R) times each study's SNR.
+    repetitions : array_like of int
+        Each study's R (broadcast against ``t_statistics``).
+    threshold : float, default THRESHOLD
+        tau, in (0.5, 1).
+    confidence : float, default CONFIDENCE
+        Confidence of the intervals, in (0, 1).
+    snr0 : float, default 0.0
+        The estimator's null SNR offset (0 for single differences).
+    time_uniform : bool, default True
+        Confidence sequences (True) or fixed-R intervals (False).
+    prior_scale : float, default PRIOR_SCALE
+        Scale of the mixture prior of the confidence sequence (:mod:`.sequential`).
+
+    Returns
+    -------
+    numpy.ndarray of int
+        One decision code per study, as :func:`decide` gives.
     """
     _check_threshold(threshold)
     confidence = _check_confidence(confidence)
@@ -190,6 +239,32 @@ def repetitions_to_decide(snr_value: float, repetitions: int, *, threshold: floa
     None when no R' up to the maximum decides (an SNR on a threshold never does). A coarse
     geometric grid finds the first deciding R', then every R' below it is checked.
 
+    Parameters
+    ----------
+    snr_value : float
+        The SNR, assumed to stay where it is.
+    repetitions : int
+        R, the repetitions run so far.
+    threshold : float, default THRESHOLD
+        tau, in (0.5, 1).
+    confidence : float, default CONFIDENCE
+        Confidence of the intervals, in (0, 1).
+    snr0 : float, default 0.0
+        The estimator's null SNR offset (0 for single differences).
+    time_uniform : bool, default True
+        Confidence sequences (True) or fixed-R intervals (False).
+    max_repetitions : int, default MAX_REPETITIONS
+        Upper end of the search, in repetitions all told.
+    prior_scale : float, default PRIOR_SCALE
+        Scale of the mixture prior of the confidence sequence (:mod:`.sequential`).
+
+    Returns
+    -------
+    int or None
+        R' - R, or None when no R' up to ``max_repetitions`` decides.
+
+    Examples
+    --------
     >>> repetitions_to_decide(0.0, 5)  # equal models: the sequence must fit inside +-0.84
     10
     """
@@ -236,6 +311,26 @@ def predictive_reproducibility(values, conclusion: str = "A>B", *,
     repetitions for the same width (``docs/sequential.md``), at the price of assuming
     normality. ``snr0`` is the estimator's null SNR offset (0 for single differences).
 
+    Parameters
+    ----------
+    values : array_like of float
+        The estimator's values of A - B, one per repetition, in repetition order.
+    conclusion : {'A>B', 'B>A'}, default 'A>B'
+        The conclusion under test.
+    confidence : float, default CONFIDENCE
+        Confidence of the intervals, in (0, 1).
+    snr0 : float, default 0.0
+        The estimator's null SNR offset (0 for single differences).
+    time_uniform : bool, default False
+        Map the confidence sequence (True) or the fixed-R exact interval (False).
+
+    Returns
+    -------
+    PredictiveReproducibility
+        The value and its interval's ends.
+
+    Examples
+    --------
     >>> p = predictive_reproducibility([0.5, 1.5, 1.0, 0.2, 1.3])
     >>> round(p.value, 3), round(p.low, 3), round(p.high, 3)
     (0.951, 0.586, 0.999)
@@ -264,6 +359,18 @@ def share_bounds(threshold: float = THRESHOLD, snr0: float = 0.0) -> tuple[float
     The normal path's rule Phi(SNR - snr0) >= tau reads, for normal estimates, P(x > 0) >=
     Phi(Phi^-1(tau) + snr0); for a single difference (snr0 = 0) that is tau itself. The
     opposite conclusion needs P(x < 0) >= Phi(Phi^-1(tau) - snr0).
+
+    Parameters
+    ----------
+    threshold : float, default THRESHOLD
+        tau, in (0.5, 1).
+    snr0 : float, default 0.0
+        The estimator's null SNR offset (0 for single differences).
+
+    Returns
+    -------
+    (float, float)
+        The thresholds on P(x > 0) and on P(x < 0).
     """
     z = float(stats.norm.ppf(_check_threshold(threshold)))
     return float(stats.norm.cdf(z + snr0)), float(stats.norm.cdf(z - snr0))
@@ -272,7 +379,20 @@ def share_bounds(threshold: float = THRESHOLD, snr0: float = 0.0) -> tuple[float
 def family_confidence(confidence: float = CONFIDENCE, verdicts: int = 1) -> float:
     """Bonferroni: each of ``verdicts`` claims at 1 - (1 - confidence) / verdicts, so that all
     of them hold together with ``confidence`` (valid for confidence sequences too, which Holm's
-    step-down over p-values fixed in advance is not without more care)."""
+    step-down over p-values fixed in advance is not without more care).
+
+    Parameters
+    ----------
+    confidence : float, default CONFIDENCE
+        The family's confidence, in (0, 1).
+    verdicts : int, default 1
+        How many verdicts the family holds.
+
+    Returns
+    -------
+    float
+        The confidence of each verdict.
+    """
     _check_confidence(confidence)
     if int(verdicts) != verdicts or verdicts < 1:
         raise ValueError(f"verdicts must be a whole number >= 1, got {verdicts!r}")
@@ -288,6 +408,32 @@ def rule(threshold: float = THRESHOLD, confidence: float = CONFIDENCE, *,
     ``snr0`` is one offset or a mapping estimator -> offset (each estimator's criterion is
     printed); ``confidence`` is the family's, ``deciding`` and ``comparisons`` make the family
     (Bonferroni over ``comparisons x len(deciding)`` verdicts).
+
+    Parameters
+    ----------
+    threshold : float, default THRESHOLD
+        tau, in (0.5, 1).
+    confidence : float, default CONFIDENCE
+        The family's confidence.
+    time_uniform : bool, default True
+        Confidence sequences (True) or fixed-R intervals (False).
+    snr0 : float or dict
+        One null SNR offset, or one per estimator name.
+    conclusion : {'A>B', 'B>A'}, default 'A>B'
+        The conclusion under test.
+    wave : int, optional
+        Repetitions per look, printed with the looks.
+    rope : float, optional
+        The equivalence margin (a share of F1), if any.
+    deciding : sequence of str, default ()
+        The estimators whose verdicts decide.
+    comparisons : int, default 1
+        How many comparisons the study makes.
+
+    Returns
+    -------
+    str
+        The rule as prose, with its numbers.
     """
     tau = _check_threshold(threshold)
     _check_confidence(confidence)
@@ -475,7 +621,30 @@ def share_repetitions_to_decide(share_up: float, share_down: float, repetitions:
                                 snr0: float = 0.0, time_uniform: bool = True,
                                 max_repetitions: int = MAX_REPETITIONS) -> int | None:
     """"N more" on the distribution-free path: the smallest R' > R whose share intervals, at
-    the shares seen so far, decide; None when none up to ``max_repetitions`` does."""
+    the shares seen so far, decide; None when none up to ``max_repetitions`` does.
+
+    Parameters
+    ----------
+    share_up, share_down : float
+        The shares of repetitions with A - B > 0 and < 0 so far.
+    repetitions : int
+        R, the repetitions run so far.
+    threshold : float, default THRESHOLD
+        tau, in (0.5, 1).
+    confidence : float, default CONFIDENCE
+        Confidence of the intervals, in (0, 1).
+    snr0 : float, default 0.0
+        The estimator's null SNR offset (0 for single differences).
+    time_uniform : bool, default True
+        Confidence sequences (True) or fixed-R intervals (False).
+    max_repetitions : int, default MAX_REPETITIONS
+        Upper end of the search, in repetitions all told.
+
+    Returns
+    -------
+    int or None
+        R' - R, or None.
+    """
     bounds = share_bounds(threshold, snr0)
     r, n_max = int(repetitions), int(max_repetitions)
     half = 1 - (1 - confidence) / 2
@@ -499,6 +668,22 @@ def mean_interval_for_rope(values: np.ndarray, looks: list[int], confidence: flo
     Time-uniform: the t confidence sequence intersected over the looks. Fixed R: the (1 - 2
     alpha) Student t interval, inside +-rope exactly when TOST (Schuirmann 1987; statsmodels'
     ``ttost_paired`` against zeros) rejects both one-sided nulls at alpha.
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        The values of A - B, in repetition order.
+    looks : list of int
+        The looks R so far (time-uniform only).
+    confidence : float
+        The interval's confidence.
+    time_uniform : bool
+        Confidence sequence (True) or fixed-R interval (False).
+
+    Returns
+    -------
+    (float, float)
+        The interval's low and high ends.
     """
     if time_uniform:
         return running_intersection(mean_confidence_sequence(values[:r], confidence=confidence)
@@ -687,6 +872,32 @@ def replay(values, wave: int, conclusion: str = "A>B", *, threshold: float = THR
 
     Returns the look where it stopped and its verdict; an undecided one carries "N more"
     projected from there up to ``max_repetitions`` (default :data:`MAX_REPETITIONS`).
+
+    Parameters
+    ----------
+    values : array_like of float
+        The estimator's values of A - B, one per repetition, in repetition order.
+    wave : int
+        Repetitions per look.
+    conclusion : {'A>B', 'B>A'}, default 'A>B'
+        The conclusion under test.
+    threshold : float, default THRESHOLD
+        tau, in (0.5, 1).
+    confidence : float, default CONFIDENCE
+        Confidence of the intervals, in (0, 1).
+    snr0 : float, default 0.0
+        The estimator's null SNR offset (0 for single differences).
+    time_uniform : bool, default True
+        Confidence sequences (True) or fixed-R intervals (False).
+    max_repetitions : int, optional
+        The most repetitions looked at; default :data:`MAX_REPETITIONS`.
+    rope : float, optional
+        The equivalence margin, a share of F1.
+
+    Returns
+    -------
+    Replay
+        The look where it stopped, the looks taken and the verdict there.
     """
     values = _check_values(values)
     limit = MAX_REPETITIONS if max_repetitions is None else int(max_repetitions)
