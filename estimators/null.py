@@ -51,7 +51,20 @@ class NullOffset:
 
 
 def centred_mixture(vote, avg, conclusion: str = "A>B") -> np.ndarray:
-    """The directional mixture (Eq. 8) of Vote and Avg with each one's mean removed."""
+    """The directional mixture (Eq. 8) of Vote and Avg with each one's mean removed.
+
+    Parameters
+    ----------
+    vote, avg : numpy.ndarray of float, shape (R,)
+        Vote's and Avg's estimates of the same repetitions.
+    conclusion : {'A>B', 'B>A'}, default 'A>B'
+        The conclusion under test.
+
+    Returns
+    -------
+    numpy.ndarray
+        The mixture of the centred estimates, one per repetition.
+    """
     vote = _checked(vote, "A>B")
     avg = _checked(avg, "A>B")
     if vote.shape != avg.shape:
@@ -66,6 +79,20 @@ def centred_mixture(vote, avg, conclusion: str = "A>B") -> np.ndarray:
 def mixture_null_normal(sd_vote: float, sd_avg: float, rho: float) -> tuple[float, float]:
     """Closed-form (reproducibility, SNR) of the mixture of jointly normal, centred Vote and Avg.
 
+    Parameters
+    ----------
+    sd_vote, sd_avg : float
+        The standard deviations of Vote and Avg.
+    rho : float
+        Their correlation, in [-1, 1].
+
+    Returns
+    -------
+    (float, float)
+        The reproducibility and the SNR of the centred mixture.
+
+    Examples
+    --------
     >>> tuple(round(x, 4) for x in mixture_null_normal(1.0, 1.0, 0.65))
     (0.6374, 0.3541)
     >>> mixture_null_normal(1.0, 1.0, 1.0)  # the same estimate twice: no lean
@@ -93,6 +120,20 @@ def null_offset(values, conclusion: str = "A>B") -> NullOffset:
     Centring makes the SNR 0 exactly; the centred share is 1/2 for a symmetric law and moves
     with the skew of the estimates.
 
+    Parameters
+    ----------
+    values : array_like of float, shape (R,)
+        The estimator's values of A - B (at least 2).
+    conclusion : {'A>B', 'B>A'}, default 'A>B'
+        The conclusion under test.
+
+    Returns
+    -------
+    NullOffset
+        The share and SNR of the centred values.
+
+    Examples
+    --------
     >>> null_offset([0.1, 0.2, 0.3, 0.9]).reproducibility  # one of four above the mean
     0.25
     """
@@ -101,7 +142,20 @@ def null_offset(values, conclusion: str = "A>B") -> NullOffset:
 
 
 def mixture_null_offset(vote, avg, conclusion: str = "A>B") -> NullOffset:
-    """The mixture's offset: its centred repetitions and the normal closed form."""
+    """The mixture's offset: its centred repetitions and the normal closed form.
+
+    Parameters
+    ----------
+    vote, avg : array_like of float, shape (R,)
+        Vote's and Avg's estimates of the same repetitions.
+    conclusion : {'A>B', 'B>A'}, default 'A>B'
+        The conclusion under test.
+
+    Returns
+    -------
+    NullOffset
+        The mixture's offset.
+    """
     centred = centred_mixture(vote, avg, conclusion)
     vote, avg = np.asarray(vote, dtype=np.float64), np.asarray(avg, dtype=np.float64)
     sd_vote, sd_avg = float(vote.std(ddof=1)), float(avg.std(ddof=1))
@@ -112,7 +166,20 @@ def mixture_null_offset(vote, avg, conclusion: str = "A>B") -> NullOffset:
 
 def null_offsets(values: dict, conclusion: str = "A>B") -> dict[str, NullOffset]:
     """The offset of every estimator in ``values`` (:func:`reprocompare.study.summary.estimator_values`)
-    with at least 2 repetitions; the mixture's needs Vote and Avg of the same repetitions."""
+    with at least 2 repetitions; the mixture's needs Vote and Avg of the same repetitions.
+
+    Parameters
+    ----------
+    values : dict of str to array_like
+        Each estimator's values, by name.
+    conclusion : {'A>B', 'B>A'}, default 'A>B'
+        The conclusion under test.
+
+    Returns
+    -------
+    dict of str to NullOffset
+        The offset of each estimator that has one.
+    """
     offsets = {name: null_offset(values[name], conclusion)
                for name in SINGLE if len(values.get(name, ())) >= 2}
     if len(values.get("Vote", ())) >= 2 and "Avg" in values:

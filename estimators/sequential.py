@@ -122,6 +122,20 @@ def log_moment(z, repetitions):
     integrated by the trapezoidal rule on a grid scaled to its Laplace approximation around the
     mode :math:`u^* = (z + \sqrt{z^2 + 4R})/2`, all in log space.
 
+    Parameters
+    ----------
+    z : array_like of float
+        The argument.
+    repetitions : array_like of int
+        R (broadcast against ``z``).
+
+    Returns
+    -------
+    numpy.ndarray
+        :math:`J_R(z)`, of the broadcast shape.
+
+    Examples
+    --------
     >>> abs(float(log_moment(0.0, 2))) < 1e-12  # int u exp(-u^2/2) du = 1
     True
     """
@@ -205,6 +219,18 @@ def t_statistic(values, conclusion: str = "A>B") -> float:
 
     Constant estimates (see :func:`~reprocompare.estimators.reproducibility.snr`) give
     ``inf``/``-inf`` by their sign and 0 when all are zero.
+
+    Parameters
+    ----------
+    values : array_like of float, shape (R,)
+        The estimates of A - B, one per repetition.
+    conclusion : {'A>B', 'B>A'}, default 'A>B'
+        The conclusion under test: the estimates are read with its sign.
+
+    Returns
+    -------
+    float
+        :math:`T_R`.
     """
     signed = _values(values, conclusion)
     if _is_constant(signed):
@@ -220,6 +246,22 @@ def snr_e_value(values, snr: float = 0.0, conclusion: str = "A>B", *,
     Under that SNR and normality, the chance that it ever reaches 1/alpha, at any R, is at most
     alpha (Ville); ``min(1, 1 / e)`` is an anytime-valid p-value. All-zero estimates give 1 (no
     evidence either way).
+
+    Parameters
+    ----------
+    values : array_like of float, shape (R,)
+        The estimates of A - B, one per repetition.
+    snr : float, default 0.0
+        The SNR of the null hypothesis.
+    conclusion : {'A>B', 'B>A'}, default 'A>B'
+        The conclusion under test: the estimates are read with its sign.
+    prior_scale : float, default PRIOR_SCALE
+        Scale of the normal mixture prior on the SNR (module docstring).
+
+    Returns
+    -------
+    float
+        The e-value :math:`M_R`.
     """
     signed = _values(values, conclusion)
     if _is_constant(signed) and not np.any(signed):
@@ -259,7 +301,24 @@ def _end(f, inside: float, direction: int) -> float:
 
 def sequence_from_t(t: float, repetitions: int, *, confidence: float = 0.95,
                     prior_scale: float = PRIOR_SCALE) -> tuple[float, float]:
-    """The confidence sequence's interval at R = ``repetitions`` given the t statistic."""
+    """The confidence sequence's interval at R = ``repetitions`` given the t statistic.
+
+    Parameters
+    ----------
+    t : float
+        The t statistic :math:`T_R`.
+    repetitions : int
+        R.
+    confidence : float, default 0.95
+        Confidence level, in (0, 1).
+    prior_scale : float, default PRIOR_SCALE
+        Scale of the normal mixture prior on the SNR (module docstring).
+
+    Returns
+    -------
+    (float, float)
+        The interval's low and high ends.
+    """
     confidence = _check_confidence(confidence)
     bound = math.log(1 / (1 - confidence))
     f = lambda theta: float(log_e_value(t, repetitions, theta, prior_scale=prior_scale)) - bound
@@ -279,6 +338,24 @@ def snr_confidence_sequence(values, conclusion: str = "A>B", *, confidence: floa
     :func:`~reprocompare.estimators.reproducibility.snr_exact_interval`. Wider than that fixed-R
     interval, which it replaces whenever the R was not fixed before the first look.
 
+    Parameters
+    ----------
+    values : array_like of float, shape (R,)
+        The estimates of A - B, one per repetition.
+    conclusion : {'A>B', 'B>A'}, default 'A>B'
+        The conclusion under test: the estimates are read with its sign.
+    confidence : float, default 0.95
+        Confidence level, in (0, 1).
+    prior_scale : float, default PRIOR_SCALE
+        Scale of the normal mixture prior on the SNR (module docstring).
+
+    Returns
+    -------
+    (float, float)
+        The interval's low and high ends.
+
+    Examples
+    --------
     >>> low, high = snr_confidence_sequence([0.9, 1.1, 1.0, 1.2, 0.8, 1.05, 0.95, 1.0])
     >>> round(low, 3), round(high, 3)
     (2.158, 18.64)
@@ -299,6 +376,24 @@ def snr_interval(values, conclusion: str = "A>B", *, confidence: float = 0.95,
     ``time_uniform=True``: :func:`snr_confidence_sequence`, what a study that looks after each
     wave of repetitions and may stop must use. ``time_uniform=False``: the exact noncentral t
     interval, valid only when R was fixed before the estimates were seen (and narrower).
+
+    Parameters
+    ----------
+    values : array_like of float, shape (R,)
+        The estimates of A - B, one per repetition.
+    conclusion : {'A>B', 'B>A'}, default 'A>B'
+        The conclusion under test: the estimates are read with its sign.
+    confidence : float, default 0.95
+        Confidence level, in (0, 1).
+    time_uniform : bool, default True
+        The confidence sequence (True) or the fixed-R exact interval (False).
+    prior_scale : float, default PRIOR_SCALE
+        Scale of the normal mixture prior on the SNR (module docstring).
+
+    Returns
+    -------
+    (float, float)
+        The interval's low and high ends.
     """
     if time_uniform:
         return snr_confidence_sequence(values, conclusion, confidence=confidence,
@@ -325,6 +420,22 @@ def mean_confidence_sequence(values, *, confidence: float = 0.95,
     7 F1 points at R = 200, where differences of F1 are a few tenths of a point; it would
     never decide, so the normal model is stated instead (``docs/statistics.md``).
 
+    Parameters
+    ----------
+    values : array_like of float, shape (R,)
+        The estimates.
+    confidence : float, default 0.95
+        Confidence level, in (0, 1).
+    prior_scale : float, default PRIOR_SCALE
+        Scale of the normal mixture prior on the SNR (module docstring).
+
+    Returns
+    -------
+    (float, float)
+        The interval's ends, in the unit of the values; (-inf, inf) when no t reaches 1/alpha.
+
+    Examples
+    --------
     >>> low, high = mean_confidence_sequence([0.9, 1.1, 1.0, 1.2, 0.8])
     >>> round(low, 3), round(high, 3)
     (0.621, 1.379)
@@ -379,6 +490,22 @@ def share_confidence_sequence(successes: int, trials: int, *,
     (signs carry less than values): with every estimate positive its lower end passes 0.8 at
     n = 29.
 
+    Parameters
+    ----------
+    successes : int
+        Repetitions with an estimate > 0.
+    trials : int
+        All repetitions.
+    confidence : float, default 0.95
+        Confidence level, in (0, 1).
+
+    Returns
+    -------
+    (float, float)
+        The interval's low and high ends.
+
+    Examples
+    --------
     >>> low, high = share_confidence_sequence(29, 29)
     >>> round(low, 3), high
     (0.802, 1.0)
@@ -402,7 +529,20 @@ def share_confidence_sequence(successes: int, trials: int, *,
 
 def looks(repetitions: int, wave: int) -> list[int]:
     """The R at which a study that adds ``wave`` repetitions at a time looked: wave, 2 wave, ...
-    (R >= 2), and ``repetitions`` itself (a last, possibly partial, wave still gets its look)."""
+    (R >= 2), and ``repetitions`` itself (a last, possibly partial, wave still gets its look).
+
+    Parameters
+    ----------
+    repetitions : int
+        R, the repetitions run.
+    wave : int
+        Repetitions added per look.
+
+    Returns
+    -------
+    list of int
+        The R of every look, ascending.
+    """
     if int(wave) != wave or wave < 1:
         raise ValueError(f"wave must be a whole number of repetitions >= 1, got {wave!r}")
     taken = [r for r in range(int(wave), int(repetitions) + 1, int(wave)) if r >= 2]
@@ -418,6 +558,16 @@ def running_intersection(intervals) -> tuple[float, float]:
     (Howard et al. 2021, section 2): a verdict decided at one look stays decided. An empty
     intersection (low > high) can happen only when the sequence missed, which its model makes
     unlikely (at most 1 - confidence): callers treat it as evidence against that model.
+
+    Parameters
+    ----------
+    intervals : iterable of (float, float)
+        The sequence's interval at each look, in order.
+
+    Returns
+    -------
+    (float, float)
+        The intersection's ends (low > high when it is empty).
     """
     intervals = list(intervals)
     if not intervals:
