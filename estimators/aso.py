@@ -89,6 +89,18 @@ def violation_ratio(sorted_a: np.ndarray, sorted_b: np.ndarray, dt: float = DT) 
     """eps_W2 of the empirical distributions of each row of ``sorted_a`` against ``sorted_b``.
 
     Rows are sorted scores (one row, or one per bootstrap draw); returns one ratio per row.
+
+    Parameters
+    ----------
+    sorted_a, sorted_b : numpy.ndarray
+        Sorted scores of A and B: one row, or one per bootstrap draw.
+    dt : float, default DT
+        Step of the quantile grid.
+
+    Returns
+    -------
+    numpy.ndarray
+        eps_W2, one per row.
     """
     t = _grid(dt)
     f = sorted_a[..., _quantile_index(sorted_a.shape[-1], t)]
@@ -210,7 +222,18 @@ MEASURED_SIZE = {
 def calibration_note(repetitions: int) -> str:
     """What the size benchmark says of ASO at ``repetitions`` runs per model, for the claims
     table: the measured rate of eps_min < 0.5 under equal distributions at the nearest measured
-    R at or below ``repetitions`` (the size falls with R), or '' when none was measured."""
+    R at or below ``repetitions`` (the size falls with R), or '' when none was measured.
+
+    Parameters
+    ----------
+    repetitions : int
+        Runs per model.
+
+    Returns
+    -------
+    str
+        The note, or ''.
+    """
     measured = [r for r in MEASURED_SIZE if r <= repetitions]
     if not measured:
         return ""

@@ -34,6 +34,24 @@ def mean_interval(mean: float, sd: float, repetitions: int,
     From the summary statistics Table 4 keeps (mean, sd with R - 1 degrees of freedom, R), so
     that every committed summary gets its interval without rereading the repetitions.
 
+    Parameters
+    ----------
+    mean : float
+        The mean of the estimates.
+    sd : float
+        Their standard deviation (R - 1 degrees of freedom).
+    repetitions : int
+        R, at least 2.
+    confidence : float, default 0.95
+        Confidence level, in (0, 1).
+
+    Returns
+    -------
+    MeanInterval
+        The mean and the interval's ends.
+
+    Examples
+    --------
     >>> [round(v, 4) for v in mean_interval(1.0, 0.5, 5)]
     [1.0, 0.3792, 1.6208]
     """

@@ -38,6 +38,18 @@ def true_expected_max(distribution: str, n: int) -> float:
     :math:`F` the CDF of the unclipped variable on (0, 1), which is the clipped variable's CDF
     there; the clipping's atoms at 0 and 1 are accounted for by the limits. Computed by adaptive
     quadrature (``scipy.integrate.quad``) to ~1e-12.
+
+    Parameters
+    ----------
+    distribution : {'normal', 'beta'}
+        A name of ``DISTRIBUTIONS``.
+    n : int
+        The number of draws, at least 1.
+
+    Returns
+    -------
+    float
+        The expected maximum.
     """
     dist = _distribution(distribution)
     if n < 1:

@@ -65,6 +65,20 @@ def normal_model(values, looks=None) -> NormalModel:
     """The diagnostic at every look R in ``looks`` (prefixes of ``values``, in repetition
     order), the first rejection winning; ``looks`` None checks all of ``values`` once.
 
+    Parameters
+    ----------
+    values : array_like of float
+        The estimates, in repetition order.
+    looks : sequence of int, optional
+        The R of each look; default one look at all the values.
+
+    Returns
+    -------
+    NormalModel
+        The first rejection, or the last look's acceptance.
+
+    Examples
+    --------
     >>> normal_model([0.1, 0.3, 0.2, 0.25, 0.15]).rejected
     False
     >>> normal_model([0.1, 0.1, 0.2]).reason

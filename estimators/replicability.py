@@ -77,6 +77,22 @@ def _p_values(p_values: Sequence[float]) -> np.ndarray:
 def partial_conjunction(p_values: Sequence[float], u: int, method: str = "bonferroni") -> float:
     """p^(u/N) of H0^(u/N), "the conclusion holds on fewer than u of the N corpora".
 
+    Parameters
+    ----------
+    p_values : sequence of float
+        One p-value per corpus, N in all.
+    u : int
+        How many corpora the conclusion must hold on, in 1..N.
+    method : {'bonferroni', 'fisher'}, default 'bonferroni'
+        How the N - u + 1 largest p-values are combined.
+
+    Returns
+    -------
+    float
+        The partial-conjunction p-value, in [0, 1].
+
+    Examples
+    --------
     >>> partial_conjunction([0.01, 0.02, 0.04, 0.30], 2)   # 3 * 0.02
     0.06
     """
@@ -113,6 +129,11 @@ def replicability(p_values: Sequence[float], alpha: float = 0.05) -> Replicabili
     alpha : float
         The family-wise error of "the conclusion holds on at least k-hat corpora".
 
+    Returns
+    -------
+    Replicability
+        The p-values for u = 1..N and the counts k-hat of both methods at ``alpha``.
+
     Examples
     --------
     >>> r = replicability([0.01, 0.02, 0.04, 0.30])
@@ -143,6 +164,21 @@ def one_per_content(corpora: Sequence[str],
     Returns the indices of the corpora to count (the first of each content, in the order
     given) and, for every other one, the name of the corpus it repeats.
 
+    Parameters
+    ----------
+    corpora : sequence of str
+        The corpora's names.
+    sha256 : sequence of str or None
+        Each corpus's checksum as its runs recorded it.
+
+    Returns
+    -------
+    (list of int, dict of str to str)
+        The indices of the corpora to count, and each other corpus's name mapped to the one it
+        repeats.
+
+    Examples
+    --------
     >>> one_per_content(["a", "b", "c"], ["x", "y", "x"])
     ([0, 1], {'c': 'a'})
     """
@@ -162,7 +198,20 @@ def one_per_content(corpora: Sequence[str],
 
 def same_content_note(same_as: dict[str, str], sha256: dict[str, str]) -> str:
     """Why corpora were counted once, in words: ``same_as`` from :func:`one_per_content`,
-    ``sha256`` each corpus's checksum."""
+    ``sha256`` each corpus's checksum.
+
+    Parameters
+    ----------
+    same_as : dict of str to str
+        From :func:`one_per_content`.
+    sha256 : dict of str to str
+        Each corpus's checksum.
+
+    Returns
+    -------
+    str
+        The note, or '' when every corpus counted.
+    """
     pairs = "; ".join(f"{name} is {twin} (sha256 {sha256[name][:12]}...)"
                       for name, twin in same_as.items())
     return (f"Corpora with the same sentences count once across corpora: {pairs}, the same "
@@ -177,6 +226,18 @@ def corpus_p_value(values: Sequence[float], conclusion: str = "A>B") -> float:
     R - 1 degrees of freedom. Constant values (sd at most 1e-9 of their largest magnitude, the
     project's rule for the SNR) have p = 0 when they lie in the direction of the conclusion and
     1 otherwise.
+
+    Parameters
+    ----------
+    values : sequence of float
+        The estimator's values over the corpus's R repetitions.
+    conclusion : {'A>B', 'B>A'}, default 'A>B'
+        The conclusion under test.
+
+    Returns
+    -------
+    float
+        The one-sided p-value.
     """
     x = np.asarray(values, dtype=float)
     if x.ndim != 1 or x.size < 2 or not np.all(np.isfinite(x)):

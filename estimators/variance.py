@@ -90,6 +90,18 @@ def nested_mean_squares(y) -> list[tuple[int, int, float]]:
 
     ``y`` has one axis per factor (axis 0 the outermost); each axis needs at least 2 levels.
 
+    Parameters
+    ----------
+    y : array_like of float
+        The balanced nested array, one axis per factor, outermost first.
+
+    Returns
+    -------
+    list of (int, int, float)
+        Per factor: its levels, degrees of freedom and mean square.
+
+    Examples
+    --------
     >>> nested_mean_squares([[1.0, 3.0], [5.0, 11.0]])
     [(2, 1, 36.0), (2, 2, 10.0)]
     """
@@ -122,6 +134,24 @@ def decompose(y, sources=FACTORS, confidence: float = 0.95, draws: int = 20_000,
     ``y``: shape (n_1, .., n_k), axis 0 the outermost factor; ``sources`` names the axes.
     Raises ValueError for a factor with fewer than 2 levels: its variance cannot be told from
     the factor above it.
+
+    Parameters
+    ----------
+    y : array_like of float, shape (n_1, ..., n_k)
+        The estimates, axis 0 the outermost factor.
+    sources : sequence of str, default FACTORS
+        The axes' names.
+    confidence : float, default 0.95
+        Confidence of the components' intervals.
+    draws : int, default 20000
+        Draws of the generalized pivots.
+    random_state : int, default 0
+        Seed of the draws.
+
+    Returns
+    -------
+    Decomposition
+        The components, their shares and intervals, and the standard errors more levels would give.
     """
     y = np.asarray(y, dtype=float)
     if len(sources) != y.ndim:
@@ -175,7 +205,22 @@ def decompose(y, sources=FACTORS, confidence: float = 0.95, draws: int = 20_000,
 def design_array(values, samples: int, seeds: int):
     """The R estimates of a study (ordered by repetition) as its nested array and the names of
     its axes: repetition r = (s P + p) Q + q (reprocompare.study.variation), a factor with one level
-    left out (one sample: splits x seeds; one seed: samples x splits)."""
+    left out (one sample: splits x seeds; one seed: samples x splits).
+
+    Parameters
+    ----------
+    values : sequence of float
+        The R estimates, in repetition order.
+    samples : int
+        Samples P of the design.
+    seeds : int
+        Seeds Q of the design.
+
+    Returns
+    -------
+    (numpy.ndarray, tuple of str)
+        The nested array and its axes' names.
+    """
     values = np.asarray(values, dtype=float)
     splits, rest = divmod(len(values) // seeds, samples)
     if rest or splits * samples * seeds != len(values):

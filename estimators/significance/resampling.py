@@ -95,6 +95,11 @@ def corpus_f1(counts) -> float:
     ----------
     counts : array_like of int, shape (n_sentences, 3)
         Columns (gold, predicted, correct).
+
+    Returns
+    -------
+    float
+        The corpus-level F1, in [0, 1].
     """
     return float(f1_from_counts(_chunk_counts(counts, "counts").sum(axis=0)))
 
