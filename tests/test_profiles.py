@@ -246,3 +246,30 @@ def test_a_gpu_type_for_the_gpu_jobs_of_a_run(tmp_path):
         assert "--gpus=h100:1" in call and call[call.index("-p") + 1] == "gpu", call
     for call in jobs["cpu"]:
         assert "--gpus=h100:0" in call, call  # why the docs say: only a run of GPU comparisons
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(strict=True, reason="workflow/rules/common.smk checks device: cuda against "
+                   "this machine's GPU while the Snakefile is read, when Snakemake has not yet "
+                   "set its executor (workflow.local_exec is True and workflow.dryrun False "
+                   "then, under any executor), so a cluster run from a login node without a "
+                   "GPU stops; docs/cluster.md says so")
+def test_a_login_node_without_a_gpu_plans_a_cuda_study_for_the_cluster(tmp_path):
+    import subprocess
+    import sys
+
+    from conftest import TEST_DATA
+    from reprocompare.models.devices import cuda_devices
+
+    if cuda_devices():
+        pytest.skip("this machine has a GPU")
+    (tmp_path / "study.yaml").write_text(yaml.safe_dump({
+        "corpora": {"tiny": {"path": str(TEST_DATA / "tiny.conll")}},
+        "models": {"crf": {"type": "crf"}, "lstm": {"type": "bilstm", "epochs": 1}},
+        "comparisons": {"gpu": {"a": "crf", "b": "lstm", "corpora": ["tiny"]}},
+        "strategies": {"holdout": {}}, "repetitions": 2, "device": "cuda"}))
+    result = subprocess.run(
+        [sys.executable, "-m", "snakemake", "--snakefile", str(ROOT / "Snakefile"), "--directory",
+         str(tmp_path), "--configfile", "study.yaml", "--profile", str(PROFILES / "slurm"), "-n"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
