@@ -113,6 +113,13 @@ def budget_figure(analysis: Mapping, seconds_per_trial: Mapping[str, float],
     seconds_per_trial : mapping
         Mean wall time of one trial per model (the trials table's ``seconds``); a model without
         one is left out of the time panel.
+    path_stem : str or os.PathLike
+        The figure's path without its suffix.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The files written.
     """
     return _render(_budget_figure(analysis, seconds_per_trial), path_stem)
 
@@ -142,5 +149,18 @@ def _learning_curve_figure(curves: Mapping[str, Sequence[Mapping]]) -> Figure:
 
 def learning_curve_figure(curves: Mapping[str, Sequence[Mapping]], path_stem) -> list[Path]:
     """Write the learning-curve figure; ``curves`` maps a label to :func:`search.seed_variance.curve_band`
-    rows (``epoch``, ``runs``, ``mean``, ``ci_low``, ``ci_high``)."""
+    rows (``epoch``, ``runs``, ``mean``, ``ci_low``, ``ci_high``).
+
+    Parameters
+    ----------
+    curves : mapping of str to sequence of mapping
+        The rows of each label's curve.
+    path_stem : str or os.PathLike
+        The figure's path without its suffix.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The files written.
+    """
     return _render(_learning_curve_figure(curves), path_stem)

@@ -65,7 +65,20 @@ def answer_rst(table4: list[dict], liberal: dict[str, str]) -> str:
     (``{test's name: its calibration note}``), as reStructuredText for the report's front page.
 
     The text is wrapped in Jinja's raw block: Snakemake renders the front page as a template,
-    and a user's spec may hold braces."""
+    and a user's spec may hold braces.
+
+    Parameters
+    ----------
+    table4 : list of dict
+        Table 4's rows (:func:`reprocompare.reports.tables.table4_rows`).
+    liberal : dict of str to str
+        Each liberal test's name and its calibration note.
+
+    Returns
+    -------
+    str
+        The reStructuredText.
+    """
     lines = ["{% raw %}", "**The answer.** For every comparison, whether its conclusion "
              "reproduces over independent splits of the corpus (Table 4's verdicts; the rule is "
              "under Table 4), with the mean difference in F1 points and the reproducibility, "

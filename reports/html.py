@@ -31,7 +31,20 @@ def _cells(line: str) -> list[str]:
 
 
 def markdown_html(text: str, title: str) -> str:
-    """A standalone HTML page of ``text`` (the tables' Markdown subset)."""
+    """A standalone HTML page of ``text`` (the tables' Markdown subset).
+
+    Parameters
+    ----------
+    text : str
+        The Markdown.
+    title : str
+        The page's title.
+
+    Returns
+    -------
+    str
+        The HTML page.
+    """
     body: list[str] = []
     lines = text.splitlines()
     i = 0

@@ -28,7 +28,20 @@ COLOURS = {"Avg": "C0", "ST": "C3"}
 
 
 def points(summaries: list[dict], estimator: str) -> list[dict]:
-    """One point per summary that has ``estimator``: size, mean and SNR with their intervals."""
+    """One point per summary that has ``estimator``: size, mean and SNR with their intervals.
+
+    Parameters
+    ----------
+    summaries : list of dict
+        The study summaries of one task, one per size.
+    estimator : str
+        The estimator's name (ST, RS, Avg, Vote, Mixture).
+
+    Returns
+    -------
+    list of dict
+        The points, by ascending size.
+    """
     out = []
     for summary in summaries:
         s = (summary.get("estimators") or {}).get(estimator)
@@ -55,7 +68,20 @@ def _offsets(points_: list[dict]) -> list[float]:
 
 
 def size_curve(tasks: dict[str, list[dict]], stem: str | Path) -> list[Path]:
-    """``tasks``: {task title: [summary, ...]} -> ``stem``.png and ``stem``.pdf."""
+    """``tasks``: {task title: [summary, ...]} -> ``stem``.png and ``stem``.pdf.
+
+    Parameters
+    ----------
+    tasks : dict of str to list of dict
+        Each task's title and its summaries.
+    stem : str or pathlib.Path
+        The figure's path without its suffix.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The files written.
+    """
     with _style():
         fig = Figure(figsize=(4.2 * len(tasks), 6.2), layout="constrained")
         axes = fig.subplots(2, len(tasks), squeeze=False, sharex="col")

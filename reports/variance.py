@@ -49,7 +49,18 @@ NOTE = (
 
 
 def variance_rows(summaries: dict[str, dict]) -> list[dict]:
-    """One row per comparison x estimator x source, for every summary with a decomposition."""
+    """One row per comparison x estimator x source, for every summary with a decomposition.
+
+    Parameters
+    ----------
+    summaries : dict of str to dict
+        The study summaries, by comparison.
+
+    Returns
+    -------
+    list of dict
+        The rows, with the columns of ``COLUMNS``.
+    """
     rows = []
     for label, summary in summaries.items():
         context = comparison_context(label, summary)
@@ -78,6 +89,18 @@ def variance_rows(summaries: dict[str, dict]) -> list[dict]:
 
 
 def variance_csv(rows: list[dict]) -> str:
+    """results/tables/variance.csv: the rows as CSV.
+
+    Parameters
+    ----------
+    rows : list of dict
+        The rows of :func:`variance_rows`.
+
+    Returns
+    -------
+    str
+        The CSV text.
+    """
     return to_csv(rows, COLUMNS)
 
 
@@ -101,7 +124,20 @@ def _share(row: dict) -> str:
 def reading(estimator: str, found: list[dict]) -> str:
     """The sentence a report prints for one estimator: which source dominates and what that
     means, then what doubling each source would do to the standard error of the mean, and the
-    floor that the inner sources alone cannot pass."""
+    floor that the inner sources alone cannot pass.
+
+    Parameters
+    ----------
+    estimator : str
+        The estimator's name.
+    found : list of dict
+        Its rows, outermost source first.
+
+    Returns
+    -------
+    str
+        The sentence.
+    """
     first = found[0]
     if first["dominant"] not in SOURCE_TEXT:
         return f"{estimator}: no variance between repetitions."
@@ -118,6 +154,19 @@ def reading(estimator: str, found: list[dict]) -> str:
 
 
 def variance_markdown(rows: list[dict]) -> str:
+    """results/tables/variance.md: per comparison, its context, the table of shares by source and a
+    reading per estimator.
+
+    Parameters
+    ----------
+    rows : list of dict
+        The rows of :func:`variance_rows`.
+
+    Returns
+    -------
+    str
+        The Markdown.
+    """
     lines = []
     for first, sources, by_estimator in _blocks(rows):
         lines.append(f"### Variance of A - B by source: {first['comparison']}\n")
@@ -146,7 +195,18 @@ def variance_markdown(rows: list[dict]) -> str:
 
 
 def variance_latex(rows: list[dict]) -> str:
-    """A column-width booktabs table per comparison: the shares with their intervals."""
+    """A column-width booktabs table per comparison: the shares with their intervals.
+
+    Parameters
+    ----------
+    rows : list of dict
+        The rows of :func:`variance_rows`.
+
+    Returns
+    -------
+    str
+        The LaTeX tables.
+    """
     out = []
     for first, sources, by_estimator in _blocks(rows):
         design = escape(first["design"]).replace(" x ", TIMES)
@@ -173,7 +233,20 @@ def variance_latex(rows: list[dict]) -> str:
 
 
 def variance_figure(rows: list[dict], path_stem) -> list:
-    """One panel per comparison: each estimator's shares by source with their intervals."""
+    """One panel per comparison: each estimator's shares by source with their intervals.
+
+    Parameters
+    ----------
+    rows : list of dict
+        The rows of :func:`variance_rows`.
+    path_stem : str or os.PathLike
+        The figure's path without its suffix.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The files written.
+    """
     from matplotlib.figure import Figure  # lazy: matplotlib, for the one job that draws
 
     # lazy: matplotlib (every job imports this module through jobs)
