@@ -45,23 +45,72 @@ HOLM_TEST_NAMES = {"approximate_randomization": "approx. rand.",
 # ---- text --------------------------------------------------------------------------------------
 
 def escape(text: str) -> str:
-    """LaTeX's special characters escaped, in one pass (the braces of \\textbackslash{} stay)."""
+    """LaTeX's special characters escaped, in one pass (the braces of \\textbackslash{} stay).
+
+    Parameters
+    ----------
+    text : str
+        The text, shown as written.
+
+    Returns
+    -------
+    str
+        The LaTeX.
+    """
     return re.sub(r"[\\&%_#${}~^]", lambda match: _SPECIAL[match.group()], str(text))
 
 
 def prose(text: str) -> str:
-    """Plain prose into LaTeX: escape, then typeset +-, < and > in math (text fonts lack them)."""
+    """Plain prose into LaTeX: escape, then typeset +-, < and > in math (text fonts lack them).
+
+    Parameters
+    ----------
+    text : str
+        Plain prose.
+
+    Returns
+    -------
+    str
+        The LaTeX.
+    """
     return (escape(text).replace("+-", r"$\pm$").replace(">=", r"$\geq$")
             .replace("<=", r"$\leq$").replace("<", "$<$").replace(">", "$>$"))
 
 
 def number(value, digits: int = 3) -> str:
-    """A number in a cell, with a true minus sign; '--' when missing."""
+    """A number in a cell, with a true minus sign; '--' when missing.
+
+    Parameters
+    ----------
+    value : float or None
+        The number.
+    digits : int, default 3
+        Significant digits.
+
+    Returns
+    -------
+    str
+        The LaTeX.
+    """
     text = format_shown(value, digits)
     return f"$-${text[1:]}" if text.startswith("-") and text != "--" else text
 
 
 def interval(low, high, digits: int = 2) -> str:
+    """An interval ``[low, high]`` of two numbers as :func:`number` writes them.
+
+    Parameters
+    ----------
+    low, high : float or None
+        The ends.
+    digits : int, default 2
+        Significant digits.
+
+    Returns
+    -------
+    str
+        The LaTeX.
+    """
     return f"[{number(low, digits)}, {number(high, digits)}]"
 
 
@@ -71,18 +120,57 @@ _PATH = re.compile(r"[A-Za-z]:\\[^\s,;={}]+|[^\s,;:={}()]*/[^\s,;:={}()]+")
 
 def no_paths(spec: str) -> str:
     """A spec with every filesystem path cut to its file name: a user's home directory never
-    reaches a paper."""
+    reaches a paper.
+
+    Parameters
+    ----------
+    spec : str
+        A model spec.
+
+    Returns
+    -------
+    str
+        The spec, its paths cut to their file names.
+    """
     return _PATH.sub(lambda m: re.split(r"[/\\]", m.group().rstrip("/\\"))[-1], spec)
 
 
 def spec_tt(spec: str) -> str:
     """A spec in typewriter type that may break after its separators (a long spec in a column
-    note would otherwise run into the margin)."""
+    note would otherwise run into the margin).
+
+    Parameters
+    ----------
+    spec : str
+        A model spec.
+
+    Returns
+    -------
+    str
+        The LaTeX.
+    """
     text = escape(no_paths(spec))
     return r"\texttt{" + re.sub(r"(,|=|:|\\_)", r"\1\\allowbreak{}", text) + "}"
 
 
 def label(kind: str, comparison: str, wide: bool = False) -> str:
+    """The LaTeX label of a table: ``tab:<kind>-<comparison as a slug>``, ``-wide`` for the full-width
+    one.
+
+    Parameters
+    ----------
+    kind : str
+        The table (table3, table4, claims, ...).
+    comparison : str
+        The comparison's name.
+    wide : bool, default False
+        Whether the table is the full-width one.
+
+    Returns
+    -------
+    str
+        The label.
+    """
     slug = re.sub(r"[^a-z0-9]+", "-", comparison.lower()).strip("-") or "all"
     return f"tab:{kind}-{slug}" + ("-wide" if wide else "")
 
@@ -198,7 +286,18 @@ def _table4_reading(first: dict, group: list[dict]) -> list[str]:
 
 def table4_latex(rows: list[dict]) -> str:
     """Table 4 at column width: one row per estimator with the mean of A - B, the SNR and the
-    reproducibility, each over its 95% interval, and the verdict."""
+    reproducibility, each over its 95% interval, and the verdict.
+
+    Parameters
+    ----------
+    rows : list of dict
+        Table 4's rows (:func:`reprocompare.reports.tables.table4_rows`).
+
+    Returns
+    -------
+    str
+        The LaTeX.
+    """
     out = ["% Table 4 (column width) written by reprocompare; needs \\usepackage{booktabs}",
            "% the full-width variant with every row is table4-wide.tex"]
     for group in comparison_groups(rows):
@@ -229,7 +328,18 @@ def table4_latex(rows: list[dict]) -> str:
 
 def table4_wide_latex(rows: list[dict]) -> str:
     """Table 4 at full width (``table*``): the paper's layout, one column per estimator, with
-    every row (Chebyshev bound, null offset, predictive reproducibility)."""
+    every row (Chebyshev bound, null offset, predictive reproducibility).
+
+    Parameters
+    ----------
+    rows : list of dict
+        Table 4's rows (:func:`reprocompare.reports.tables.table4_rows`).
+
+    Returns
+    -------
+    str
+        The LaTeX.
+    """
     out = ["% Table 4 (full width, table*) written by reprocompare; needs \\usepackage{booktabs}"]
     for group in comparison_groups(rows):
         first = group[0]
@@ -276,7 +386,18 @@ def table4_wide_latex(rows: list[dict]) -> str:
 # ---- Table 3 -------------------------------------------------------------------------------------
 
 def table3_latex(rows: list[dict]) -> str:
-    """Table 3 at column width: each model's F1 over the standard-split repetitions."""
+    """Table 3 at column width: each model's F1 over the standard-split repetitions.
+
+    Parameters
+    ----------
+    rows : list of dict
+        Table 3's rows (:func:`reprocompare.reports.tables.table3_rows`).
+
+    Returns
+    -------
+    str
+        The LaTeX.
+    """
     out = ["% Table 3 (column width) written by reprocompare; needs \\usepackage{booktabs}"]
     for group in comparison_groups(rows):
         first = group[0]
@@ -335,7 +456,20 @@ def _aso_note(aso: list[dict]) -> str:
 
 def claims_latex(rows: list[dict], aso: list[dict] | None = None) -> str:
     """How often each test declares A significantly better, at column width: short test names,
-    grouped by strategy; ``aso`` (reports.tables.aso_rows) adds a line to each note."""
+    grouped by strategy; ``aso`` (reports.tables.aso_rows) adds a line to each note.
+
+    Parameters
+    ----------
+    rows : list of dict
+        The claims rows (:func:`reprocompare.reports.tables.claims_rows`).
+    aso : list of dict, optional
+        The almost stochastic order's rows (:func:`reprocompare.reports.tables.aso_rows`).
+
+    Returns
+    -------
+    str
+        The LaTeX.
+    """
     out = ["% Significance claims (column width) written by reprocompare; needs "
            "\\usepackage{booktabs}", "% the full-width variant is claims-wide.tex"]
     for group in comparison_groups(rows):
@@ -375,7 +509,20 @@ def claims_latex(rows: list[dict], aso: list[dict] | None = None) -> str:
 
 def claims_wide_latex(rows: list[dict], aso: list[dict] | None = None) -> str:
     """The claims table at full width (``table*``): strategies and the tests' full names, and
-    the almost stochastic order of ``aso`` in the note."""
+    the almost stochastic order of ``aso`` in the note.
+
+    Parameters
+    ----------
+    rows : list of dict
+        The claims rows (:func:`reprocompare.reports.tables.claims_rows`).
+    aso : list of dict, optional
+        The almost stochastic order's rows (:func:`reprocompare.reports.tables.aso_rows`).
+
+    Returns
+    -------
+    str
+        The LaTeX.
+    """
     out = ["% Significance claims (full width, table*) written by reprocompare; needs "
            "\\usepackage{booktabs}"]
     for group in comparison_groups(rows):
