@@ -82,7 +82,22 @@ class Corpus:
 def task_corpus(corpus: Corpus, *, typed: bool = True, train_typed: bool = False) -> Corpus:
     """The corpus as the task sees it: with ``typed=False`` its chunks lose their types (the
     taggers train on boundaries, the vote compares boundaries), unless ``train_typed`` keeps
-    them for training while the scores still count boundaries only."""
+    them for training while the scores still count boundaries only.
+
+    Parameters
+    ----------
+    corpus : Corpus
+        The corpus as read.
+    typed : bool, default True
+        Whether chunks keep their types.
+    train_typed : bool, default False
+        With ``typed=False``, keep the types for training all the same.
+
+    Returns
+    -------
+    Corpus
+        The corpus the taggers train on and are scored against.
+    """
     return corpus if typed or train_typed else corpus.untyped()
 
 
@@ -103,7 +118,18 @@ def _decompress(path: Path, data: bytes) -> bytes:
 
 
 def read_lines(path: str | Path) -> tuple[list[str], str]:
-    """The lines of a text file (gzip detected by its magic bytes) and its sha256."""
+    """The lines of a text file (gzip detected by its magic bytes) and its sha256.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The file, plain or gzip.
+
+    Returns
+    -------
+    (list of str, str)
+        Its lines, and the sha256 of its bytes.
+    """
     path = Path(path)
     if path.exists() and not path.is_file() and not path.is_dir():  # a FIFO would hang the read
         raise UserError("not a regular file (a FIFO, socket or device; a corpus is a file)",
@@ -168,6 +194,11 @@ def read_conll(path: str | Path, *, token_column: int = 0, tag_column: int = -1,
         conlleval scores ill-formed sequences, so we do too).
     max_sentence_length : int
         Longer sentences are an error: they mean missing blank lines, not language.
+
+    Returns
+    -------
+    Corpus
+        The sentences, their scheme and the file's sha256.
 
     Examples
     --------
@@ -237,7 +268,13 @@ def read_conll(path: str | Path, *, token_column: int = 0, tag_column: int = -1,
 
 
 def check_has_chunks(corpus: Corpus) -> None:
-    """A corpus whose tags are all O has no chunk to score: every F1 would be 0 (or 0/0)."""
+    """A corpus whose tags are all O has no chunk to score: every F1 would be 0 (or 0/0).
+
+    Parameters
+    ----------
+    corpus : Corpus
+        The corpus.
+    """
     if not any(tag != "O" for sentence in corpus.sentences for tag in sentence.tags):
         raise UserError("no chunks: every tag is O, so there is nothing to score (is tag_column "
                         "the column of the chunk tags?)", path=corpus.path)

@@ -25,6 +25,16 @@ def split_tag(tag: str) -> tuple[str, str]:
     """``"B-NP"`` -> ``("B", "NP")``; ``"O"`` -> ``("O", "")``; ``"B"`` -> ``("B", "")``.
 
     The type is everything after the first hyphen, so ``B-ARG-1`` has type ``ARG-1`` (as conlleval).
+
+    Parameters
+    ----------
+    tag : str
+        A tag.
+
+    Returns
+    -------
+    (str, str)
+        The prefix and the type ('' when none).
     """
     if tag == "O":
         return "O", ""
@@ -33,7 +43,18 @@ def split_tag(tag: str) -> tuple[str, str]:
 
 
 def is_chunk_tag(tag: str) -> bool:
-    """``O``, a bare prefix (``B``), or a prefix, a hyphen and a non-empty type (``B-NP``)."""
+    """``O``, a bare prefix (``B``), or a prefix, a hyphen and a non-empty type (``B-NP``).
+
+    Parameters
+    ----------
+    tag : str
+        A tag.
+
+    Returns
+    -------
+    bool
+        Whether it is a tag of a chunk scheme.
+    """
     if tag == "O" or tag in PREFIXES:
         return True
     return len(tag) > 2 and tag[0] in PREFIXES and tag[1] == "-"
@@ -63,6 +84,20 @@ def chunks(tags: Sequence[str], *, typed: bool = True) -> list[Chunk]:
     With ``typed=False`` every type is dropped before extraction, so chunk boundaries alone are
     compared (the paper's NER setting: "boundaries ... without recognizing their type labels").
 
+    Parameters
+    ----------
+    tags : sequence of str
+        One sentence's tags.
+    typed : bool, default True
+        Whether chunks keep their types.
+
+    Returns
+    -------
+    list of Chunk
+        ``(start, end, type)`` of every chunk, end exclusive.
+
+    Examples
+    --------
     >>> chunks(["B-NP", "I-NP", "O", "I-VP", "B-VP", "I-PP"])
     [(0, 2, 'NP'), (3, 4, 'VP'), (4, 5, 'VP'), (5, 6, 'PP')]
     >>> chunks(["B-PER", "I-LOC"], typed=False)
@@ -90,6 +125,22 @@ def _tag(prefix: str, chunk_type: str) -> str:
 def chunks_to_tags(found: Iterable[Chunk], length: int, scheme: str) -> list[str]:
     """Write non-overlapping chunks as a well-formed tag sequence in ``scheme``.
 
+    Parameters
+    ----------
+    found : iterable of Chunk
+        Non-overlapping ``(start, end, type)`` chunks.
+    length : int
+        The sentence's length.
+    scheme : {'IOB1', 'IOB2', 'IOBES'}
+        The tag scheme.
+
+    Returns
+    -------
+    list of str
+        The tags.
+
+    Examples
+    --------
     >>> chunks_to_tags([(0, 1, "NP"), (1, 3, "NP")], 3, "IOB1")
     ['I-NP', 'B-NP', 'I-NP']
     """
@@ -116,6 +167,20 @@ def chunks_to_tags(found: Iterable[Chunk], length: int, scheme: str) -> list[str
 def convert(tags: Sequence[str], scheme: str) -> list[str]:
     """Convert a tag sequence in any scheme to ``scheme`` (the chunks are kept exactly).
 
+    Parameters
+    ----------
+    tags : sequence of str
+        One sentence's tags.
+    scheme : {'IOB1', 'IOB2', 'IOBES'}
+        The scheme to write.
+
+    Returns
+    -------
+    list of str
+        The tags.
+
+    Examples
+    --------
     >>> convert(["B-NP", "I-NP", "B-VP"], "IOBES")
     ['B-NP', 'E-NP', 'S-VP']
     """
@@ -128,6 +193,20 @@ def strip_types(tags: Sequence[str], scheme: str) -> list[str]:
     The chunks are read with their types first, so two adjacent chunks of different types stay
     two chunks (``I-PER I-LOC`` in IOB1 becomes ``I B``): only the labels go, never a boundary.
 
+    Parameters
+    ----------
+    tags : sequence of str
+        One sentence's tags.
+    scheme : {'IOB1', 'IOB2', 'IOBES'}
+        The tag scheme.
+
+    Returns
+    -------
+    list of str
+        The tags.
+
+    Examples
+    --------
     >>> strip_types(["B-PER", "I-PER", "B-LOC", "O"], "IOBES")
     ['B', 'E', 'S', 'O']
     """
@@ -135,6 +214,18 @@ def strip_types(tags: Sequence[str], scheme: str) -> list[str]:
 
 
 def check_scheme_name(scheme: str) -> str:
+    """``scheme`` itself when it names a tag scheme; a ValueError listing the schemes otherwise.
+
+    Parameters
+    ----------
+    scheme : str
+        The name.
+
+    Returns
+    -------
+    str
+        The name.
+    """
     if scheme not in SCHEMES:
         raise ValueError(f"unknown tag scheme {scheme!r}; expected one of {', '.join(SCHEMES)}")
     return scheme
@@ -145,6 +236,18 @@ def first_violation(tags: Sequence[str], scheme: str) -> int | None:
 
     Well-formed means ``convert(tags, scheme) == tags``: the sequence is exactly how ``scheme``
     writes its own chunks.
+
+    Parameters
+    ----------
+    tags : sequence of str
+        One sentence's tags.
+    scheme : {'IOB1', 'IOB2', 'IOBES'}
+        The tag scheme.
+
+    Returns
+    -------
+    int or None
+        The index, or None.
     """
     expected = convert(tags, scheme)
     for i, (tag, want) in enumerate(zip(tags, expected)):
@@ -179,6 +282,16 @@ def detect_scheme(sequences: Iterable[Sequence[str]]) -> tuple[str, list[tuple[i
     follows no chunk of its type is IOB2, and the majority wins (ties and no evidence: IOB2).
     Counting keeps one annotation slip (CoNLL-2002 Spanish has one chunk per file that crosses a
     sentence break) from turning a whole corpus into IOB1; the slip is reported as ill-formed.
+
+    Parameters
+    ----------
+    sequences : iterable of sequence of str
+        The corpus's tag sequences.
+
+    Returns
+    -------
+    (str, list of (int, int))
+        The scheme and the ill-formed places.
     """
     sequences = list(sequences)
     votes = {"IOB1": 0, "IOB2": 0, "IOBES": 0}

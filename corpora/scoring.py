@@ -45,7 +45,18 @@ class ChunkScore:
 
 
 def prf(gold: int, pred: int, correct: int) -> tuple[float, float, float]:
-    """Precision, recall, F1 with conlleval's conventions: 0 where a denominator is 0."""
+    """Precision, recall, F1 with conlleval's conventions: 0 where a denominator is 0.
+
+    Parameters
+    ----------
+    gold, pred, correct : int
+        Gold, predicted and correct chunks.
+
+    Returns
+    -------
+    (float, float, float)
+        Precision, recall and F1, in [0, 1].
+    """
     precision = correct / pred if pred else 0.0
     recall = correct / gold if gold else 0.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
@@ -56,6 +67,16 @@ def f1_from_counts(counts: np.ndarray) -> np.ndarray:
     """Chunk F1 from summed ``(..., 3)`` arrays of (gold, pred, correct), vectorized.
 
     ``2 c / (g + p)`` equals conlleval's ``2 P R / (P + R)`` (0 when nothing is gold or predicted).
+
+    Parameters
+    ----------
+    counts : numpy.ndarray, shape (..., 3)
+        Summed (gold, pred, correct) counts.
+
+    Returns
+    -------
+    numpy.ndarray
+        F1, of shape ``counts.shape[:-1]``.
     """
     counts = np.asarray(counts, dtype=np.float64)
     denominator = counts[..., GOLD] + counts[..., PRED]
@@ -116,6 +137,13 @@ def check_predictions(gold: Sequence[Sequence[str]], predicted) -> None:
 
     Raises ValueError saying what is wrong and where (sentence and token, 0-based): what a
     command tagger's output is checked for, asked of every tagger before it is scored.
+
+    Parameters
+    ----------
+    gold : sequence of sequence of str
+        The gold tag sequences.
+    predicted : sequence of sequence of str
+        The tagger's predictions.
     """
     if isinstance(predicted, (str, bytes)) or not hasattr(predicted, "__len__"):
         raise ValueError(f"predict returned {type(predicted).__name__}, not a list of tag "
@@ -143,6 +171,11 @@ def count_chunks(gold: Iterable[Sequence[str]], pred: Iterable[Sequence[str]], *
         Aligned sentence by sentence and token by token (a mismatch is a ValueError).
     typed : bool
         False scores chunk boundaries only: types are dropped before chunks are read.
+
+    Returns
+    -------
+    ChunkCounts
+        Per-sentence (gold, pred, correct) counts, overall and per chunk type.
     """
     gold, pred = list(gold), list(pred)
     if len(gold) != len(pred):
@@ -175,7 +208,18 @@ def count_chunks(gold: Iterable[Sequence[str]], pred: Iterable[Sequence[str]], *
 
 
 def conlleval_report(score: ChunkScore) -> str:
-    """The report conlleval prints, figure for figure (percentages with two decimals)."""
+    """The report conlleval prints, figure for figure (percentages with two decimals).
+
+    Parameters
+    ----------
+    score : ChunkScore
+        The scores to print.
+
+    Returns
+    -------
+    str
+        The report.
+    """
     lines = [f"processed {score.tokens} tokens with {score.gold_chunks} phrases; "
              f"found: {score.pred_chunks} phrases; correct: {score.correct_chunks}.",
              f"accuracy: {100 * score.accuracy:6.2f}%; precision: {100 * score.precision:6.2f}%; "

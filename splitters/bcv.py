@@ -36,6 +36,16 @@ def n_blocks(m: int) -> int:
     A two-level orthogonal array with ``b`` runs has at most ``b - 1`` columns, one per
     repetition, and the blocks must be equal-sized, hence a power of two.
 
+    Parameters
+    ----------
+    m : int
+        The repetitions m, at least 1.
+
+    Returns
+    -------
+    int
+        b.
+
     Examples
     --------
     >>> [n_blocks(m) for m in (1, 2, 3, 4, 7, 8)]
@@ -59,6 +69,16 @@ def half_signs(m: int) -> np.ndarray:
     ``bit_reverse(r + 1)``, signed so that block ``B(b/2 + 1)`` is validated in the first fold of
     every repetition (entry -1). Any two rows agree on exactly ``b/2`` blocks: the repetitions are
     orthogonal.
+
+    Parameters
+    ----------
+    m : int
+        The repetitions m, at least 1.
+
+    Returns
+    -------
+    numpy.ndarray of int, shape (m, b)
+        The signs.
 
     Examples
     --------

@@ -194,6 +194,16 @@ def dumps(document: dict) -> str:
     One key per line; each index list on one line, compact, so that a split of a large corpus
     stays small and a diff of two splits stays readable. Identical documents give identical bytes.
 
+    Parameters
+    ----------
+    document : dict
+        The split document.
+
+    Returns
+    -------
+    str
+        The JSON text.
+
     Examples
     --------
     >>> doc = {"strategy": "holdout", "folds": [{"train": [0, 1], "validation": [2]}]}

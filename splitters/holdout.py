@@ -70,7 +70,18 @@ def parse_ratio(ratio) -> tuple[int, int]:
 
 
 def format_ratio(ratio) -> str:
-    """The canonical ``"train:validation"`` string of a ratio (``(8, 1)`` -> ``"8:1"``)."""
+    """The canonical ``"train:validation"`` string of a ratio (``(8, 1)`` -> ``"8:1"``).
+
+    Parameters
+    ----------
+    ratio : str or (int, int)
+        The ratio, as ``"8:1"`` or ``(8, 1)``.
+
+    Returns
+    -------
+    str
+        ``"train:validation"``.
+    """
     train, validation = parse_ratio(ratio)
     return f"{train}:{validation}"
 
@@ -80,6 +91,18 @@ def n_validation(n: int, ratio) -> int:
 
     Rounding half up in integer arithmetic keeps the ratio right within one sentence with no
     floating-point ties, and the clamp keeps both sides non-empty.
+
+    Parameters
+    ----------
+    n : int
+        Sentences, at least 2.
+    ratio : str or (int, int)
+        The train:validation ratio.
+
+    Returns
+    -------
+    int
+        The validation sentences.
 
     Examples
     --------
