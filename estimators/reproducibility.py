@@ -40,8 +40,9 @@ RELATIVE_TOLERANCE = 1e-9
 REPRODUCIBILITY_HALF_WIDTH = 0.05
 SNR_HALF_WIDTH = 0.25
 
-#: "Repetitions needed" is searched up to this many; beyond it the answer is None (never).
-MAX_REPETITIONS = 1_000_000
+#: "Repetitions needed" for an interval's width is searched up to this many; beyond it the
+#: answer is None (never). A search bound, not a study's: that is the verdict's MAX_REPETITIONS.
+SEARCH_LIMIT = 1_000_000
 #: Above this many repetitions "repetitions needed for the SNR" uses the normal approximation.
 EXACT_SEARCH_UP_TO = 1000
 
@@ -424,14 +425,14 @@ def repetitions_for_snr(snr_value: float, half_width: float = SNR_HALF_WIDTH,
     z = stats.norm.ppf(0.5 + confidence / 2)
     approximate = math.ceil(z**2 * (1 + snr_value**2 / 2) / half_width**2)
     if approximate > EXACT_SEARCH_UP_TO:
-        return approximate if approximate <= MAX_REPETITIONS else None
+        return approximate if approximate <= SEARCH_LIMIT else None
     if _snr_half_width(snr_value, 2, confidence) <= half_width:
         return 2
     # The half-width falls monotonically with R: bisection between a too-small and a big-enough R.
     low, high = 2, 4
     while _snr_half_width(snr_value, high, confidence) > half_width:
         low, high = high, high * 2
-        if high > MAX_REPETITIONS:
+        if high > SEARCH_LIMIT:
             return None
     while high - low > 1:
         middle = (low + high) // 2

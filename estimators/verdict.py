@@ -35,6 +35,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 from scipy import stats
 
+from reprocompare import schemas
 from reprocompare.estimators.normality import normal_model
 from reprocompare.estimators.reproducibility import (CONCLUSIONS, _checked, _is_constant,
                                                      _scaled, _values, clopper_pearson, snr,
@@ -44,14 +45,15 @@ from reprocompare.estimators.sequential import (PRIOR_SCALE, _check_confidence, 
                                                 running_intersection,
                                                 share_confidence_sequence, snr_interval)
 
-#: Default threshold tau on the (predictive) reproducibility: "A > B reproduces" when the
-#: whole interval of Phi(SNR - snr0) is at least 0.8, i.e. four of five fresh repetitions
-#: would agree with it.
-THRESHOLD = 0.8
-#: Confidence of the interval behind every verdict.
-CONFIDENCE = 0.95
-#: "Repetitions to decide" is searched up to this many in all (the config schema's maximum R).
-MAX_REPETITIONS = 5000
+#: Default threshold tau on the (predictive) reproducibility (the schema's verdict.threshold):
+#: "A > B reproduces" when the whole interval of Phi(SNR - snr0) is at least 0.8, i.e. four of
+#: five fresh repetitions would agree with it.
+THRESHOLD = schemas.default("verdict.threshold")
+#: Confidence of the interval behind every verdict (the schema's verdict.confidence).
+CONFIDENCE = schemas.default("verdict.confidence")
+#: "Repetitions to decide" is searched up to this many in all: the most a study may run (the
+#: schema's maximum of stopping.max_repetitions).
+MAX_REPETITIONS = schemas.bound("stopping.max_repetitions")
 
 #: Decision codes relative to the conclusion under test, as :func:`decisions` returns them.
 SUPPORTED, OPPOSED, NO_DIFFERENCE, UNDECIDED = 1, -1, 0, 2

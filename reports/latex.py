@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 import textwrap
 
+from reprocompare import schemas
 from reprocompare.reports.tables import (CLAIMS_NOTE, DEGENERATE_ADVICE, HOLM_NOTE,
                                          TABLE3_NOTE, TEST_NAMES, bootstrap_caveat,
                                          calibration_text, comparison_groups, format_shown,
@@ -228,8 +229,8 @@ def _verdict_rule(group: list[dict]) -> str:
     decided = [r for r in group if r["verdict"]]
     if not decided:
         return ""
-    threshold = decided[0]["verdict_threshold"] or 0.8
-    confidence = decided[0]["verdict_confidence"] or 0.95
+    threshold = decided[0]["verdict_threshold"] or schemas.default("verdict.threshold")
+    confidence = decided[0]["verdict_confidence"] or schemas.default("verdict.confidence")
     kind = (" (confidence sequences intersected over the looks: valid however the study "
             "stops)" if group[0].get("stopping") else "")
     more = ("; undec. (+$n$): about $n$ more repetitions would decide"
@@ -374,7 +375,7 @@ def table4_wide_latex(rows: list[dict]) -> str:
         if any(r["verdict"] for r in group):
             out += [r"Reprod.\ $\Phi(\mathrm{SNR})$/share & " + cell(
                         lambda r: number(r["predictive_reproducibility"])) + r" \\",
-                    rf"\quad {100 * (first['verdict_confidence'] or 0.95):.4g}\% CI & " + ci(
+                    rf"\quad {100 * (first['verdict_confidence'] or schemas.default('verdict.confidence')):.4g}\% CI & " + ci(
                         "predictive_reproducibility_low", "predictive_reproducibility_high")
                     + r" \\",
                     "Verdict & " + cell(_verdict_short) + r" \\"]

@@ -31,11 +31,13 @@ import tempfile
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
+from reprocompare import schemas
 from reprocompare.base.errors import UserError
 
 
-#: Table 4's RS averages this many hold-outs unless the config says otherwise (the paper's k)
-TABLE4_K = 6
+#: Table 4's RS averages this many hold-outs unless the config says otherwise (the paper's k,
+#: the schema's default)
+TABLE4_K = schemas.default("strategies.repeated_holdout.table4_k")
 
 #: a repetition's run directory, a comparison's summary and claims (Snakemake's patterns)
 RUN = "results/compare/{corpus}/{comparison}/{strategy}/rep{repetition}"

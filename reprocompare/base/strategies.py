@@ -22,10 +22,6 @@ from dataclasses import dataclass
 from typing import Callable, Mapping
 
 
-def _ratio(settings: Mapping) -> str:
-    return settings.get("ratio", "8:1")
-
-
 @dataclass(frozen=True)
 class Strategy:
     """One splitting strategy.
@@ -59,7 +55,8 @@ class Strategy:
         ``label(settings, table4_k)``: how a report names the strategy behind an estimator,
         from the run's settings (``None`` for a setting the run does not record).
     describe : callable
-        ``describe(config_settings)``: one line for the experimental-results checklist.
+        ``describe(config_settings)``: one line for the experimental-results checklist, from
+        a checked config's settings (the schema's defaults filled in).
     """
 
     name: str
@@ -100,7 +97,7 @@ HOLDOUT = Strategy(
     tests=("paired_bootstrap", "approximate_randomization", "mcnemar"), votes=False,
     label=lambda s, k: (f"{s['ratio']} hold-out" if s.get("ratio")
                         else "hold-out (ratio not recorded)"),
-    describe=lambda s: f"one random hold-out at {_ratio(s)}")
+    describe=lambda s: f"one random hold-out at {s['ratio']}")
 REPEATED_HOLDOUT = Strategy(
     name="repeated-holdout", key="repeated_holdout", code=2, short="RS",
     splitter="RepeatedHoldOut", settings=("k", "ratio"), estimates=("mean", "fold_differences"),
@@ -108,7 +105,7 @@ REPEATED_HOLDOUT = Strategy(
     votes=False,
     label=lambda s, k: (f"{'k' if k is None else k} x {s['ratio']} hold-outs" if s.get("ratio")
                         else f"{'k' if k is None else k} hold-outs (ratio not recorded)"),
-    describe=lambda s: (f"max(k) = {max(s['k'])} random hold-outs at {_ratio(s)}; "
+    describe=lambda s: (f"max(k) = {max(s['k'])} random hold-outs at {s['ratio']}; "
                         f"k = {', '.join(map(str, s['k']))} reported"))
 BCV = Strategy(
     name="bcv", key="bcv", code=3, short="BCV", splitter="BlockedMx2CV", settings=("m",),

@@ -18,7 +18,8 @@ from pathlib import Path
 
 from reprocompare import __version__
 from reprocompare.base.errors import UserError
-from reprocompare.base.records import dumps_json
+from reprocompare import schemas
+from reprocompare.base.records import TABLE4_K, dumps_json
 from reprocompare.base.records import write_directory_atomic, write_text_atomic
 from reprocompare.base.strategies import BCV, NAMES, STRATEGIES
 from reprocompare.commands import init, run
@@ -40,11 +41,14 @@ EXIT_INTERRUPTED = 130
 BOUNDS = {
     "--token-column": (int, -1000, 999),
     "--tag-column": (int, -1000, 999),
-    "--k": (int, 1, 100),
-    "--m": (int, 1, 15),
+    # the splits' and Table 4's settings: the config schema's bounds, the one place they live
+    "--k": (int, schemas.bound("strategies.repeated_holdout.k[]", "minimum"),
+            schemas.bound("strategies.repeated_holdout.k[]")),
+    "--m": (int, schemas.bound("strategies.bcv.m", "minimum"), schemas.bound("strategies.bcv.m")),
     "--seed": (int, 0, 2**63 - 1),
     "--repetition": (int, 0, 999_999),
-    "--table4-k": (int, 1, 100),
+    "--table4-k": (int, schemas.bound("strategies.repeated_holdout.table4_k", "minimum"),
+                   schemas.bound("strategies.repeated_holdout.table4_k")),
     "--trials": (int, 1, 10_000),
     "--budgets": (int, 1, 10_000),
     "--simulations": (int, 2, 1_000_000),
@@ -210,11 +214,14 @@ def cmd_score(args: argparse.Namespace) -> int:
 def _split_options(parser: argparse.ArgumentParser, *, required: bool = True) -> None:
     parser.add_argument("--strategy", required=required,
                         choices=NAMES, **({} if required else {"default": BCV.name}))
-    parser.add_argument("--k", type=_bounded("--k"), default=10,
-                        help=f"hold-outs of repeated-holdout (10; {_range('--k')})")
-    parser.add_argument("--m", type=_bounded("--m"), default=3,
-                        help=f"repetitions of the m x 2 BCV (3; {_range('--m')})")
-    parser.add_argument("--ratio", type=_ratio, default="8:1", help="train:validation (8:1)")
+    # a workflow's defaults: max(k) hold-outs, the 3 x 2 BCV
+    k, m = max(schemas.default("strategies.repeated_holdout.k")), schemas.default("strategies.bcv.m")
+    parser.add_argument("--k", type=_bounded("--k"), default=k,
+                        help=f"hold-outs of repeated-holdout ({k}; {_range('--k')})")
+    parser.add_argument("--m", type=_bounded("--m"), default=m,
+                        help=f"repetitions of the m x 2 BCV ({m}; {_range('--m')})")
+    ratio = schemas.default("strategies.holdout.ratio")
+    parser.add_argument("--ratio", type=_ratio, default=ratio, help=f"train:validation ({ratio})")
     parser.add_argument("--seed", type=_bounded("--seed"), default=0,
                         help="the splits' seed (0; 0..2^63-1); with --corpus-name, the "
                              "config's seed")
@@ -434,8 +441,8 @@ def build_parser() -> argparse.ArgumentParser:
     summarize.add_argument("directories", type=Path, nargs="+", metavar="DIR")
     summarize.add_argument("--conclusion", choices=["A>B", "B>A"], default="A>B",
                            help="the conclusion whose reproducibility is measured (A>B)")
-    summarize.add_argument("--k", type=_bounded("--table4-k"), default=6,
-                           help="hold-outs in the RS column of Table 4 (6, as the paper; "
+    summarize.add_argument("--k", type=_bounded("--table4-k"), default=TABLE4_K,
+                           help=f"hold-outs in the RS column of Table 4 ({TABLE4_K}, as the paper; "
                                 f"{_range('--table4-k')})")
     summarize.add_argument("--json", action="store_true", help="print JSON")
     summarize.set_defaults(run=cmd_summarize)

@@ -23,7 +23,8 @@ from reprocompare.base.errors import UserError
 from reprocompare.base.records import write_text_atomic
 from reprocompare.corpora.conll import DOCSTART, check_has_chunks, read_conll, read_lines
 from reprocompare.corpora.schemes import is_chunk_tag, split_tag
-from reprocompare.study.config import SCHEMA_PATH, load_yaml, model_entry, validate
+from reprocompare import schemas
+from reprocompare.study.config import load_yaml, model_entry, validate
 
 #: the config a study's folder holds (`reprocompare run DIR` reads it)
 CONFIG_NAME = "config.yaml"
@@ -86,10 +87,6 @@ def corpus_name(path: Path) -> str:
     """A config name for the corpus (the schema's pattern): its file name before the first dot."""
     name = re.sub(r"[^A-Za-z0-9_.-]", "_", path.name.split(".")[0]).lstrip(".")
     return name or "corpus"
-
-
-def _schema() -> dict:
-    return yaml.safe_load(SCHEMA_PATH.read_text(encoding="utf-8"))
 
 
 def _first_sentence(text: str) -> str:
@@ -183,7 +180,7 @@ def config_text(corpus_path: Path, a: str, b: str, source: str) -> str:
               "written here keep their",
               "# defaults; every key, its default and its meaning: the config reference "
               "(docs/config.md).", ""]
-    lines = header + _emit({key: config[key] for key in SECTIONS}, _schema(), "", notes)
+    lines = header + _emit({key: config[key] for key in SECTIONS}, schemas.schema(), "", notes)
     return "\n".join(lines) + "\n"
 
 

@@ -28,7 +28,7 @@ from reprocompare.corpora.conll import check_has_chunks, read_conll
 from reprocompare.search.config import check_config as check_search_config
 
 ROOT = Path(__file__).resolve().parents[2]
-SCHEMA_PATH = Path(schemas.__file__).with_name("config.schema.yaml")
+SCHEMA_PATH = schemas.PATH
 
 
 #: the most values a config may hold with its aliases expanded: a few anchors save typing; an
@@ -113,10 +113,6 @@ def blame_command_line(error: UserError, overrides: dict) -> UserError:
                      path="the command line", key=error.key)
 
 
-def _schema() -> dict:
-    return yaml.safe_load(SCHEMA_PATH.read_text(encoding="utf-8"))
-
-
 def _fill_defaults(value: Any, schema: dict) -> Any:
     """Insert the schema's defaults wherever a key is missing (recursively)."""
     if not isinstance(value, dict):
@@ -177,7 +173,7 @@ def validate(config: Any, source: str = "config") -> dict:
         raise UserError("the config must be a mapping of keys to values", path=source)
     _check_finite(config, [], source)
     config = copy.deepcopy(config)
-    schema = _schema()
+    schema = schemas.schema()
     validator = jsonschema.Draft202012Validator(schema)
     error = jsonschema.exceptions.best_match(validator.iter_errors(config))
     if error is not None:
@@ -399,7 +395,7 @@ def check_device(config: dict, source: str = "config") -> None:
 
 def section_defaults(section: str) -> dict:
     """A top-level section of the config with every key at its schema default."""
-    return _fill_defaults({}, _schema()["properties"][section])
+    return _fill_defaults({}, schemas.schema()["properties"][section])
 
 
 def model_entry(spec: str, key: str) -> dict:
@@ -454,7 +450,7 @@ def schema_markdown() -> str:
         rows.append([f"`{key}`", kind, default, text])
         walk(sub, f"{key}.")
 
-    walk(_schema(), "")
+    walk(schemas.schema(), "")
     lines += md_table(["key", "type", "default", "description"], rows)
     return "\n".join(lines) + "\n"
 
