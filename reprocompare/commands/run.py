@@ -13,13 +13,13 @@ from the summaries the workflow wrote.
 from __future__ import annotations
 
 import argparse
-import subprocess
+import signal
 from pathlib import Path
 
 from reprocompare.base.errors import UserError
 from reprocompare.base.records import SUMMARY, read_json
 from reprocompare.commands.init import CONFIG_NAME
-from reprocompare.commands.sequential import OWN_OPTIONS, run_waves, split_config
+from reprocompare.commands.sequential import OWN_OPTIONS, run_waves, split_config, supervise
 from reprocompare.pipeline.workflow_files import LOCAL_PROFILE, profile, snakemake_command
 from reprocompare.reports.tables import format_interval, table4_rows
 from reprocompare.study.config import load_yaml, validate
@@ -67,10 +67,15 @@ def _check_arguments(arguments: list[str]) -> list[str]:
     return arguments if named else ["--profile", str(profile(LOCAL_PROFILE)), *arguments]
 
 
-def _snakemake(config_path: Path, directory: Path, *arguments: str) -> None:
+def _snakemake(config_path: Path, directory: Path, *arguments: str, say=print) -> None:
     command = snakemake_command("--configfile", str(config_path.resolve()),
                                 "--directory", str(directory), *arguments)
-    if subprocess.run(command).returncode != 0:  # its messages went to the terminal
+    returncode, received = supervise(command, directory)
+    if received is not None:
+        say(f"interrupted by {signal.Signals(received).name}: snakemake stopped; run the same "
+            "command again to go on")
+        raise KeyboardInterrupt
+    if returncode != 0:  # its messages went to the terminal
         raise UserError("the workflow stopped (snakemake's messages above); run the same "
                         "command again to go on", path=directory)
 
@@ -84,8 +89,9 @@ def verdict_lines(config: dict, directory: Path) -> list[str]:
             summaries[f"{name} on {corpus}"] = read_json(path)["summary"]
     return [f"{row['comparison']}, {row['estimator']} ({row['strategy']}): "
             f"{row['verdict_text'] or 'no verdict'}; A - B = "
-            f"{format_interval(row['mean_f1_points'], row['mean_low_f1_points'], row['mean_high_f1_points'], 2)}"
-            " F1 points" for row in table4_rows(summaries)]
+            + format_interval(row["mean_f1_points"], row["mean_low_f1_points"],
+                              row["mean_high_f1_points"], 2)
+            + " F1 points" for row in table4_rows(summaries)]
 
 
 def run_study(directory: str | Path, arguments: list[str] | None = None, say=print) -> list[str]:
@@ -101,15 +107,16 @@ def run_study(directory: str | Path, arguments: list[str] | None = None, say=pri
     config = validate(load_yaml(config_path), source=str(config_path))
     arguments = _check_arguments(list(arguments or []))
     if "-n" in arguments or "--dry-run" in arguments or "--dryrun" in arguments:
-        _snakemake(config_path, directory, *arguments)  # a plan: no report, no verdicts yet
+        # a plan: no report, no verdicts yet
+        _snakemake(config_path, directory, *arguments, say=say)
         return []
     entries = split_config(arguments)[1]  # the report reads the config the run read
     if config["stopping"]["enabled"]:
         reached = run_waves(config_path, directory, arguments, say=say)["repetitions"]
         entries = [*entries, f"repetitions={reached}"]
     else:
-        _snakemake(config_path, directory, *arguments)
+        _snakemake(config_path, directory, *arguments, say=say)
     _snakemake(config_path, directory, *(["--config", *entries] if entries else []),
-               "--report", REPORT)
+               "--report", REPORT, say=say)
     say(f"report: {directory / REPORT}")
     return verdict_lines(config, directory)

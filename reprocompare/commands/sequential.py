@@ -177,11 +177,10 @@ WATCHDOG = ("import os, signal, sys\n"
             "    os.killpg(0, signal.SIGINT)\n")
 
 
-def _snakemake(config_path: Path, directory: Path, repetitions: int, arguments: list[str],
-               entries: list[str], say=print) -> None:
-    command = snakemake_command("--configfile", str(config_path.resolve()),
-                                "--directory", str(directory), *arguments,
-                                "--config", *entries, f"repetitions={repetitions}")
+def supervise(command: list[str], directory: Path) -> tuple[int, int | None]:
+    """Run a snakemake ``command`` working in ``directory`` until it ends, passing it the
+    signals this command gets; (its exit status, the first signal received or None). Also
+    what `reprocompare run` runs snakemake with."""
     record = directory / RUN_RECORD
     record.parent.mkdir(parents=True, exist_ok=True)
     # its own process group: a signal reaches snakemake and its jobs once, from us, and is
@@ -216,8 +215,17 @@ def _snakemake(config_path: Path, directory: Path, repetitions: int, arguments: 
     locks = directory / ".snakemake" / "locks"
     if not (locks.is_dir() and any(locks.iterdir())):
         record.unlink(missing_ok=True)  # else it tells the next run that the lock is ours
-    if received:
-        say(f"interrupted by {signal.Signals(received[0]).name} in the wave to R = "
+    return returncode, received[0] if received else None
+
+
+def _snakemake(config_path: Path, directory: Path, repetitions: int, arguments: list[str],
+               entries: list[str], say=print) -> None:
+    command = snakemake_command("--configfile", str(config_path.resolve()),
+                                "--directory", str(directory), *arguments,
+                                "--config", *entries, f"repetitions={repetitions}")
+    returncode, received = supervise(command, directory)
+    if received is not None:
+        say(f"interrupted by {signal.Signals(received).name} in the wave to R = "
             f"{repetitions}: snakemake stopped; run the same command again to resume")
         raise KeyboardInterrupt
     if returncode != 0:  # its output went to the terminal as it ran
