@@ -118,12 +118,15 @@ def test_init_writes_a_commented_config_from_the_corpus_and_the_schema(tmp_path)
     assert text == config_text(corpus, "crf:scheme=IOB2", "crf:scheme=IOBES", str(target))
 
 
-@pytest.mark.parametrize("case", ["not a corpus", "no chunks", "bad spec", "DIR is a file"])
+@pytest.mark.parametrize("case", ["no such file", "not a corpus", "no chunks", "bad spec",
+                                  "DIR is a file"])
 def test_init_refuses_bad_input_in_one_line_and_writes_nothing(tmp_path, case):
     corpus = tmp_path / "corpus.conll"
     corpus.write_text((TEST_DATA / "tiny.conll").read_text())
     args = ["init", tmp_path / "study", "--corpus", corpus]
-    if case == "not a corpus":
+    if case == "no such file":
+        args[-1] = tmp_path / "missing.conll"
+    elif case == "not a corpus":
         args[-1] = ROOT / "README.md"
     elif case == "no chunks":
         corpus.write_text("a X O\nb X O\n")
@@ -136,7 +139,8 @@ def test_init_refuses_bad_input_in_one_line_and_writes_nothing(tmp_path, case):
     assert result.returncode == 2, result.stdout + result.stderr
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert result.stderr.startswith("reprocompare init: error: ")
-    expected = {"not a corpus": "README.md:1: not a corpus reprocompare can study",
+    expected = {"no such file": "missing.conll: --corpus: no such file",
+                "not a corpus": "README.md:1: not a corpus reprocompare can study",
                 "no chunks": "no chunks", "bad spec": "--a: 'crf:no_such_parameter=1'",
                 "DIR is a file": "is a file"}[case]
     assert expected in result.stderr

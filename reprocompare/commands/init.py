@@ -139,6 +139,8 @@ def _emit(value: dict, schema: dict, indent: str, notes: dict) -> list[str]:
 def config_text(corpus_path: Path, a: str, b: str, source: str) -> str:
     """The commented config of a study of ``corpus_path`` comparing ``a`` with ``b``."""
     corpus_path = corpus_path.absolute()
+    if not corpus_path.exists():
+        raise UserError("no such file", path=corpus_path, key="--corpus")
     try:
         column = tag_column(corpus_path)
         corpus = read_conll(corpus_path, tag_column=column)
