@@ -1,0 +1,110 @@
+"""The command line and the workflow as fresh processes (issue 35, item 4).
+
+The rest of the suite runs ``reprocompare`` and ``snakemake`` in forks of a warm server
+(tests/forkserver.py): a fork inherits every module the server imported, so an import missing
+from a command, or a heavy one it should not pay for, never shows there. Here every command is a
+new interpreter, started as a user starts it:
+
+- ``reprocompare --help`` and every subcommand's ``--help`` import none of the heavy libraries
+  (SciPy, scikit-learn, torch, matplotlib, pandas, Snakemake): the start-up a user waits for at
+  every call stays small. This is the test's bound on the cold start; its CPU time is measured,
+  not asserted, by benchmarks/bench_cold_start.py (benchmarks/RESULTS.md);
+- the commands that do work (split, score, compare, summarize) run to their end on a tiny corpus;
+- ``snakemake --dry-run`` plans a study from the repository's Snakefile.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, TEST_DATA
+
+#: the libraries a start-up must not pay for: each costs 0.2-1.5 s of CPU to import
+HEAVY = ("scipy", "sklearn", "torch", "matplotlib", "pandas", "snakemake")
+#: imports the CLI as a user's shell does, runs it with the arguments, and prints which heavy
+#: libraries are in sys.modules when it ends (also when it exits through --help's SystemExit)
+PROBE = """import json, sys
+from reprocompare.commands.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+heavy = sorted({{name.split(".")[0] for name in sys.modules}} & set({heavy!r}))
+print("HEAVY=" + json.dumps(heavy), file=sys.stderr)
+"""
+COMMANDS = ("split", "score", "compare", "models", "summarize", "resume", "sequential", "init",
+            "run", "expected-max", "expected-max-bias")
+
+
+def _fresh(*argv: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    """A new interpreter (never the fork server), with no startup file of the suite."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith("PYTEST")}
+    return subprocess.run([sys.executable, *argv], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=300)
+
+
+def _heavy(result: subprocess.CompletedProcess) -> list[str]:
+    line = [x for x in result.stderr.splitlines() if x.startswith("HEAVY=")]
+    assert line, result.stderr
+    return json.loads(line[-1].removeprefix("HEAVY="))
+
+
+def test_every_subcommand_is_listed_here():
+    """A new subcommand joins the cold-start checks below (the list is the CLI's own)."""
+    result = _fresh("-m", "reprocompare", "--help")
+    assert result.returncode == 0
+    listed = result.stdout.split("COMMAND", 2)[2].split("options:")[0]
+    names = {line.split()[0] for line in listed.splitlines()
+             if line.startswith("    ") and not line.startswith("      ")}
+    assert names == set(COMMANDS)
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["--version"]]
+                         + [[command, "--help"] for command in COMMANDS],
+                         ids=lambda argv: " ".join(argv))
+def test_help_imports_no_heavy_library(argv):
+    result = _fresh("-c", PROBE.format(heavy=HEAVY), *argv)
+    assert _heavy(result) == [], f"`reprocompare {' '.join(argv)}` imported {_heavy(result)}"
+    assert "Traceback" not in result.stderr
+
+
+def test_the_commands_that_work_run_fresh(tmp_path):
+    """split, score, compare and summarize, each a new interpreter: every import they need is
+    their own (a fork of the warm server would have hidden a missing one)."""
+    corpus = TEST_DATA / "tiny.conll"
+    split = _fresh("-m", "reprocompare", "split", str(corpus), "--strategy", "holdout",
+                   "--out", str(tmp_path / "split.json"))
+    assert split.returncode == 0, split.stderr
+    assert json.loads((tmp_path / "split.json").read_text())["strategy"] == "holdout"
+    score = _fresh("-m", "reprocompare", "score", str(corpus), str(corpus), "--json")
+    assert score.returncode == 0, score.stderr
+    assert json.loads(score.stdout)["f1"] == 1.0
+    runs = []
+    for repetition in range(2):
+        out = tmp_path / f"rep{repetition}"
+        compare = _fresh("-m", "reprocompare", "compare", str(corpus), "--a", "majority",
+                         "--b", "crf:max_iterations=5", "--strategy", "holdout",
+                         "--repetition", str(repetition), "--out", str(out))
+        assert compare.returncode == 0, compare.stderr
+        runs.append(str(out))
+    summarize = _fresh("-m", "reprocompare", "summarize", *runs, "--json")
+    assert summarize.returncode == 0, summarize.stderr
+    assert "ST" in json.loads(summarize.stdout)["estimators"]
+
+
+def test_snakemake_plans_a_study_fresh(tmp_path):
+    config = tmp_path / "study.yaml"
+    config.write_text(f"corpora: {{tiny: {{path: {TEST_DATA / 'tiny.conll'}}}}}\n"
+                      "models:\n  a: {type: crf, max_iterations: 5}\n  b: {type: majority}\n"
+                      "comparisons: {p: {a: a, b: b, corpora: [tiny]}}\n"
+                      "strategies: {holdout: {}, bcv: {}}\nrepetitions: 2\n")
+    result = _fresh("-m", "snakemake", "--snakefile", str(ROOT / "Snakefile"), "--directory",
+                    str(tmp_path), "--configfile", str(config), "--dry-run", "--cores", "1")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "compare" in result.stdout and "Traceback" not in result.stderr
