@@ -223,3 +223,12 @@ def test_run_runs_a_sequential_config_in_waves_and_reports_it(tmp_path):
     summary = yaml.safe_load((tmp_path / "study" / "results" / "summaries" / "corpus" /
                               "a_vs_b.json").read_text())
     assert summary["summary"]["stopping"]["waves"] == 1
+
+
+def test_a_file_name_is_data_in_the_config_never_a_key(tmp_path):
+    corpus = tmp_path / "x\nrepetitions: 4999\n#.conll"
+    corpus.write_text((TEST_DATA / "tiny.conll").read_text())
+    target = init_study(tmp_path / "s", corpus)
+    config = yaml.safe_load(target.read_text())
+    assert config["repetitions"] != 4999
+    assert next(iter(config["corpora"].values()))["path"] == str(corpus)

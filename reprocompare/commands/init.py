@@ -99,10 +99,16 @@ def _first_sentence(text: str) -> str:
     return text if text.endswith(".") else text + "."
 
 
+def _shown(text: str) -> str:
+    """``text`` safe in a YAML comment: what is not printable (a newline in a file name would
+    end the comment and start a key) as its escape."""
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+
+
 def _comment(text: str | None, indent: str) -> list[str]:
     if not text:
         return []
-    sentence = _first_sentence(" ".join(text.split()))
+    sentence = _shown(_first_sentence(" ".join(text.split(" "))))
     return textwrap.wrap(sentence, WIDTH - len(indent) - 2, initial_indent=f"{indent}# ",
                          subsequent_indent=f"{indent}# ")
 
@@ -176,8 +182,10 @@ def config_text(corpus_path: Path, a: str, b: str, source: str) -> str:
              "models": "The two taggers compared: a, trained from --a, and b, from --b "
                        "(their types and hyperparameters: `reprocompare models`; a `label:` "
                        "names one in tables)."}
-    header = [f"# A reprocompare study: does a > b reproduce on {name}? Written by "
-              f"`reprocompare init` from", f"# {corpus_path}.",
+    header = [*textwrap.wrap(f"A reprocompare study: does a > b reproduce on {name}? Written "
+                             f"by `reprocompare init` from {_shown(str(corpus_path))}.",
+                             WIDTH - 2, initial_indent="# ", subsequent_indent="# ",
+                             break_long_words=False, break_on_hyphens=False),
               "# Run it with `reprocompare run DIR` (DIR: this file's folder). Keys not "
               "written here keep their",
               "# defaults; every key, its default and its meaning: the config reference "
