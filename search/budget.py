@@ -27,7 +27,20 @@ DEFAULT_ESTIMATOR = "unbiased"
 
 
 def clipped_band(expected, std, scores) -> tuple[np.ndarray, np.ndarray]:
-    """expected -/+ std, clipped to [min(scores), max(scores)] (Dodge et al., section 3.3)."""
+    """expected -/+ std, clipped to [min(scores), max(scores)] (Dodge et al., section 3.3).
+
+    Parameters
+    ----------
+    expected, std : array_like of float
+        A curve and its standard deviation.
+    scores : array_like of float
+        The trials' scores.
+
+    Returns
+    -------
+    (numpy.ndarray, numpy.ndarray)
+        The band's low and high ends.
+    """
     expected, std = np.asarray(expected, dtype=float), np.asarray(std, dtype=float)
     scores = np.asarray(scores, dtype=float)
     low, high = float(scores.min()), float(scores.max())
@@ -39,6 +52,16 @@ def curves(scores: Sequence[float]) -> dict[str, dict[str, list[float]]]:
 
     Returns ``{estimator: {"expected": [...], "std": [...], "low": [...], "high": [...]}}``,
     entry n - 1 for budget n.
+
+    Parameters
+    ----------
+    scores : sequence of float
+        The trials' validation scores, N in all.
+
+    Returns
+    -------
+    dict
+        The curves of both estimators, by name.
     """
     out = {}
     for name in ESTIMATORS:
@@ -50,7 +73,20 @@ def curves(scores: Sequence[float]) -> dict[str, dict[str, list[float]]]:
 
 
 def by_model(records: Iterable[Mapping], order: Sequence[str] | None = None) -> dict[str, list]:
-    """Trials grouped by model (in ``order``, else first appearance), sorted by trial number."""
+    """Trials grouped by model (in ``order``, else first appearance), sorted by trial number.
+
+    Parameters
+    ----------
+    records : iterable of mapping
+        The trial records.
+    order : sequence of str, optional
+        The models' order.
+
+    Returns
+    -------
+    dict of str to list
+        Each model's trials.
+    """
     groups: dict[str, list] = {}
     for record in records:
         groups.setdefault(record["model"], []).append(record)
@@ -121,7 +157,18 @@ def _n(value: int | None) -> str:
 
 
 def markdown(analysis: Mapping) -> str:
-    """results/tables/budget.md: the per-model figures and the crossings, as Markdown tables."""
+    """results/tables/budget.md: the per-model figures and the crossings, as Markdown tables.
+
+    Parameters
+    ----------
+    analysis : mapping
+        What :func:`analyse` returns.
+
+    Returns
+    -------
+    str
+        The Markdown.
+    """
     target = analysis.get("target_f1")
     lines = ["# Expected validation performance against budget", "",
              "Random search, one fixed train/validation split; validation chunk F1. E[max] of n "

@@ -23,6 +23,13 @@ def check_config(config: dict, source: str = "config") -> None:
 
     ``config`` must already have passed the schema (defaults filled). Spaces are checked even
     when ``search.enabled`` is false: a typo should fail whether or not the search runs today.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config (defaults filled).
+    source : str, default 'config'
+        The config's name in messages (its file).
     """
     # lazy: the tagger classes import scikit-learn (about a second), and this module is imported
     # by every workflow job, most of which train nothing
@@ -67,29 +74,99 @@ def check_config(config: dict, source: str = "config") -> None:
 
 
 def search_corpus(config: dict) -> str:
-    """The corpus searched on: ``search.corpus``, else the first corpus of the config."""
+    """The corpus searched on: ``search.corpus``, else the first corpus of the config.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config (defaults filled).
+
+    Returns
+    -------
+    str
+        The corpus's name.
+    """
     return (config.get("search") or {}).get("corpus") or next(iter(config["corpora"]))
 
 
 def curves_corpus(config: dict) -> str:
-    """The corpus of the learning curves: ``learning_curves.corpus``, else the search's."""
+    """The corpus of the learning curves: ``learning_curves.corpus``, else the search's.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config (defaults filled).
+
+    Returns
+    -------
+    str
+        The corpus's name.
+    """
     return (config.get("learning_curves") or {}).get("corpus") or search_corpus(config)
 
 
 def search_enabled(config: dict) -> bool:
+    """Whether the config runs the random search (``search.enabled``).
+
+    Parameters
+    ----------
+    config : dict
+        The validated config (defaults filled).
+
+    Returns
+    -------
+    bool
+    """
     return bool((config.get("search") or {}).get("enabled"))
 
 
 def feed_best(config: dict) -> bool:
+    """Whether the search's best configurations replace the models' config entries in the comparisons
+    (``search.feed_best``, with the search enabled).
+
+    Parameters
+    ----------
+    config : dict
+        The validated config (defaults filled).
+
+    Returns
+    -------
+    bool
+    """
     return search_enabled(config) and bool(config["search"].get("feed_best"))
 
 
 def searched_models(config: dict) -> list[str]:
-    """Names of the searched models, in config order."""
+    """Names of the searched models, in config order.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config (defaults filled).
+
+    Returns
+    -------
+    list of str
+        The names.
+    """
     return list((config.get("search") or {}).get("models") or {})
 
 
 def space_of(config: dict, model_name: str) -> dict[str, Dimension]:
+    """The search space of one searched model, parsed against the model's hyperparameters.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config (defaults filled).
+    model_name : str
+        The model's name in the config.
+
+    Returns
+    -------
+    dict of str to Dimension
+        The dimensions, by hyperparameter.
+    """
     return parse_space(model_name, config["models"][model_name],
                        config["search"]["models"][model_name]["space"])
 
@@ -99,6 +176,18 @@ def trial_jobs(config: dict, model_name: str) -> list[tuple[int, int]]:
 
     Jobs cover trials_per_job consecutive trials; raising ``trials`` keeps every full job (and
     its output) and only adds, or extends, the last one.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config (defaults filled).
+    model_name : str
+        The model's name in the config.
+
+    Returns
+    -------
+    list of (int, int)
+        The trial range of each job.
     """
     per_job = config["search"]["trials_per_job"]
     n = config["search"]["models"][model_name]["trials"]
@@ -110,6 +199,18 @@ def fixed_split_seed(config: dict, corpus: str) -> int:
 
     Derived from (search.seed, corpus) under its own spawn key, so it is never the seed of one of
     the comparison's hold-outs: tuning on a comparison's validation set would leak into it.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config (defaults filled).
+    corpus : str
+        The corpus's name.
+
+    Returns
+    -------
+    int
+        The seed.
     """
     return derive_seed(config["search"]["seed"], corpus, FIXED_SPLIT)
 
@@ -120,26 +221,77 @@ def run_seed(search_seed: int, corpus: str, run: int) -> int:
 
     The same for every model (common random numbers, as in a comparison's folds), and a function
     of the run's index only, so more seeds keep the first runs.
+
+    Parameters
+    ----------
+    search_seed : int
+        ``search.seed``.
+    corpus : str
+        The corpus's name.
+    run : int
+        The run's index, 0-based.
+
+    Returns
+    -------
+    int
+        The seed.
     """
     return derive_seed(search_seed, corpus, SEED_RUN, int(run), below=2**31 - 1)
 
 
 def model_mapping(config: dict, model_name: str, best: dict[str, dict] | None = None) -> dict:
-    """The config mapping a model is built from: the search's best one when it was fed in."""
+    """The config mapping a model is built from: the search's best one when it was fed in.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config (defaults filled).
+    model_name : str
+        The model's name in the config.
+    best : dict of str to dict, optional
+        The best configurations, by model (:func:`load_best`).
+
+    Returns
+    -------
+    dict
+        The mapping.
+    """
     if best and model_name in best:
         return dict(best[model_name]["mapping"])
     return dict(config["models"][model_name])
 
 
 def describe(value: Any) -> str:
-    """A config value as the checklist writes it."""
+    """A config value as the checklist writes it.
+
+    Parameters
+    ----------
+    value : object
+        The value.
+
+    Returns
+    -------
+    str
+        The text.
+    """
     if isinstance(value, bool):
         return "true" if value else "false"
     return repr(value) if isinstance(value, float) else str(value)
 
 
 def load_best(best_paths: Iterable[str]) -> dict[str, dict]:
-    """Best-configuration files (:func:`reprocompare.pipeline.search_jobs.best_config`) by model name."""
+    """Best-configuration files (:func:`reprocompare.pipeline.search_jobs.best_config`) by model name.
+
+    Parameters
+    ----------
+    best_paths : iterable of str
+        The files.
+
+    Returns
+    -------
+    dict of str to dict
+        Each file's content, by model name.
+    """
     best = {}
     for path in best_paths:
         record = read_json(path)
@@ -153,6 +305,20 @@ def resolve_models(config: dict, comparison: str, best_paths: Iterable[str] = ()
     A model with a best-configuration file among ``best_paths`` (``search.feed_best``) gets the
     search's best mapping, its fixed hyperparameters with the best trial's drawn values laid
     over them; every other model keeps its config entry.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config (defaults filled).
+    comparison : str
+        The comparison's name.
+    best_paths : iterable of str, default ()
+        The best-configuration files.
+
+    Returns
+    -------
+    dict of str to dict
+        The mappings, by model name.
     """
     best = load_best(best_paths)
     pair = config["comparisons"][comparison]

@@ -35,6 +35,18 @@ def t_interval(values: Sequence[float], confidence: float = 0.95) -> tuple[float
     Potts' ``get_ci`` (seed 003) with the sample standard deviation (ddof = 1, the estimator the
     t-interval is derived for; Potts divides by n). Equal values, or a single one, give the
     degenerate interval (v, v).
+
+    Parameters
+    ----------
+    values : sequence of float
+        The values.
+    confidence : float, default 0.95
+        Confidence level, in (0, 1).
+
+    Returns
+    -------
+    (float, float)
+        The interval's ends.
     """
     v = np.asarray(values, dtype=float)
     mean = float(v.mean())
@@ -48,6 +60,18 @@ def spread(f1s: Sequence[float], *, failure_f1: float) -> dict:
     """Mean, sd (ddof 1; 0 for one run), min, max, 95% t-interval, failures and failure rate.
 
     A run fails when its validation F1 is below ``failure_f1``.
+
+    Parameters
+    ----------
+    f1s : sequence of float
+        The runs' validation F1.
+    failure_f1 : float
+        The F1 below which a run fails.
+
+    Returns
+    -------
+    dict
+        The figures, by name.
 
     Examples
     --------
@@ -71,6 +95,16 @@ def curve_band(curves: Iterable[Sequence[Sequence[float]]]) -> list[dict]:
 
     ``curves`` holds one ``[[epoch, f1], ...]`` per run; an epoch some runs did not reach (early
     stopping) is summarized over the runs that did, and ``runs`` says how many.
+
+    Parameters
+    ----------
+    curves : iterable of sequence of (int, float)
+        One learning curve per run.
+
+    Returns
+    -------
+    list of dict
+        One row per epoch: ``epoch``, ``runs``, ``mean``, ``ci_low``, ``ci_high``.
     """
     by_epoch: dict[int, list[float]] = {}
     for curve in curves:
@@ -93,12 +127,36 @@ def _cell(value) -> str:
 
 
 def to_csv(rows: Iterable[Mapping], columns: Sequence[str]) -> str:
-    """The rows as CSV, floats in full (``repr``)."""
+    """The rows as CSV, floats in full (``repr``).
+
+    Parameters
+    ----------
+    rows : iterable of mapping
+        The rows.
+    columns : sequence of str
+        The columns, in order.
+
+    Returns
+    -------
+    str
+        The CSV text.
+    """
     return csv_text(rows, columns, _cell)
 
 
 def seed_variance_markdown(rows: Sequence[Mapping]) -> str:
-    """results/tables/seed_variance.md."""
+    """results/tables/seed_variance.md.
+
+    Parameters
+    ----------
+    rows : sequence of mapping
+        One row per corpus, comparison, side and model.
+
+    Returns
+    -------
+    str
+        The Markdown.
+    """
     lines = ["# Seed variance", "",
              "Each model trained with different seeds on one fixed train/validation split; "
              "validation chunk F1. A run fails below the threshold F1. Models whose training "

@@ -219,7 +219,22 @@ def parse_space(model_name: str, model: Mapping, space: Any, *,
 
 
 def trial_rng(seed: int, model_name: str, trial: int) -> np.random.Generator:
-    """The generator of trial ``trial`` of ``model_name``: a function of these three only."""
+    """The generator of trial ``trial`` of ``model_name``: a function of these three only.
+
+    Parameters
+    ----------
+    seed : int
+        The search's seed.
+    model_name : str
+        The model's name in the config.
+    trial : int
+        The trial number, 0-based.
+
+    Returns
+    -------
+    numpy.random.Generator
+        The generator.
+    """
     return generator(seed, model_name, int(trial), TRIAL_DRAW)
 
 
@@ -228,6 +243,20 @@ def training_seed(seed: int, model_name: str, trial: int) -> int:
 
     Dodge et al.'s maximization runs over hyperparameters *and* random initializations: each
     trial gets its own, independent of its assignment's stream.
+
+    Parameters
+    ----------
+    seed : int
+        The search's seed.
+    model_name : str
+        The model's name in the config.
+    trial : int
+        The trial number, 0-based.
+
+    Returns
+    -------
+    int
+        The training seed.
     """
     return derive_seed(seed, model_name, int(trial), TRIAL_TRAINING, below=2**31 - 1)
 
@@ -238,6 +267,22 @@ def draw(space: Mapping[str, Dimension], seed: int, model_name: str, trial: int)
     Dimensions are drawn in name order from :func:`trial_rng`; the result does not depend on how
     many trials there are, so ``[draw(..., i) for i in range(N)]`` is a prefix of the same list
     for any larger N.
+
+    Parameters
+    ----------
+    space : mapping of str to Dimension
+        The search space, by hyperparameter.
+    seed : int
+        The search's seed.
+    model_name : str
+        The model's name in the config.
+    trial : int
+        The trial number, 0-based.
+
+    Returns
+    -------
+    dict
+        The value of every hyperparameter, by name.
 
     Examples
     --------
@@ -250,5 +295,22 @@ def draw(space: Mapping[str, Dimension], seed: int, model_name: str, trial: int)
 
 
 def draws(space: Mapping[str, Dimension], seed: int, model_name: str, n: int) -> list[dict]:
-    """The assignments of trials 0..n-1."""
+    """The assignments of trials 0..n-1.
+
+    Parameters
+    ----------
+    space : mapping of str to Dimension
+        The search space, by hyperparameter.
+    seed : int
+        The search's seed.
+    model_name : str
+        The model's name in the config.
+    n : int
+        How many trials.
+
+    Returns
+    -------
+    list of dict
+        One assignment per trial.
+    """
     return [draw(space, seed, model_name, i) for i in range(n)]

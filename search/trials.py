@@ -43,6 +43,22 @@ def fixed_split(corpus: Corpus, *, ratio: str, seed: int, keep_documents: bool =
     """The one train/validation split the search, the learning curves and seed variance use.
 
     A hold-out split document (:func:`splitters.split_document`) at ``ratio``, seeded.
+
+    Parameters
+    ----------
+    corpus : Corpus
+        The corpus.
+    ratio : str
+        The train:validation ratio, e.g. ``"8:1"``.
+    seed : int
+        The split's seed (:func:`reprocompare.search.config.fixed_split_seed`).
+    keep_documents : bool, default False
+        Keep the corpus's documents whole.
+
+    Returns
+    -------
+    dict
+        The split document.
     """
     try:
         return split_document(HOLDOUT.name, len(corpus), groups=corpus.docs if keep_documents
@@ -82,6 +98,20 @@ def train_and_score(data: SplitData, model, *, learning_curve: bool = False) -> 
     Returns ``{"f1", "precision", "recall", "seconds"}`` and, with ``learning_curve`` (a model
     whose ``fit`` takes ``eval_set``: the BiLSTM), ``"curve"``: its ``learning_curve_``, the
     validation chunk F1 every ``record_every`` epochs, as ``[[epoch, f1], ...]``.
+
+    Parameters
+    ----------
+    data : SplitData
+        The featurized split.
+    model : SequenceTagger
+        An unfitted tagger.
+    learning_curve : bool, default False
+        Also record the learning curve.
+
+    Returns
+    -------
+    dict
+        The scores, the seconds and, with ``learning_curve``, the curve.
     """
     trained = train_fold(model, data.features.of(model), data.train, data.validation,
                          data.corpus.tags, scheme=data.corpus.scheme, typed=data.typed,
@@ -101,6 +131,24 @@ def build(model_name: str, mapping: Mapping, *, random_state: int | None = None,
 
     ``params`` the model does not take are ignored: ``num_threads`` goes to the models that run
     threads of their own (the BiLSTM's torch), ``record_every`` to those that train by epochs.
+
+    Parameters
+    ----------
+    model_name : str
+        The model's name in the config.
+    mapping : mapping
+        The model's config mapping.
+    random_state : int, optional
+        The training seed.
+    device : str, default 'cpu'
+        The device of a model that has one.
+    **params
+        Extra parameters, set where the model takes them.
+
+    Returns
+    -------
+    SequenceTagger
+        The model, unfitted.
     """
     spec = spec_from_mapping(model_name, mapping)
     model = build_model(spec, random_state=random_state)
@@ -112,7 +160,17 @@ def build(model_name: str, mapping: Mapping, *, random_state: int | None = None,
 
 
 def is_random(mapping: Mapping) -> bool:
-    """Whether a model's training depends on its seed (the BiLSTM); the CRF's L-BFGS does not."""
+    """Whether a model's training depends on its seed (the BiLSTM); the CRF's L-BFGS does not.
+
+    Parameters
+    ----------
+    mapping : mapping
+        The model's config mapping.
+
+    Returns
+    -------
+    bool
+    """
     return "random_state" in inspect.signature(tagger_class_of(mapping)).parameters
 
 
@@ -125,6 +183,32 @@ def run_trials(data: SplitData, model_name: str, mapping: Mapping, space: Mappin
     trial i laid over it, seeded with :func:`search.space.training_seed` (both functions of
     (seed, model, i) only). Returns one record per trial with the columns of
     :data:`TRIAL_COLUMNS` (``config`` as a dict of the drawn values).
+
+    Parameters
+    ----------
+    data : SplitData
+        The featurized split.
+    model_name : str
+        The model's name in the config.
+    mapping : mapping
+        The model's config mapping.
+    space : mapping of str to Dimension
+        The search space.
+    seed : int
+        The search's seed.
+    trials : iterable of int
+        The trials to run.
+    device : str, default 'cpu'
+        The device.
+    threads : int, default 1
+        Threads per model.
+    progress : callable, optional
+        Called with a line per trial; default to stderr.
+
+    Returns
+    -------
+    list of dict
+        One record per trial.
     """
     say = progress or (lambda message: None)
     records = []
@@ -152,12 +236,36 @@ def _cell(value) -> str:
 
 
 def trials_csv(records: Iterable[Mapping]) -> str:
-    """A trials table as CSV text, rows in the order given; floats in full (``repr``)."""
+    """A trials table as CSV text, rows in the order given; floats in full (``repr``).
+
+    Parameters
+    ----------
+    records : iterable of mapping
+        The trial records.
+
+    Returns
+    -------
+    str
+        The CSV text.
+    """
     return csv_text(records, TRIAL_COLUMNS, _cell)
 
 
 def read_trials_csv(path_or_text, *, text: bool = False) -> list[dict]:
-    """Records of a trials table (:func:`trials_csv`), with typed values."""
+    """Records of a trials table (:func:`trials_csv`), with typed values.
+
+    Parameters
+    ----------
+    path_or_text : str or os.PathLike
+        The file, or its text with ``text=True``.
+    text : bool, default False
+        Whether ``path_or_text`` is the text itself.
+
+    Returns
+    -------
+    list of dict
+        The records.
+    """
     from pathlib import Path
 
     content = path_or_text if text else Path(path_or_text).read_text(encoding="utf-8")
@@ -172,7 +280,18 @@ def read_trials_csv(path_or_text, *, text: bool = False) -> list[dict]:
 
 
 def best_trial(records: Iterable[Mapping]) -> dict:
-    """The trial with the highest validation F1 (the selection criterion); ties: lowest trial."""
+    """The trial with the highest validation F1 (the selection criterion); ties: lowest trial.
+
+    Parameters
+    ----------
+    records : iterable of mapping
+        The trial records.
+
+    Returns
+    -------
+    dict
+        The best record.
+    """
     records = list(records)
     if not records:
         raise UserError("no trials")
