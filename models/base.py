@@ -108,6 +108,19 @@ class Param:
 
 
 def at_least(bound: float) -> Callable[[Any], str | None]:
+    """The check of a hyperparameter that must be at least ``bound``.
+
+    Parameters
+    ----------
+    bound : float
+        The lowest value allowed.
+
+    Returns
+    -------
+    callable
+        A check: the value -> None when it is allowed, else what is wrong; its ``range`` attribute
+        is the text models/README.md prints.
+    """
     def check(v):
         return None if v >= bound else f"must be >= {bound}, got {v!r}"
     check.range = f">= {bound}"  # what models/README.md prints
@@ -115,6 +128,21 @@ def at_least(bound: float) -> Callable[[Any], str | None]:
 
 
 def in_range(low: float, high: float, *, high_open: bool = True) -> Callable[[Any], str | None]:
+    """The check of a hyperparameter that must lie between ``low`` and ``high``.
+
+    Parameters
+    ----------
+    low, high : float
+        The range's ends.
+    high_open : bool, default True
+        Whether ``high`` itself is excluded.
+
+    Returns
+    -------
+    callable
+        A check: the value -> None when it is allowed, else what is wrong; its ``range`` attribute
+        is the text models/README.md prints.
+    """
     def check(v):
         ok = low <= v < high if high_open else low <= v <= high
         return None if ok else f"must be in [{low}, {high}{')' if high_open else ']'}, got {v!r}"
@@ -123,7 +151,19 @@ def in_range(low: float, high: float, *, high_open: bool = True) -> Callable[[An
 
 
 def between(low: float, high: float) -> Callable[[Any], str | None]:
-    """low <= v <= high: the bounds a hyperparameter's consumer can hold in time and memory."""
+    """low <= v <= high: the bounds a hyperparameter's consumer can hold in time and memory.
+
+    Parameters
+    ----------
+    low, high : float
+        The range's ends, both allowed.
+
+    Returns
+    -------
+    callable
+        A check: the value -> None when it is allowed, else what is wrong; its ``range`` attribute
+        is the text models/README.md prints.
+    """
     return in_range(low, high, high_open=False)
 
 
@@ -152,6 +192,20 @@ def tag_problem(tag: Any, scheme: str, typed: bool | None) -> str | None:
 
     The one check of every tagger's output, a command's {output} and a Python ``predict``
     alike: anything else (an integer 0, NaN, ``NOTATAG``) would be read as O without a word.
+
+    Parameters
+    ----------
+    tag : object
+        The predicted tag.
+    scheme : str
+        The tag scheme.
+    typed : bool or None
+        Whether the training tags carried types (None: no chunk seen).
+
+    Returns
+    -------
+    str or None
+        The problem, or None.
     """
     if not isinstance(tag, str):
         return f"{tag!r} ({type(tag).__name__}) is not a tag"
@@ -170,7 +224,17 @@ def tag_problem(tag: Any, scheme: str, typed: bool | None) -> str | None:
 
 def typed_tags(y: Sequence[Sequence[str]]) -> bool | None:
     """Whether training tags carry types (True), are bare boundaries (False), or hold no chunk
-    (None)."""
+    (None).
+
+    Parameters
+    ----------
+    y : sequence of sequence of str
+        The training tag sequences.
+
+    Returns
+    -------
+    bool or None
+    """
     for tags in y:
         for tag in tags:
             if tag != "O":
@@ -180,7 +244,22 @@ def typed_tags(y: Sequence[Sequence[str]]) -> bool | None:
 
 def check_tags(predicted, scheme: str, typed: bool | None) -> list[list[str]]:
     """Every tag of a ``predict``'s answer one of ``scheme``'s (:func:`tag_problem`), as lists;
-    a ValueError naming the sentence and token (0-based) of the first that is not."""
+    a ValueError naming the sentence and token (0-based) of the first that is not.
+
+    Parameters
+    ----------
+    predicted : sequence of sequence of str
+        A ``predict``'s answer.
+    scheme : str
+        The tag scheme.
+    typed : bool or None
+        As :func:`tag_problem` takes it.
+
+    Returns
+    -------
+    list of list of str
+        The tags.
+    """
     if isinstance(predicted, (str, bytes)) or not hasattr(predicted, "__iter__"):
         raise ValueError(f"predict returned {type(predicted).__name__}, not a list of tag "
                          "sequences (one per sentence)")
@@ -214,7 +293,18 @@ def _has_type(value: Any, kind: type) -> bool:
 def module_files(name: str) -> list[Path]:
     """The source files of a user's module ``name`` (see :meth:`SequenceTagger.source_files`):
     its file, or every ``.py`` file of its top-level package when that is a folder; none for
-    this package's modules and for installed packages."""
+    this package's modules and for installed packages.
+
+    Parameters
+    ----------
+    name : str
+        The module's dotted name.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The files.
+    """
     module = sys.modules.get(name)
     path = getattr(module, "__file__", None)
     if not path or name.split(".")[0] == "reprocompare":

@@ -38,6 +38,18 @@ _DIGITS = re.compile(r"\d")
 def normalize_word(token: str) -> str:
     """The form a word embedding is looked up by: lower case, every digit written ``0``.
 
+    Parameters
+    ----------
+    token : str
+        The word.
+
+    Returns
+    -------
+    str
+        Its normalized form.
+
+    Examples
+    --------
     >>> normalize_word("Sept. 1987")
     'sept. 0000'
     """
@@ -48,6 +60,15 @@ class IdTables:
     """Corpus-level id -> string tables of a Featurized (words normalized, raw characters, columns).
 
     Character id 0 is padding, so character ids start at 1.
+
+    Parameters
+    ----------
+    words : list of str
+        The normalized word of each word id.
+    chars : list of str
+        The character of each character id (id 0: padding).
+    columns : list of list of str
+        Per feature column, the value of each id.
     """
 
     __slots__ = ("words", "chars", "columns")
@@ -66,7 +87,18 @@ def _intern(table: dict[str, int], value: str) -> int:
 
 
 def featurize_ids(sentences: Sequence[Sentence]) -> Featurized:
-    """Integer ids for every sentence: rows of (words (n,), chars (n, L), columns (C, n)) arrays."""
+    """Integer ids for every sentence: rows of (words (n,), chars (n, L), columns (C, n)) arrays.
+
+    Parameters
+    ----------
+    sentences : sequence of Sentence
+        The sentences.
+
+    Returns
+    -------
+    Featurized
+        The rows, and the :class:`IdTables` that read them.
+    """
     sentences = list(sentences)
     n_columns = len(sentences[0].features) if sentences else 0
     word_of_token: dict[str, int] = {}
@@ -108,6 +140,24 @@ def vocabulary(rows: Sequence, size: int, *, field: int = 0, column: int | None 
 
     Returns ``(seen, counts)``: the sorted corpus ids occurring in these rows and how often each
     occurs. ``remap_array(seen, size)`` turns them into the corpus-id -> model-id map.
+
+    Parameters
+    ----------
+    rows : sequence
+        Rows of :func:`featurize_ids`.
+    size : int
+        The number of corpus ids.
+    field : int, default 0
+        The row's field (0: words, 1: characters, 2: columns).
+    column : int, optional
+        The feature column, for ``field=2``.
+    offset : int, default 2
+        The model id of the first seen corpus id.
+
+    Returns
+    -------
+    (numpy.ndarray, numpy.ndarray)
+        The seen corpus ids and their counts.
     """
     parts = [(row[field] if column is None else row[field][column]).ravel() for row in rows]
     ids = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
@@ -121,6 +171,20 @@ def remap_array(seen: np.ndarray, size: int, *, first: int = 2) -> np.ndarray:
 
     This is where words of the validation rows or the test fold that the training rows lack
     become unknown.
+
+    Parameters
+    ----------
+    seen : numpy.ndarray
+        The sorted corpus ids seen in training.
+    size : int
+        The number of corpus ids.
+    first : int, default 2
+        The model id of ``seen[0]``.
+
+    Returns
+    -------
+    numpy.ndarray of int, shape (size,)
+        The model id of every corpus id.
     """
     remap = np.full(size, UNK, dtype=np.int64)
     remap[seen] = np.arange(first, first + len(seen), dtype=np.int64)

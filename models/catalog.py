@@ -54,7 +54,18 @@ def _seed_text(cls: type[SequenceTagger]) -> str:
 
 
 def markdown(types=None) -> str:
-    """models/README.md: one table of hyperparameters per type, from the classes' ``PARAMS``."""
+    """models/README.md: one table of hyperparameters per type, from the classes' ``PARAMS``.
+
+    Parameters
+    ----------
+    types : sequence of str, optional
+        The model types; default every built-in one.
+
+    Returns
+    -------
+    str
+        The Markdown.
+    """
     lines = ["# Models", "",
              "Every model type, its capabilities and its hyperparameters: a spec names the type "
              "and any of them, on the command line (`crf:scheme=IOBES,c1=0.05`) or in a config "
@@ -83,7 +94,18 @@ def markdown(types=None) -> str:
 
 
 def text(types=None) -> str:
-    """``reprocompare models``: every available type (or ``types``), its parameters and help."""
+    """``reprocompare models``: every available type (or ``types``), its parameters and help.
+
+    Parameters
+    ----------
+    types : sequence of str, optional
+        The model types; default every available one.
+
+    Returns
+    -------
+    str
+        The text.
+    """
     out = []
     for name in types or [t for t in available() if t != PYTHON]:
         try:

@@ -301,6 +301,22 @@ def read_predictions(path: str, sentences: Sequence[Sentence], scheme: str,
     ``O`` or one of the scheme's prefixes, a hyphen and a type (``typed``), or a bare prefix
     when {train} held bare tags (an untyped task, ``typed=False``): the check of every tagger's
     tags, :func:`reprocompare.models.base.tag_problem`.
+
+    Parameters
+    ----------
+    path : str
+        The command's output file.
+    sentences : sequence of Sentence
+        The sentences.
+    scheme : str
+        The tag scheme.
+    typed : bool or None, default True
+        Whether the training tags carried types.
+
+    Returns
+    -------
+    list of list of str
+        One tag sequence per sentence.
     """
     where = "the predict command's {output}"
     try:

@@ -29,6 +29,18 @@ FEATURE_VERSION = 1
 def word_shape(word: str) -> str:
     """Upper case -> X, lower case -> x, digit -> d, other characters kept; runs collapsed.
 
+    Parameters
+    ----------
+    word : str
+        The word.
+
+    Returns
+    -------
+    str
+        Its shape.
+
+    Examples
+    --------
     >>> word_shape("McDonald's"), word_shape("1,234.5"), word_shape("--")
     ("XxXx'x", 'd,d.d', '-')
     """

@@ -22,7 +22,15 @@ from reprocompare.models.processes import DEFAULT_TIMEOUT, run_contained
 
 
 class Features:
-    """The features of one corpus's sentences, computed once per feature template."""
+    """The features of one corpus's sentences, computed once per feature template.
+
+    Parameters
+    ----------
+    sentences : sequence of Sentence
+        The sentences.
+    say : callable, optional
+        Called with a line when features are computed.
+    """
 
     def __init__(self, sentences, say: Callable[[str], None] | None = None) -> None:
         self.sentences = sentences
@@ -57,6 +65,30 @@ def train_fold(model, features, train, validation, gold, *, scheme: str, typed: 
     ``eval_on_validation``: pass the validation rows to ``fit`` as its ``eval_set`` (a model
     that records a learning curve, the BiLSTM). ``where`` names the fold and model in the one-line error a broken contract ends in (a
     command model's failure, or a user's tagger that returns what it should not).
+
+    Parameters
+    ----------
+    model : SequenceTagger
+        An unfitted tagger.
+    features : Features
+        The corpus's features.
+    train, validation : sequence of int
+        The rows to train on and to predict.
+    gold : sequence of sequence of str
+        The gold tags of the validation rows.
+    scheme : str
+        The tag scheme.
+    typed : bool
+        Whether chunks keep their types in the scores.
+    where : str
+        The fold and model, for the error message.
+    eval_on_validation : bool, default False
+        Pass the validation rows to ``fit`` as ``eval_set``.
+
+    Returns
+    -------
+    Trained
+        The predictions, their chunk counts and the seconds.
     """
     train = np.asarray(train, dtype=np.int64)
     validation = np.asarray(validation, dtype=np.int64)
@@ -95,7 +127,17 @@ def train_fold(model, features, train, validation, gold, *, scheme: str, typed: 
 def contained(model) -> bool:
     """Whether ``model``'s fit and predict run in a process of their own: the user's Python
     code (a class with fit and predict, a SequenceTagger outside this package), never this
-    package's taggers (trusted, and the BiLSTM's torch threads do not survive a fork)."""
+    package's taggers (trusted, and the BiLSTM's torch threads do not survive a fork).
+
+    Parameters
+    ----------
+    model : object
+        The model.
+
+    Returns
+    -------
+    bool
+    """
     declared = getattr(model, "contained", None)
     if declared is not None:
         return bool(declared)

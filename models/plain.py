@@ -31,7 +31,17 @@ _adapters: dict[type, type[SequenceTagger]] = {}
 
 
 def is_plain(cls) -> bool:
-    """A class with fit and predict that is not a SequenceTagger."""
+    """A class with fit and predict that is not a SequenceTagger.
+
+    Parameters
+    ----------
+    cls : object
+        The class.
+
+    Returns
+    -------
+    bool
+    """
     return (isinstance(cls, type) and not issubclass(cls, SequenceTagger)
             and callable(getattr(cls, "fit", None)) and callable(getattr(cls, "predict", None)))
 
@@ -59,7 +69,22 @@ def _declared(cls: type, target: str, key: str) -> tuple[tuple[Param, ...], bool
 
 
 def adapt(cls: type, target: str, *, key: str = "class") -> type[SequenceTagger]:
-    """The SequenceTagger that trains and applies ``cls`` (one per class, so specs compare)."""
+    """The SequenceTagger that trains and applies ``cls`` (one per class, so specs compare).
+
+    Parameters
+    ----------
+    cls : type
+        A class with fit and predict.
+    target : str
+        Its ``package.module:ClassName``.
+    key : str, default 'class'
+        The spec's key, for messages.
+
+    Returns
+    -------
+    type
+        A SequenceTagger subclass.
+    """
     if cls in _adapters:
         return _adapters[cls]
     own, seeded = _declared(cls, target, key)
