@@ -26,6 +26,30 @@ from reprocompare.models.devices import cuda_devices
 
 
 class Network(nn.Module):
+    """The BiLSTM's network: word, feature-column and character embeddings (a character CNN or BiLSTM),
+    a bidirectional LSTM and a linear layer to the tags' scores.
+
+    Parameters
+    ----------
+    n_words, n_chars : int
+        Sizes of the word and character vocabularies.
+    column_sizes : list of int
+        Vocabulary size of each feature column.
+    n_tags : int
+        Number of tags.
+    word_dim, feature_dim, char_dim : int
+        Embedding sizes (0: no feature or character embedding).
+    char_model : str
+        The character model, 'cnn' or 'lstm'.
+    char_hidden : int
+        Width of the character model.
+    hidden_size : int
+        Width of the LSTM, each direction.
+    num_layers : int
+        LSTM layers.
+    dropout : float
+        Dropout rate.
+    """
     def __init__(self, n_words: int, n_chars: int, column_sizes: list[int], n_tags: int, *,
                  word_dim: int, feature_dim: int, char_dim: int, char_model: str,
                  char_hidden: int, hidden_size: int, num_layers: int, dropout: float):
@@ -89,7 +113,17 @@ class Network(nn.Module):
 
 @contextmanager
 def threads(count: int):
-    """Run with ``count`` torch intra-op threads (0: leave torch's setting), then restore it."""
+    """Run with ``count`` torch intra-op threads (0: leave torch's setting), then restore it.
+
+    Parameters
+    ----------
+    count : int
+        The thread count.
+
+    Yields
+    ------
+    None
+    """
     before = torch.get_num_threads()
     if count:
         torch.set_num_threads(count)
@@ -105,6 +139,17 @@ def deterministic(seed: int, device: torch.device):
 
     Forking leaves the caller's RNG state as it was, and the deterministic flag is restored:
     fitting a model has no global side effect.
+
+    Parameters
+    ----------
+    seed : int
+        The training seed.
+    device : torch.device
+        The device trained on.
+
+    Yields
+    ------
+    None
     """
     was_deterministic = torch.are_deterministic_algorithms_enabled()
     was_warn_only = torch.is_deterministic_algorithms_warn_only_enabled()
@@ -121,7 +166,18 @@ def deterministic(seed: int, device: torch.device):
 
 
 def torch_device(tagger: BiLSTMTagger) -> torch.device:
-    """The tagger's device; "cuda" without a CUDA device is an error, not a silent fallback."""
+    """The tagger's device; "cuda" without a CUDA device is an error, not a silent fallback.
+
+    Parameters
+    ----------
+    tagger : BiLSTMTagger
+        The tagger (its hyperparameters and, once fitted, its vocabularies).
+
+    Returns
+    -------
+    torch.device
+        The device.
+    """
     if tagger.device == "cuda":
         if not cuda_devices():
             raise UserError("CUDA was asked for, but torch sees no CUDA device (CPU-only build "
@@ -132,7 +188,28 @@ def torch_device(tagger: BiLSTMTagger) -> torch.device:
 
 def make_batches(tagger: BiLSTMTagger, encoded: list[tuple], order: np.ndarray, size: int,
                  device: torch.device, tags: list[np.ndarray] | None = None) -> list[tuple]:
-    """Padded tensors for groups of ``size`` rows taken in ``order``."""
+    """Padded tensors for groups of ``size`` rows taken in ``order``.
+
+    Parameters
+    ----------
+    tagger : BiLSTMTagger
+        The tagger (its hyperparameters and, once fitted, its vocabularies).
+    encoded : list of tuple
+        The rows as model ids.
+    order : numpy.ndarray
+        The rows' order.
+    size : int
+        Rows per batch.
+    device : torch.device
+        Where the tensors go.
+    tags : list of numpy.ndarray, optional
+        The rows' tag ids, when training.
+
+    Returns
+    -------
+    list of tuple
+        One batch of padded tensors per group.
+    """
     use_chars = bool(tagger.char_dim)
     batches = []
     for start in range(0, len(order), size):
@@ -162,6 +239,23 @@ def make_batches(tagger: BiLSTMTagger, encoded: list[tuple], order: np.ndarray, 
 
 
 def tag_rows(tagger: BiLSTMTagger, encoded: list[tuple], device: torch.device) -> list[list[str]]:
+    """The network's best tags of the rows ``encoded``, in their order, in evaluation mode (the
+    module's mode restored).
+
+    Parameters
+    ----------
+    tagger : BiLSTMTagger
+        The tagger (its hyperparameters and, once fitted, its vocabularies).
+    encoded : list of tuple
+        The rows as model ids.
+    device : torch.device
+        Where the network runs.
+
+    Returns
+    -------
+    list of list of str
+        One tag sequence per row.
+    """
     module = tagger.module_
     was_training = module.training
     module.eval()
@@ -180,6 +274,21 @@ def tag_rows(tagger: BiLSTMTagger, encoded: list[tuple], device: torch.device) -
 
 
 def fit(tagger: BiLSTMTagger, featurized: Featurized, y: list[list[str]], eval_set=None) -> None:
+    """Train the tagger's network on the rows of ``featurized``: vocabularies from the training
+    rows, Adam, early stopping on a held-out share of the rows (``validation_fraction``, the best
+    epoch kept); ``eval_set`` only records the learning curve.
+
+    Parameters
+    ----------
+    tagger : BiLSTMTagger
+        The tagger (its hyperparameters and, once fitted, its vocabularies).
+    featurized : Featurized
+        The training rows.
+    y : list of list of str
+        Their tags.
+    eval_set : tuple, optional
+        (featurized rows, tags) on which the learning curve is recorded.
+    """
     device = torch_device(tagger)
     rng = check_random_state(tagger.random_state)
     seed = int(rng.randint(0, 2**31 - 1))
@@ -291,6 +400,20 @@ def fit(tagger: BiLSTMTagger, featurized: Featurized, y: list[list[str]], eval_s
 
 
 def predict(tagger: BiLSTMTagger, featurized: Featurized) -> list[list[str]]:
+    """The fitted tagger's tags of the rows of ``featurized``.
+
+    Parameters
+    ----------
+    tagger : BiLSTMTagger
+        The tagger (its hyperparameters and, once fitted, its vocabularies).
+    featurized : Featurized
+        The rows.
+
+    Returns
+    -------
+    list of list of str
+        One tag sequence per row.
+    """
     device = next(tagger.module_.parameters()).device
     with threads(getattr(tagger, "num_threads", 0)):
         return tag_rows(tagger, tagger._encode(featurized), device)

@@ -59,7 +59,18 @@ def _processes() -> list[tuple[int, str, int, int]]:
 
 def descendants(pid: int) -> set[int]:
     """The live processes below ``pid`` (its children, theirs, ...), however they regrouped,
-    and those of its process group."""
+    and those of its process group.
+
+    Parameters
+    ----------
+    pid : int
+        The process.
+
+    Returns
+    -------
+    set of int
+        Their pids.
+    """
     processes = [p for p in _processes() if p[1] != "Z"]  # a zombie is dead: it awaits a wait
     tree: dict[int, list[int]] = {}
     for child, _, parent, _ in processes:
@@ -97,6 +108,18 @@ def end_tree(pid: int, known: set[int] = frozenset()) -> tuple[int, list[int]]:
 
     Returns how many live processes besides ``pid`` were killed, and the pids still alive
     ``_GRACE`` seconds later (none, unless a process is stuck in the kernel).
+
+    Parameters
+    ----------
+    pid : int
+        The process.
+    known : set of int, default frozenset()
+        Descendants seen earlier.
+
+    Returns
+    -------
+    (int, list of int)
+        The count killed, and the pids still alive.
     """
     targets = {t for t in set(known) | descendants(pid) if t != pid and _alive(t)}
     try:
@@ -160,6 +183,20 @@ def run_command(command: str, *, timeout: float, which: str) -> tuple[int, str, 
 
     Returns (exit status, the tail of its stderr, a note on processes it left behind, or "").
     Past ``timeout`` seconds it is killed with everything it started: a UserError that says so.
+
+    Parameters
+    ----------
+    command : str
+        The shell command.
+    timeout : float
+        Seconds it may run.
+    which : str
+        What the command is, for messages.
+
+    Returns
+    -------
+    (int, str, str)
+        Its exit status, the tail of its stderr, and the note.
     """
     with tempfile.TemporaryFile() as stderr:
         process = subprocess.Popen(command, shell=True, stdin=subprocess.DEVNULL,
@@ -225,6 +262,20 @@ def run_contained(function: Callable[[], Any], *, timeout: float, what: str) -> 
     message; any other exception as its type, message and the user's line; a process that ends
     without answering (``os._exit``, a signal, a crash of the interpreter), one that runs past
     ``timeout`` seconds, or one that leaves processes running, as a UserError saying so.
+
+    Parameters
+    ----------
+    function : callable
+        Called with no argument in the fork.
+    timeout : float
+        Seconds it may run.
+    what : str
+        The step's name in messages.
+
+    Returns
+    -------
+    object
+        What ``function`` returned.
     """
     read, write = os.pipe()
     sys.stdout.flush()

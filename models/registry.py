@@ -43,6 +43,13 @@ def register(name: str, target: str | type) -> None:
     """Bind the spec type ``name`` (lower case, e.g. ``"crf"``) to a tagger class.
 
     ``target`` is the class or its ``"module:Class"`` path (imported on first use).
+
+    Parameters
+    ----------
+    name : str
+        The spec type.
+    target : str or type
+        The class, or its ``"module:Class"`` path.
     """
     if not isinstance(name, str) or not _NAME.fullmatch(name) or name == PYTHON:
         raise ValueError(f"a tagger type is a lower-case identifier other than {PYTHON!r}, "
@@ -57,14 +64,33 @@ def _entry_points() -> dict[str, importlib.metadata.EntryPoint]:
 
 
 def available() -> list[str]:
-    """Every type a spec may name, sorted: registered, from entry points, and ``python``."""
+    """Every type a spec may name, sorted: registered, from entry points, and ``python``.
+
+    Returns
+    -------
+    list of str
+        The types.
+    """
     return sorted({*_registered, *_entry_points(), PYTHON})
 
 
 def import_path(path: str, *, key: str = "path") -> str:
     """Put the folder ``path`` (relative to the working directory, or absolute) first on
     ``sys.path``, so that ``class`` imports from it without PYTHONPATH; a file's folder for a
-    ``.py`` file."""
+    ``.py`` file.
+
+    Parameters
+    ----------
+    path : str
+        The folder, or a ``.py`` file.
+    key : str, default 'path'
+        The config key named in errors.
+
+    Returns
+    -------
+    str
+        The folder put on ``sys.path``.
+    """
     folder = Path(path).expanduser()
     if folder.suffix == ".py":
         folder = folder.parent
@@ -81,7 +107,24 @@ def load_class(target: str, *, key: str = "class", path: str | None = None,
                path_key: str = "path") -> type[SequenceTagger]:
     """The class at ``"package.module:ClassName"`` (imported from the folder ``path`` when
     given), checked to be a tagger, or a class with fit and predict wrapped into one
-    (:mod:`reprocompare.models.plain`); UserError naming ``key``."""
+    (:mod:`reprocompare.models.plain`); UserError naming ``key``.
+
+    Parameters
+    ----------
+    target : str
+        ``"package.module:ClassName"``.
+    key : str, default 'class'
+        The config key named in errors.
+    path : str, optional
+        The folder to import from.
+    path_key : str, default 'path'
+        The config key of ``path``.
+
+    Returns
+    -------
+    type
+        A SequenceTagger subclass.
+    """
     if not isinstance(target, str) or not _TARGET.fullmatch(target.strip()):
         raise UserError(f"expected 'package.module:ClassName', got {target!r}", key=key)
     if path is not None:
@@ -100,7 +143,22 @@ def load_class(target: str, *, key: str = "class", path: str | None = None,
 
 def check_tagger_class(cls, target: str, *, key: str) -> type[SequenceTagger]:
     """``cls`` if it implements the interface (a SequenceTagger subclass with declared PARAMS),
-    its wrapper if it is a plain class with fit and predict."""
+    its wrapper if it is a plain class with fit and predict.
+
+    Parameters
+    ----------
+    cls : type
+        The class.
+    target : str
+        Where it came from, for messages.
+    key : str
+        The config key named in errors.
+
+    Returns
+    -------
+    type
+        A SequenceTagger subclass.
+    """
     if is_plain(cls):
         return adapt(cls, target, key=key)
     if not isinstance(cls, type) or not issubclass(cls, SequenceTagger):
@@ -113,7 +171,20 @@ def check_tagger_class(cls, target: str, *, key: str) -> type[SequenceTagger]:
 
 
 def tagger_class(model_type: str, *, key: str = "type") -> type[SequenceTagger]:
-    """The class of a registered type or of an entry point of ``reprocompare.taggers``."""
+    """The class of a registered type or of an entry point of ``reprocompare.taggers``.
+
+    Parameters
+    ----------
+    model_type : str
+        The spec type.
+    key : str, default 'type'
+        The config key named in errors.
+
+    Returns
+    -------
+    type
+        A SequenceTagger subclass.
+    """
     target = _registered.get(model_type)
     if target is None:
         entry = _entry_points().get(model_type)

@@ -33,7 +33,22 @@ from reprocompare.models.registry import PYTHON, available, load_class, tagger_c
 def model_class(model_type: str, target: str | None = None,
                 path: str | None = None) -> type[SequenceTagger]:
     """The tagger class of a spec type ("crf", "bilstm", ...; "python" with ``target``,
-    imported from the folder ``path`` when given)."""
+    imported from the folder ``path`` when given).
+
+    Parameters
+    ----------
+    model_type : str
+        The spec type.
+    target : str, optional
+        ``"package.module:ClassName"`` for ``python``.
+    path : str, optional
+        The folder to import it from.
+
+    Returns
+    -------
+    type
+        A SequenceTagger subclass.
+    """
     if model_type == PYTHON:
         return load_class(target or "", path=path)
     return tagger_class(model_type)
@@ -44,6 +59,16 @@ def tagger_class_of(mapping: Mapping) -> type[SequenceTagger]:
 
     Its capability attributes (``uses_gpu``, ``trains_by_epochs``, ``needs_characters``) are what
     the workflow and the search ask of a model, never its type's name.
+
+    Parameters
+    ----------
+    mapping : mapping
+        The model's config mapping.
+
+    Returns
+    -------
+    type
+        A SequenceTagger subclass.
     """
     model_type = str(mapping.get("type", "")).strip().lower()
     path = mapping.get("path")
@@ -208,6 +233,16 @@ def parse_spec(text: str) -> ModelSpec:
     Values take the declared parameter's type: integers, finite numbers, ``true``/``false``
     (also yes/no, on/off, 1/0), or strings (schemes match case-insensitively).
 
+    Parameters
+    ----------
+    text : str
+        The spec.
+
+    Returns
+    -------
+    ModelSpec
+        The type, the scheme and the parameters.
+
     Examples
     --------
     >>> spec = parse_spec("crf:scheme=IOBES,c1=0.05")
@@ -268,6 +303,18 @@ def spec_from_mapping(name: str, mapping: Any) -> ModelSpec:
 
     Errors name the full key, ``models.<name>.<key>``.
 
+    Parameters
+    ----------
+    name : str
+        The model's name in the config.
+    mapping : object
+        Its config entry.
+
+    Returns
+    -------
+    ModelSpec
+        The spec.
+
     Examples
     --------
     >>> str(spec_from_mapping("A", {"type": "crf", "scheme": "IOBES", "c1": 0.05}))
@@ -293,6 +340,18 @@ def build_model(spec: ModelSpec | str, random_state=None) -> SequenceTagger:
     ``random_state`` goes to the taggers whose training is random (those with a ``random_state``
     parameter: the BiLSTM, a command's {seed}); the CRF (L-BFGS) and the majority baseline are
     deterministic and take none.
+
+    Parameters
+    ----------
+    spec : ModelSpec or str
+        The spec.
+    random_state : int, optional
+        The training seed, for the taggers that take one.
+
+    Returns
+    -------
+    SequenceTagger
+        The tagger, unfitted.
     """
     if isinstance(spec, str):
         spec = parse_spec(spec)
