@@ -97,6 +97,16 @@ def test_init_and_run_give_table4_the_report_and_the_verdicts(study):
     assert sorted(p.name for p in here.iterdir()) == ["study"]
 
 
+@pytest.mark.slow
+def test_resume_runs_from_the_wheel(installed, study):  # noqa: F811 (the fixture)
+    """resume runs the workflow too: the installed one, with no clone to find it in."""
+    here, directory, _, _ = study
+    result = _python(installed, "-m", "reprocompare", "resume", "--configfile",
+                     "study/config.yaml", "--directory", "study", cwd=here)
+    assert result.returncode == 0, result.stderr
+    assert "6 of 6 repetitions are complete" in result.stdout, result.stdout
+
+
 def test_init_writes_a_commented_config_from_the_corpus_and_the_schema(tmp_path):
     corpus = tmp_path / "ner.conll"
     # a 4-column corpus whose chunk tags are not the last column: found by init
