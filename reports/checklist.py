@@ -22,6 +22,7 @@ import platform
 from pathlib import Path
 from typing import Mapping
 
+from reprocompare.base.markdown import md_table
 from reprocompare.base.records import read_json
 from reprocompare.base.strategies import strategy as strategy_of
 from reprocompare.models import spec_from_mapping, tagger_class_of
@@ -177,9 +178,7 @@ def _f(value, digits: int = 4) -> str:
 
 
 def _table(header: list[str], rows: list[list]) -> list[str]:
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
-    return lines + [""]
+    return md_table(header, rows) + [""]
 
 
 def _spec(name: str, mapping: Mapping) -> str:

@@ -17,8 +17,8 @@ number of decimals, so equal summaries give byte-identical tables.
 from __future__ import annotations
 
 import math
-import re
 
+from reprocompare.base.markdown import md_code, md_table, md_text
 from reprocompare.base.records import csv_text
 from reprocompare.base.strategies import (ESTIMATORS, REPEATED_HOLDOUT, STRATEGIES,
                                           labels as strategy_labels)
@@ -99,21 +99,6 @@ def format_shown(value, digits: int = 3) -> str:
 
 def format_interval(value, low, high, digits: int = 3) -> str:
     return f"{format_shown(value, digits)} [{format_shown(low, digits)}, {format_shown(high, digits)}]"
-
-
-def md_code(text: str, in_table: bool = False) -> str:
-    """A user's text (a spec, a command) as a Markdown code span that no backtick inside it can
-    end (CommonMark: a longer fence), and, in a table, no pipe can split its cell."""
-    text = str(text).replace("|", "\\|") if in_table else str(text)
-    fence = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
-
-
-def md_text(text: str) -> str:
-    """A user's text as Markdown prose: shown as written, never markup or HTML."""
-    text = str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return re.sub(r"([\\`*_\[\]|#])", r"\\\1", text)
 
 
 def _points(value):
@@ -442,33 +427,31 @@ def table4_markdown(rows: list[dict]) -> str:
             lines.append(f"- **Warning:** {md_text(first['warning'])}: the comparison says nothing about "
                          f"which model is better. {DEGENERATE_ADVICE}")
         lines.append("")
-        lines.append("| | " + " | ".join(r["estimator"] for r in group) + " |")
-        lines.append("|---|" + "---|" * len(group))
-        lines.append("| Splitting strategy | " + " | ".join(r["strategy"] for r in group) + " |")
-        lines.append("| SNR (Eq. 4, unitless) [95% CI] | " + " | ".join(
-            format_interval(r["snr"], r["snr_low"], r["snr_high"]) for r in group) + " |")
-        lines.append("| Reproducibility (Eq. 1, share of R) [95% CI] | " + " | ".join(
-            format_interval(r["reproducibility"], r["reproducibility_low"],
-                      r["reproducibility_high"]) for r in group) + " |")
-        lines.append("| Chebyshev bound (Eq. 3, share of R) | " + " | ".join(
-            format_shown(r["chebyshev_bound"]) for r in group) + " |")
+        table = [["Splitting strategy", *(r["strategy"] for r in group)],
+                 ["SNR (Eq. 4, unitless) [95% CI]",
+                  *(format_interval(r["snr"], r["snr_low"], r["snr_high"]) for r in group)],
+                 ["Reproducibility (Eq. 1, share of R) [95% CI]",
+                  *(format_interval(r["reproducibility"], r["reproducibility_low"],
+                                    r["reproducibility_high"]) for r in group)],
+                 ["Chebyshev bound (Eq. 3, share of R)",
+                  *(format_shown(r["chebyshev_bound"]) for r in group)]]
         if any(r["null_reproducibility_normal"] is not None for r in group):
-            lines.append("| If A = B: reproducibility / SNR (null offset) | " + " | ".join(
-                null_offset_cell(r) for r in group) + " |")
+            table.append(["If A = B: reproducibility / SNR (null offset)",
+                          *(null_offset_cell(r) for r in group)])
         if any(r["verdict"] for r in group):
             level = next((r["verdict_confidence"] for r in group if r["verdict_confidence"]),
                          0.95)
-            lines.append("| Reproducibility the verdict read: Phi(SNR), or Eq. 1's share off the "
-                         f"normal model [{100 * level:.4g}% CI] | " + " | ".join(
-                format_interval(r["predictive_reproducibility"], r["predictive_reproducibility_low"],
-                          r["predictive_reproducibility_high"]) for r in group) + " |")
-            lines.append("| **Verdict** | " + " | ".join(
-                f"**{verdict_cell(r)}**" for r in group) + " |")
-        lines.append("| Mean of A - B (F1 points) [95% CI] | " + " | ".join(
-            format_interval(r["mean_f1_points"], r["mean_low_f1_points"], r["mean_high_f1_points"])
-            for r in group) + " |")
-        lines.append("| SD of A - B (F1 points) | " + " | ".join(
-            format_shown(r["sd_f1_points"]) for r in group) + " |")
+            table.append(["Reproducibility the verdict read: Phi(SNR), or Eq. 1's share off the "
+                          f"normal model [{100 * level:.4g}% CI]",
+                          *(format_interval(r["predictive_reproducibility"],
+                                            r["predictive_reproducibility_low"],
+                                            r["predictive_reproducibility_high"]) for r in group)])
+            table.append(["**Verdict**", *(f"**{verdict_cell(r)}**" for r in group)])
+        table.append(["Mean of A - B (F1 points) [95% CI]",
+                      *(format_interval(r["mean_f1_points"], r["mean_low_f1_points"],
+                                        r["mean_high_f1_points"]) for r in group)])
+        table.append(["SD of A - B (F1 points)", *(format_shown(r["sd_f1_points"]) for r in group)])
+        lines += md_table(["", *(r["estimator"] for r in group)], table)
         lines.append("")
         lines.append("\n".join(verdict_lines(group, first["verdict_rule"], first["stopping"])))
         chose = [r["mixture_chose_vote"] for r in group if r["mixture_chose_vote"] is not None]
@@ -497,16 +480,16 @@ def table3_markdown(rows: list[dict]) -> str:
         lines.append(f"- R = {first['repetitions']} standard-split (ST) repetitions, each one "
                      f"{first['strategy']}")
         lines.append("")
-        lines.append("| Model | Spec | R | Mean F1 (F1 points) | SE (F1 points) | "
-                     "95% CI (F1 points) |")
-        lines.append("|---|---|---|---|---|---|")
+        table = []
         for r in group:
             flag = f" **(warning: {r['warning']})**" if r["warning"] else ""
-            lines.append(f"| {r['model']}{flag} | {md_code(r['spec'], in_table=True)} | "
-                         f"{r['repetitions']} | "
-                         f"{format_shown(r['mean_f1_points'], 2)} | "
-                         f"{format_shown(r['standard_error_f1_points'], 3)} | "
-                         f"[{format_shown(r['low_f1_points'], 2)}, {format_shown(r['high_f1_points'], 2)}] |")
+            table.append([f"{r['model']}{flag}", md_code(r["spec"], in_table=True),
+                          r["repetitions"], format_shown(r["mean_f1_points"], 2),
+                          format_shown(r["standard_error_f1_points"], 3),
+                          f"[{format_shown(r['low_f1_points'], 2)}, "
+                          f"{format_shown(r['high_f1_points'], 2)}]"])
+        lines += md_table(["Model", "Spec", "R", "Mean F1 (F1 points)", "SE (F1 points)",
+                           "95% CI (F1 points)"], table)
         lines.append("\n" + TABLE3_NOTE + "\n")
     return "\n".join(lines)
 
@@ -687,11 +670,12 @@ def _aso_lines(group: list[dict]) -> list[str]:
     if not group:
         return []
     confidence = f"{100 * group[0]['confidence']:g}%"
-    lines = ["", f"| Strategy | Almost stochastic order of chunk F1, {confidence} confidence | "
-                 "eps_min: A over B | eps_min: B over A |", "|---|---|---|---|"]
-    for r in group:
-        lines.append(f"| {r['strategy']} | {r['repetitions']} scores per model | "
-                     f"{format_shown(r['eps_min'])} | {format_shown(r['eps_min_b_over_a'])} |")
+    lines = ["", *md_table(["Strategy",
+                            f"Almost stochastic order of chunk F1, {confidence} confidence",
+                            "eps_min: A over B", "eps_min: B over A"],
+                           [[r["strategy"], f"{r['repetitions']} scores per model",
+                             format_shown(r["eps_min"]), format_shown(r["eps_min_b_over_a"])]
+                            for r in group])]
     notes = [f"{r['strategy']}: {r['calibration']}" for r in group if r.get("calibration")]
     return lines + ["", ASO_NOTE + (" Calibration: " + "; ".join(notes) + "." if notes else "")]
 
@@ -708,17 +692,16 @@ def claims_markdown(rows: list[dict], aso: list[dict] | None = None) -> str:
         lines.append(f"- R = {first['repetitions']} repetitions per strategy; alpha = "
                      f"{first['alpha']:g}, two-sided")
         family = first["holm_family"]
-        holm = f" 'A significantly better' after Holm ({family} comparisons) |" \
-            if family > 1 else ""
-        lines += ["", "| Strategy | Test | 'A significantly better' in | share [95% CI] | "
-                      "'B significantly better' in |" + holm,
-                  "|---|---|---|---|---|" + ("---|" if holm else "")]
-        for r in group:
-            lines.append(f"| {r['strategy']} | {TEST_NAMES[r['test']]} | "
-                         f"{r['a_better']} of {r['repetitions']} | "
-                         f"{format_interval(r['share'], r['share_low'], r['share_high'])} | "
-                         f"{r['b_better']} of {r['repetitions']} |"
-                         + (f" {r['a_better_holm']} of {r['repetitions']} |" if holm else ""))
+        holm = family > 1
+        header = ["Strategy", "Test", "'A significantly better' in", "share [95% CI]",
+                  "'B significantly better' in"]
+        header += [f"'A significantly better' after Holm ({family} comparisons)"] if holm else []
+        table = [[r["strategy"], TEST_NAMES[r["test"]], f"{r['a_better']} of {r['repetitions']}",
+                  format_interval(r["share"], r["share_low"], r["share_high"]),
+                  f"{r['b_better']} of {r['repetitions']}",
+                  *([f"{r['a_better_holm']} of {r['repetitions']}"] if holm else [])]
+                 for r in group]
+        lines += ["", *md_table(header, table)]
         lines += _aso_lines([r for r in aso or () if r["comparison"] == first["comparison"]])
         if first.get("verdicts"):
             lines += ["", first["verdicts"]]
