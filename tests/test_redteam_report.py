@@ -449,7 +449,7 @@ def test_the_users_config_reaches_every_wave_with_its_repetitions(tmp_path, monk
 
 @pytest.mark.parametrize("spec", ["command:train=`rm -rf x`", "a|b", "``x``", "`", "=1+1"])
 def test_a_spec_stays_one_code_span_and_one_cell(spec):
-    from reprocompare.reports.tables import md_code
+    from reprocompare.base.markdown import md_code
 
     span = md_code(spec, in_table=True)
     fence = span[:len(span) - len(span.lstrip("`"))]
