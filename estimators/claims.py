@@ -86,6 +86,16 @@ def calibration_note(test: str) -> str:
     'liberal, ...' or 'conservative, ...' with the measured size at alpha = 0.05 and the design
     it was measured in, or '' when the test is neither (or was not measured): a size within two
     Monte Carlo errors of alpha and at least alpha / 2 needs no warning.
+
+    Parameters
+    ----------
+    test : str
+        The test's name, e.g. ``'paired_t_mx2'``.
+
+    Returns
+    -------
+    str
+        The note, or ''.
     """
     measured = MEASURED_SIZE.get(test)
     if measured is None:
@@ -134,6 +144,16 @@ def read_counts(text: str) -> list[dict[str, np.ndarray]]:
     sentence of every fold and model; the ``vote`` rows of a BCV are skipped, they are not a
     fold). Returns one ``{"A": array (n, 3), "B": array (n, 3)}`` per fold, in fold order, rows
     sorted by sentence index.
+
+    Parameters
+    ----------
+    text : str
+        The decompressed text of ``counts.tsv.gz``.
+
+    Returns
+    -------
+    list of dict of str to numpy.ndarray
+        One ``{"A": (n, 3), "B": (n, 3)}`` per fold.
     """
     rows: dict[int, dict[str, list]] = {}
     for fold, model, *values in counts_rows(text):
@@ -174,6 +194,11 @@ def repetition_tests(folds: Sequence[dict], strategy: str, *, n_train: int | Non
         Resamples of the bootstrap and the randomization test (ST only).
     random_state : int
         Seed of the resampling tests; the result is deterministic given it.
+
+    Returns
+    -------
+    dict of str to Claim
+        Each test's result, by the test's name.
     """
     if strategy not in TESTS_BY_STRATEGY:
         raise ValueError(f"unknown strategy {strategy!r}; expected one of "
@@ -244,6 +269,18 @@ def claim_reproducibility(per_repetition: Sequence[dict[str, Claim]],
     ``per_repetition`` holds one :func:`repetition_tests` result per repetition (the same tests
     in each). The share comes with its 95% Clopper-Pearson interval; ``b_better`` counts the
     repetitions that declared the opposite claim significant.
+
+    Parameters
+    ----------
+    per_repetition : sequence of dict of str to Claim
+        One :func:`repetition_tests` result per repetition.
+    alpha : float, default ALPHA
+        The significance level.
+
+    Returns
+    -------
+    dict of str to ClaimReproducibility
+        Each test's counts and share, by the test's name.
     """
     if not per_repetition:
         raise ValueError("no repetitions: the reproducibility of a claim needs at least one")

@@ -39,11 +39,34 @@ def _finite(values: np.ndarray, name: str, what: str = "F1 scores") -> np.ndarra
 
 
 def holdout(f1_a: float, f1_b: float) -> float:
-    """The standard-split estimate: F1_A - F1_B on the single validation set."""
+    """The standard-split estimate: F1_A - F1_B on the single validation set.
+
+    Parameters
+    ----------
+    f1_a, f1_b : float
+        A's and B's F1 on the validation set.
+
+    Returns
+    -------
+    float
+        The estimate of A - B.
+    """
     return float(_finite(np.float64(f1_a), "f1_a")) - float(_finite(np.float64(f1_b), "f1_b"))
 
 
 def fold_differences(f1_a: Sequence[float], f1_b: Sequence[float]) -> np.ndarray:
+    """The per-fold differences F1_A - F1_B of paired fold scores.
+
+    Parameters
+    ----------
+    f1_a, f1_b : sequence of float
+        A's and B's F1 on each fold, paired.
+
+    Returns
+    -------
+    numpy.ndarray
+        One difference per fold.
+    """
     f1_a, f1_b = np.asarray(f1_a, dtype=np.float64), np.asarray(f1_b, dtype=np.float64)
     if f1_a.shape != f1_b.shape or f1_a.ndim != 1 or not len(f1_a):
         raise ValueError(f"need two equal-length, non-empty lists of fold scores, got "
@@ -52,12 +75,34 @@ def fold_differences(f1_a: Sequence[float], f1_b: Sequence[float]) -> np.ndarray
 
 
 def repeated_holdout(f1_a: Sequence[float], f1_b: Sequence[float]) -> float:
-    """The random-splits estimate: the mean of the k hold-out differences (Gorman & Bedrick)."""
+    """The random-splits estimate: the mean of the k hold-out differences (Gorman & Bedrick).
+
+    Parameters
+    ----------
+    f1_a, f1_b : sequence of float
+        A's and B's F1 on each of the k hold-outs, paired.
+
+    Returns
+    -------
+    float
+        The estimate of A - B.
+    """
     return float(fold_differences(f1_a, f1_b).mean())
 
 
 def avg(f1_a: Sequence[float], f1_b: Sequence[float]) -> float:
-    """The averaged m x 2 BCV estimate: the mean of the 2m fold differences (section 3.2)."""
+    """The averaged m x 2 BCV estimate: the mean of the 2m fold differences (section 3.2).
+
+    Parameters
+    ----------
+    f1_a, f1_b : sequence of float
+        A's and B's F1 on each of the 2m folds, paired.
+
+    Returns
+    -------
+    float
+        The estimate of A - B.
+    """
     return float(fold_differences(f1_a, f1_b).mean())
 
 
@@ -73,6 +118,22 @@ def mixture(vote: float, avg: float, conclusion: str = "A>B") -> tuple[float, st
     Returns the estimate of A - B and which case was chosen ("vote": Case I, the difference
     grows with the training size; "avg": Case II).
 
+    Parameters
+    ----------
+    vote : float
+        Vote's estimate of A - B.
+    avg : float
+        Avg's estimate of A - B.
+    conclusion : {'A>B', 'B>A'}, default 'A>B'
+        The conclusion under test.
+
+    Returns
+    -------
+    (float, str)
+        The estimate of A - B, and ``'vote'`` or ``'avg'``.
+
+    Examples
+    --------
     >>> mixture(0.02, 0.01), mixture(0.02, 0.01, "B>A")
     ((0.02, 'vote'), (0.01, 'avg'))
     """
@@ -93,6 +154,18 @@ def vote_chunks(basis: Sequence[Sequence[str]], scheme: str) -> list[str]:
     have a strict majority only if some prediction held both (their votes add up to more than m):
     the voted chunks never overlap, for any m, and the vote is always a valid labeling, written
     in ``scheme``.
+
+    Parameters
+    ----------
+    basis : sequence of sequence of str
+        The m basis predictions of one sentence.
+    scheme : str
+        The tag scheme the vote is written in.
+
+    Returns
+    -------
+    list of str
+        The voted tags.
     """
     m = len(basis)
     if not m:
@@ -108,6 +181,18 @@ def vote_tokens(basis: Sequence[Sequence[str]], scheme: str) -> list[str]:
     Ties go to the tag that comes first in sorted order, so the vote never depends on the order
     of the basis models. Per-token majorities can form an ill-formed sequence (``O I-NP``); it is
     repaired by reading its chunks as conlleval does and writing them in ``scheme``.
+
+    Parameters
+    ----------
+    basis : sequence of sequence of str
+        The m basis predictions of one sentence.
+    scheme : str
+        The tag scheme the vote is written in.
+
+    Returns
+    -------
+    list of str
+        The voted tags.
     """
     if not basis:
         raise ValueError("no basis predictions to vote on")
@@ -120,7 +205,18 @@ def vote_tokens(basis: Sequence[Sequence[str]], scheme: str) -> list[str]:
 
 
 def vote_labels(basis: Sequence[str]) -> str:
-    """Plain label vote for corpora of single-label items; ties to the first in sorted order."""
+    """Plain label vote for corpora of single-label items; ties to the first in sorted order.
+
+    Parameters
+    ----------
+    basis : sequence of str
+        The m basis labels of one item.
+
+    Returns
+    -------
+    str
+        The voted label.
+    """
     counts = Counter(basis)
     best = max(counts.values())
     return min(label for label, n in counts.items() if n == best)
@@ -128,7 +224,22 @@ def vote_labels(basis: Sequence[str]) -> str:
 
 def vote_predictions(basis_by_sentence: Sequence[Sequence[Sequence[str]]], scheme: str,
                      method: str = "chunk") -> list[list[str]]:
-    """Vote predictions for every sentence from its m basis predictions (Table 2)."""
+    """Vote predictions for every sentence from its m basis predictions (Table 2).
+
+    Parameters
+    ----------
+    basis_by_sentence : sequence of sequence of sequence of str
+        Per sentence, its m basis predictions.
+    scheme : str
+        The tag scheme the vote is written in.
+    method : {'chunk', 'token'}, default 'chunk'
+        Chunk-level (:func:`vote_chunks`) or token-level (:func:`vote_tokens`) vote.
+
+    Returns
+    -------
+    list of list of str
+        One voted tag sequence per sentence.
+    """
     if method not in VOTING:
         raise ValueError(f"unknown voting method {method!r}; expected one of {', '.join(VOTING)}")
     vote = vote_chunks if method == "chunk" else vote_tokens
@@ -153,7 +264,20 @@ class BCVEstimates:
 
 
 def bcv_estimates(fold_f1: dict[str, Sequence[float]], vote_f1: dict[str, float]) -> BCVEstimates:
-    """avg, vote and mixture of one BCV repetition from fold F1s and vote F1s of "A" and "B"."""
+    """avg, vote and mixture of one BCV repetition from fold F1s and vote F1s of "A" and "B".
+
+    Parameters
+    ----------
+    fold_f1 : dict of str to sequence of float
+        The 2m fold F1s of ``"A"`` and ``"B"``.
+    vote_f1 : dict of str to float
+        The F1 of each one's vote.
+
+    Returns
+    -------
+    BCVEstimates
+        avg, vote, mixture and the case the mixture chose.
+    """
     differences = fold_differences(fold_f1["A"], fold_f1["B"])
     average = float(differences.mean())
     voted = float(vote_f1["A"]) - float(vote_f1["B"])
