@@ -55,7 +55,18 @@ LIBRARIES = ("numpy", "scipy", "scikit-learn", "python-crfsuite", "torch", "snak
 
 
 def cpu_model(cpuinfo: str | Path = "/proc/cpuinfo") -> str:
-    """The CPU's model name from /proc/cpuinfo (Linux), else what platform knows."""
+    """The CPU's model name from /proc/cpuinfo (Linux), else what platform knows.
+
+    Parameters
+    ----------
+    cpuinfo : str or pathlib.Path, default '/proc/cpuinfo'
+        The file read on Linux.
+
+    Returns
+    -------
+    str
+        The model name.
+    """
     try:
         for line in Path(cpuinfo).read_text(encoding="utf-8", errors="replace").splitlines():
             if line.lower().startswith(("model name", "hardware", "cpu model")):
@@ -66,6 +77,17 @@ def cpu_model(cpuinfo: str | Path = "/proc/cpuinfo") -> str:
 
 
 def memory_gb(meminfo: str | Path = "/proc/meminfo") -> float | None:
+    """The machine's memory in GiB from /proc/meminfo (Linux), else None.
+
+    Parameters
+    ----------
+    meminfo : str or pathlib.Path, default '/proc/meminfo'
+        The file read.
+
+    Returns
+    -------
+    float or None
+    """
     try:
         for line in Path(meminfo).read_text(encoding="utf-8").splitlines():
             if line.startswith("MemTotal:"):
@@ -76,6 +98,13 @@ def memory_gb(meminfo: str | Path = "/proc/meminfo") -> float | None:
 
 
 def versions() -> dict[str, str]:
+    """The installed version of each library of ``LIBRARIES`` ('not installed' when it is not).
+
+    Returns
+    -------
+    dict of str to str
+        Versions, by library.
+    """
     found = {}
     for name in LIBRARIES:
         try:
@@ -86,7 +115,13 @@ def versions() -> dict[str, str]:
 
 
 def infrastructure() -> dict:
-    """The machine this runs on: CPU, cores, memory, GPUs, OS, Python and library versions."""
+    """The machine this runs on: CPU, cores, memory, GPUs, OS, Python and library versions.
+
+    Returns
+    -------
+    dict
+        The machine's description, by item.
+    """
     try:
         usable = len(os.sched_getaffinity(0))
     except AttributeError:
@@ -139,6 +174,13 @@ def collect(config: dict, inputs: Mapping[str, list[str]], *,
         ``learning_curve_figure``. Missing keys are empty.
     machine : dict, optional
         :func:`infrastructure` output; measured here when omitted.
+    config_source : str, default 'config/config.yaml'
+        The config's file, as the checklist names it.
+
+    Returns
+    -------
+    dict
+        The records :func:`render` writes.
     """
     get = lambda key: list(inputs.get(key) or [])  # noqa: E731
     records = {"config": config, "config_source": config_source,
@@ -489,7 +531,18 @@ def _curves(records: dict) -> list[str]:
 
 
 def render(records: dict) -> str:
-    """results/checklist.md: every item of Text Box 1 under its own heading (:data:`SECTIONS`)."""
+    """results/checklist.md: every item of Text Box 1 under its own heading (:data:`SECTIONS`).
+
+    Parameters
+    ----------
+    records : dict
+        What :func:`collect` returns.
+
+    Returns
+    -------
+    str
+        The Markdown.
+    """
     lines = ["# Experimental results checklist", "",
              "Dodge et al. (2019), *Show your work*, Text Box 1, filled in from this run's records "
              f"(config `{records['config_source']}`).", "",

@@ -76,6 +76,18 @@ def save(fig: Figure, path_stem: str | Path) -> list[Path]:
     (``os.replace`` is atomic on POSIX), so a reader never sees half a figure. The temporary name
     keeps the extension and the format is given explicitly, so matplotlib never guesses it.
     Returns the two paths, PNG first.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        The figure.
+    path_stem : str or pathlib.Path
+        The figure's path without its suffix.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The PNG and the PDF written.
     """
     stem = Path(path_stem)
     stem.parent.mkdir(parents=True, exist_ok=True)
@@ -156,7 +168,18 @@ def _pair_line(models: dict, width: int) -> str:
 
 def shown_models(summary: dict) -> dict:
     """What a figure calls A and B: their labels (``models.<name>.label``), else their names,
-    else their specs; a spec (with a user's paths) belongs in the report, not in a figure."""
+    else their specs; a spec (with a user's paths) belongs in the report, not in a figure.
+
+    Parameters
+    ----------
+    summary : dict
+        A comparison's summary.
+
+    Returns
+    -------
+    dict
+        ``{"A": ..., "B": ...}``.
+    """
     labels, names = summary.get("model_labels") or {}, summary.get("model_names") or {}
     specs = summary.get("models") or {}
     return {side: labels.get(side) or names.get(side) or specs.get(side, "?")
@@ -326,6 +349,18 @@ def figure1(comparisons: dict[str, dict], path_stem) -> list[Path]:
 
     ``comparisons`` maps a comparison's name to its :func:`reprocompare.study.summary.summarize_runs`
     output (``random_splits_by_k``, ``models``, ``conclusion``); k keys may be ints or strings.
+
+    Parameters
+    ----------
+    comparisons : dict of str to dict
+        The summaries, by comparison.
+    path_stem : str or pathlib.Path
+        The figure's path without its suffix.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The PNG and the PDF written.
     """
     return _render(_figure1(comparisons), path_stem)
 
@@ -418,5 +453,17 @@ def figure2(comparisons: dict[str, dict], path_stem) -> list[Path]:
     ``comparisons`` maps a comparison's name to ``{"values": estimator_values(...), "models":
     {"A": spec, "B": spec}, "strategies": ..., "table4_k": k}`` (the last two from the summary:
     they label the strategies); RS@k keys may be ints or strings.
+
+    Parameters
+    ----------
+    comparisons : dict of str to dict
+        Per comparison, its estimator values, models and strategies.
+    path_stem : str or pathlib.Path
+        The figure's path without its suffix.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The PNG and the PDF written.
     """
     return _render(_figure2(comparisons), path_stem)
