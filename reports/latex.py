@@ -86,7 +86,7 @@ def number(value, digits: int = 3) -> str:
     value : float or None
         The number.
     digits : int, default 3
-        Significant digits.
+        Decimals.
 
     Returns
     -------
@@ -105,7 +105,7 @@ def interval(low, high, digits: int = 2) -> str:
     low, high : float or None
         The ends.
     digits : int, default 2
-        Significant digits.
+        Decimals.
 
     Returns
     -------

@@ -80,6 +80,21 @@ TABLE3_NOTE = (
 # ---- formatting ----------------------------------------------------------------------------
 
 def format_number(value, digits: int = 4) -> str:
+    """A number as the CSV and the tables print it: a float to ``digits`` decimals, inf and -inf by
+    name, an integer as it is, a boolean as true or false, '' for None or NaN.
+
+    Parameters
+    ----------
+    value : object
+        The value.
+    digits : int, default 4
+        Decimals.
+
+    Returns
+    -------
+    str
+        The text.
+    """
     if isinstance(value, bool):
         return str(value).lower()
     if isinstance(value, int):
@@ -92,12 +107,39 @@ def format_number(value, digits: int = 4) -> str:
 
 
 def format_shown(value, digits: int = 3) -> str:
-    """A number for Markdown/LaTeX: a dash for a missing value."""
+    """A number for Markdown/LaTeX: a dash for a missing value.
+
+    Parameters
+    ----------
+    value : object
+        The value.
+    digits : int, default 3
+        Decimals.
+
+    Returns
+    -------
+    str
+        The text.
+    """
     text = format_number(value, digits)
     return text if text else "--"
 
 
 def format_interval(value, low, high, digits: int = 3) -> str:
+    """``value [low, high]`` as :func:`format_shown` writes each number.
+
+    Parameters
+    ----------
+    value, low, high : float or None
+        The value and its interval's ends.
+    digits : int, default 3
+        Decimals.
+
+    Returns
+    -------
+    str
+        The text.
+    """
     return f"{format_shown(value, digits)} [{format_shown(low, digits)}, {format_shown(high, digits)}]"
 
 
@@ -167,6 +209,20 @@ def _design(variation: dict | None) -> str:
 
 
 def comparison_context(label: str, summary: dict) -> dict:
+    """The columns every row of a comparison carries (:data:`CONTEXT_COLUMNS`), from its summary.
+
+    Parameters
+    ----------
+    label : str
+        The comparison's label.
+    summary : dict
+        Its summary.
+
+    Returns
+    -------
+    dict
+        The context, by column.
+    """
     corpus, sentences = _corpus(summary)
     models, names = summary.get("models", {}), summary.get("model_names") or {}
     # the short name tables and figures print: the model's label, else its name, else its spec
@@ -210,7 +266,18 @@ def _verdict(summary: dict, estimator: str) -> dict:
 
 
 def verdict_cell(row: dict) -> str:
-    """The verdict in a table cell: the direction that reproduces, or how far from deciding."""
+    """The verdict in a table cell: the direction that reproduces, or how far from deciding.
+
+    Parameters
+    ----------
+    row : dict
+        A row of Table 4.
+
+    Returns
+    -------
+    str
+        The text.
+    """
     decision = row["verdict"]
     if not decision:
         return "--"
@@ -224,7 +291,22 @@ def verdict_cell(row: dict) -> str:
 
 def verdict_lines(group: list[dict], summary_rule: str, stopping: dict | None) -> list[str]:
     """Under Table 4: the verdicts' rule, how many more repetitions would decide, and where a
-    sequential study stopped (issue 22)."""
+    sequential study stopped (issue 22).
+
+    Parameters
+    ----------
+    group : list of dict
+        The rows of one comparison.
+    summary_rule : str
+        The verdicts' rule as the summary recorded it.
+    stopping : dict or None
+        Where a sequential study stopped, if it did.
+
+    Returns
+    -------
+    list of str
+        The lines.
+    """
     if not any(r["verdict"] for r in group):
         return []
     undecided = [r for r in group if r["verdict"] == "undecided"]
@@ -264,12 +346,34 @@ def null_offset_cell(row: dict) -> str:
     """'reproducibility / SNR' with no true difference, '--' if unknown: the closed form for
     normal estimates (1/2 and 0 for a single difference; the mixture's from its Vote and Avg),
     which the verdict reads; the centred repetitions' values, noisy at small R, are in the CSV
-    and, for the mixture, in the note."""
+    and, for the mixture, in the note.
+
+    Parameters
+    ----------
+    row : dict
+        A row of Table 4.
+
+    Returns
+    -------
+    str
+        The text.
+    """
     return f"{format_shown(row['null_reproducibility_normal'])} / {format_shown(row['null_snr_normal'])}"
 
 
 def null_offset_note(group: list[dict]) -> str:
-    """Why the mixture's null offset is not 1/2 and 0, with its closed form."""
+    """Why the mixture's null offset is not 1/2 and 0, with its closed form.
+
+    Parameters
+    ----------
+    group : list of dict
+        The rows of one comparison.
+
+    Returns
+    -------
+    str
+        The note, or '' without a mixture offset.
+    """
     mixture = [r for r in group if r["estimator"] == "Mixture"
                and r["null_reproducibility_normal"] is not None]
     if not mixture:
@@ -299,7 +403,18 @@ def _mean_interval(s: dict) -> dict:
 
 
 def table4_rows(summaries: dict[str, dict]) -> list[dict]:
-    """One row per (comparison, estimator) in the paper's column order, with its context."""
+    """One row per (comparison, estimator) in the paper's column order, with its context.
+
+    Parameters
+    ----------
+    summaries : dict of str to dict
+        The study summaries, by comparison label.
+
+    Returns
+    -------
+    list of dict
+        One row per comparison and estimator, with the columns of :data:`TABLE4_COLUMNS`.
+    """
     rows = []
     for comparison, summary in summaries.items():
         labels = _strategy_labels(summary)
@@ -335,7 +450,18 @@ def table4_rows(summaries: dict[str, dict]) -> list[dict]:
 
 
 def table3_rows(summaries: dict[str, dict]) -> list[dict]:
-    """One row per (comparison, model): its F1 over the standard-split repetitions."""
+    """One row per (comparison, model): its F1 over the standard-split repetitions.
+
+    Parameters
+    ----------
+    summaries : dict of str to dict
+        The study summaries, by comparison label.
+
+    Returns
+    -------
+    list of dict
+        One row per comparison and model, with the columns of :data:`TABLE3_COLUMNS`.
+    """
     rows = []
     for comparison, summary in summaries.items():
         context = comparison_context(comparison, summary)
@@ -353,17 +479,54 @@ def table3_rows(summaries: dict[str, dict]) -> list[dict]:
 
 
 def to_csv(rows: list[dict], columns) -> str:
-    """The rows as CSV, numbers to 6 decimals."""
+    """The rows as CSV, numbers to 6 decimals.
+
+    Parameters
+    ----------
+    rows : list of dict
+        The rows.
+    columns : sequence of str
+        The columns, in order.
+
+    Returns
+    -------
+    str
+        The CSV text.
+    """
     return csv_text(rows, columns, lambda value: value if isinstance(value, str)
                     else format_number(value, 6))
 
 
 def comparison_groups(rows: list[dict]) -> list[list[dict]]:
+    """The rows grouped by comparison, in the order the comparisons first appear.
+
+    Parameters
+    ----------
+    rows : list of dict
+        The rows.
+
+    Returns
+    -------
+    list of list of dict
+        One group per comparison.
+    """
     return [[r for r in rows if r["comparison"] == c]
             for c in dict.fromkeys(r["comparison"] for r in rows)]
 
 
 def repetitions_text(group: list[dict]) -> str:
+    """How many repetitions the group's estimators rest on, in words.
+
+    Parameters
+    ----------
+    group : list of dict
+        The rows of one comparison.
+
+    Returns
+    -------
+    str
+        The text.
+    """
     if group[0].get("standard_split"):
         return f"R = {group[0]['repetitions']} standard-split repetitions ({group[0]['strategy']})"
     counts = sorted({r["repetitions"] for r in group})
@@ -393,6 +556,19 @@ def _context_lines(first: dict, group: list[dict]) -> list[str]:
 
 
 def bootstrap_caveat(group: list[dict]) -> str:
+    """A caution when a bootstrap SNR interval rests on fewer repetitions than it can be trusted at; ''
+    otherwise.
+
+    Parameters
+    ----------
+    group : list of dict
+        The rows of one comparison.
+
+    Returns
+    -------
+    str
+        The text.
+    """
     small = [r["estimator"] for r in group
              if r["snr_interval"] == "bootstrap" and r["repetitions"] < BOOTSTRAP_TRUSTED_FROM]
     if not small:
@@ -403,7 +579,18 @@ def bootstrap_caveat(group: list[dict]) -> str:
 
 
 def table4_note(group: list[dict]) -> str:
-    """How to read Table 4, naming the kind of every interval it prints (issue 33)."""
+    """How to read Table 4, naming the kind of every interval it prints (issue 33).
+
+    Parameters
+    ----------
+    group : list of dict
+        The rows of one comparison.
+
+    Returns
+    -------
+    str
+        The text.
+    """
     kinds = lambda key: " or ".join(dict.fromkeys(r[key] for r in group))
     return TABLE4_NOTE.format(snr_interval=snr_interval_name(group),
                               mean_interval=kinds("mean_interval"),
@@ -411,13 +598,36 @@ def table4_note(group: list[dict]) -> str:
 
 
 def snr_interval_name(group: list[dict]) -> str:
+    """The kind of the group's SNR intervals, in words.
+
+    Parameters
+    ----------
+    group : list of dict
+        The rows of one comparison.
+
+    Returns
+    -------
+    str
+        The text.
+    """
     methods = dict.fromkeys(SNR_INTERVAL_NAMES.get(r["snr_interval"], r["snr_interval"])
                             for r in group)
     return " or ".join(methods)
 
 
 def table4_markdown(rows: list[dict]) -> str:
-    """Table 4 as the paper lays it out, one block per comparison, with its context and notes."""
+    """Table 4 as the paper lays it out, one block per comparison, with its context and notes.
+
+    Parameters
+    ----------
+    rows : list of dict
+        Table 4's rows (:func:`table4_rows`).
+
+    Returns
+    -------
+    str
+        The Markdown.
+    """
     lines = []
     for group in comparison_groups(rows):
         first = group[0]
@@ -472,6 +682,19 @@ def table4_markdown(rows: list[dict]) -> str:
 # ---- Table 3 -----------------------------------------------------------------------------------
 
 def table3_markdown(rows: list[dict]) -> str:
+    """Table 3, one block per comparison: each model's mean F1 over the standard-split repetitions with
+    its interval.
+
+    Parameters
+    ----------
+    rows : list of dict
+        Table 3's rows (:func:`table3_rows`).
+
+    Returns
+    -------
+    str
+        The Markdown.
+    """
     lines = []
     for group in comparison_groups(rows):
         first = group[0]
@@ -497,7 +720,18 @@ def table3_markdown(rows: list[dict]) -> str:
 # ---- terminal ------------------------------------------------------------------------------------
 
 def table4_text(summary: dict) -> str:
-    """A terminal-friendly Table 4 of one comparison (``reprocompare summarize``)."""
+    """A terminal-friendly Table 4 of one comparison (``reprocompare summarize``).
+
+    Parameters
+    ----------
+    summary : dict
+        The comparison's summary.
+
+    Returns
+    -------
+    str
+        The text.
+    """
     rows = table4_rows({"this comparison": summary})
     models = summary.get("models", {})
     lines = [f"A = {models.get('A', '?')}   B = {models.get('B', '?')}   "
@@ -564,7 +798,18 @@ HOLM_NOTE = (
 
 def calibration_text(group: list[dict]) -> str:
     """The group's tests whose measured size is far from alpha (the rows' ``calibration``,
-    from estimators.claims.calibration_note), as one sentence; '' when none is."""
+    from estimators.claims.calibration_note), as one sentence; '' when none is.
+
+    Parameters
+    ----------
+    group : list of dict
+        The rows of one comparison.
+
+    Returns
+    -------
+    str
+        The text.
+    """
     notes = [f"{TEST_NAMES[r['test']]}: {r['calibration']}" for r in group
              if r.get("calibration")]
     return " Calibration: " + "; ".join(notes) + "." if notes else ""
@@ -578,6 +823,20 @@ def claims_rows(claims: dict[str, dict], summaries: dict[str, dict],
     ``summaries[label]`` gives the context (models, corpus, typed, ...) as for Table 4.
     ``holm``, the same structure after Holm's correction across the study's comparisons (None
     for a study of one comparison, where it changes nothing), fills the ``*_holm`` columns.
+
+    Parameters
+    ----------
+    claims : dict of str to dict
+        Per comparison label, each test's ``ClaimReproducibility.as_dict()``.
+    summaries : dict of str to dict
+        The study summaries, by comparison label.
+    holm : dict of str to dict, optional
+        The same after Holm's correction across the comparisons.
+
+    Returns
+    -------
+    list of dict
+        The rows, with the columns of :data:`CLAIMS_COLUMNS`.
     """
     rows = []
     family = len(claims) if holm else 1
@@ -603,7 +862,18 @@ def claims_rows(claims: dict[str, dict], summaries: dict[str, dict],
 
 def verdicts_sentence(summary: dict) -> str:
     """The Table 4 verdicts of a comparison in one sentence, for the claims table: what
-    reproduces, beside how often a test would call it significant."""
+    reproduces, beside how often a test would call it significant.
+
+    Parameters
+    ----------
+    summary : dict
+        The comparison's summary.
+
+    Returns
+    -------
+    str
+        The sentence, or '' without verdicts.
+    """
     found = summary.get("verdicts") or {}
     if not found:
         return ""
@@ -625,7 +895,20 @@ ASO_NOTE = (
 
 def aso_rows(aso: dict[str, dict], summaries: dict[str, dict]) -> list[dict]:
     """One row per (comparison, strategy) from the claims records' ``aso`` (estimators.aso, both
-    directions), with the context of the claims rows; ``calibration`` is left to the caller."""
+    directions), with the context of the claims rows; ``calibration`` is left to the caller.
+
+    Parameters
+    ----------
+    aso : dict of str to dict
+        Per comparison label, the claims records' ``aso``.
+    summaries : dict of str to dict
+        The study summaries, by comparison label.
+
+    Returns
+    -------
+    list of dict
+        The rows.
+    """
     rows = []
     for label, by_strategy in aso.items():
         summary = summaries.get(label, {})
@@ -655,7 +938,26 @@ def replicability_sentence(corpora: list[str], conclusion: str, alpha: float,
                            results: dict[str, dict], p_values: dict[str, float]) -> str:
     """The partial-conjunction count of a comparison on several corpora, for the claims table:
     ``results[estimator]`` is estimators.replicability's ``as_dict()``, ``p_values`` this
-    corpus's p-value per estimator."""
+    corpus's p-value per estimator.
+
+    Parameters
+    ----------
+    corpora : list of str
+        The corpora the comparison ran on.
+    conclusion : str
+        The conclusion under test.
+    alpha : float
+        The family-wise error rate.
+    results : dict of str to dict
+        Per estimator, the partial-conjunction results.
+    p_values : dict of str to float
+        Per estimator, this corpus's p-value.
+
+    Returns
+    -------
+    str
+        The text.
+    """
     direction = {"A>B": "A > B", "B>A": "B > A"}.get(conclusion, conclusion)
     counts = ", ".join(f"{name} {r['count_bonferroni']} / {r['count_fisher']}"
                        for name, r in results.items())
@@ -682,7 +984,20 @@ def _aso_lines(group: list[dict]) -> list[str]:
 
 def claims_markdown(rows: list[dict], aso: list[dict] | None = None) -> str:
     """The claims table; ``aso`` (:func:`aso_rows`) adds each comparison's almost stochastic
-    order under its tests, and a row's ``replicability`` sentence follows its verdicts."""
+    order under its tests, and a row's ``replicability`` sentence follows its verdicts.
+
+    Parameters
+    ----------
+    rows : list of dict
+        The claims rows (:func:`claims_rows`).
+    aso : list of dict, optional
+        The almost stochastic order's rows (:func:`aso_rows`).
+
+    Returns
+    -------
+    str
+        The Markdown.
+    """
     lines = []
     for group in comparison_groups(rows):
         first = group[0]
