@@ -8,7 +8,19 @@ from __future__ import annotations
 
 
 class UserError(ValueError):
-    """Bad input from the user. ``str()`` is the complete one-line message."""
+    """Bad input from the user. ``str()`` is the complete one-line message.
+
+    Parameters
+    ----------
+    message : str
+        What is wrong, in one line.
+    path : str, optional
+        The file it is in.
+    line : int, optional
+        The line of that file, 1-based.
+    key : str, optional
+        The config key it concerns.
+    """
 
     def __init__(self, message: str, *, path: str | None = None, line: int | None = None,
                  key: str | None = None):

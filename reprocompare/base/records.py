@@ -59,7 +59,18 @@ COUNTS_COLUMNS = ("fold", "model", "sentence", "gold", "pred", "correct")
 def counts_rows(text: str) -> list[tuple[str, str, int, int, int, int]]:
     """The rows of a counts table, (fold, model, sentence, gold, pred, correct), checked: the one
     parser of counts.tsv.gz. Raises ValueError naming the line of anything that is not one:
-    every count a non-negative integer, and correct chunks at most the gold and the predicted."""
+    every count a non-negative integer, and correct chunks at most the gold and the predicted.
+
+    Parameters
+    ----------
+    text : str
+        The decompressed text of counts.tsv.gz.
+
+    Returns
+    -------
+    list of tuple
+        The rows, after the header.
+    """
     lines = [line for line in text.splitlines() if line.strip()]
     if not lines or tuple(lines[0].split("\t")) != COUNTS_COLUMNS:
         raise ValueError("not a counts table: the header must be "
@@ -99,7 +110,22 @@ def _counts_row_problem(line: str, number: int) -> None:
 def csv_text(rows: Iterable[Mapping], columns: Sequence[str],
              cell: Callable[[Any], str] = str) -> str:
     """``rows`` as CSV text: a header of ``columns``, then each row's values, written by ``cell``
-    (each table chooses how numbers print), lines ending in ``\\n`` on every platform."""
+    (each table chooses how numbers print), lines ending in ``\\n`` on every platform.
+
+    Parameters
+    ----------
+    rows : iterable of mapping
+        The rows.
+    columns : sequence of str
+        The columns, in order.
+    cell : callable, default str
+        Writes one value.
+
+    Returns
+    -------
+    str
+        The CSV text.
+    """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(columns)
@@ -125,7 +151,18 @@ PROJECT = Path(__file__).resolve().parents[2]
 def project_path(path: str | Path) -> str:
     """``path`` relative to the project's root where it lies inside it, else as given: what a
     record says of a corpus or config file, so that the same study committed from two clones
-    (or from a study's working directory and the repository) records the same bytes."""
+    (or from a study's working directory and the repository) records the same bytes.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The path.
+
+    Returns
+    -------
+    str
+        The path, relative to the project's root where it can be.
+    """
     # the path as it reads first: a link inside the project to a corpus outside it (CoNLL-2002,
     # linked from ../shared) is the project's file
     for candidate in (Path(os.path.abspath(path)), Path(path).resolve()):
@@ -138,7 +175,26 @@ def project_path(path: str | Path) -> str:
 
 def run_directory(corpus: str, comparison: str, strategy: str, repetition: int,
                   root: str | Path = ".") -> Path:
-    """Where repetition ``repetition`` of ``strategy`` (the splitters' name) keeps its files."""
+    """Where repetition ``repetition`` of ``strategy`` (the splitters' name) keeps its files.
+
+    Parameters
+    ----------
+    corpus : str
+        The corpus's name.
+    comparison : str
+        The comparison's name.
+    strategy : str
+        The strategy, as the splitters name it.
+    repetition : int
+        The repetition's number.
+    root : str or os.PathLike, default '.'
+        The study's directory.
+
+    Returns
+    -------
+    pathlib.Path
+        The directory.
+    """
     return Path(root) / RUN.format(corpus=corpus, comparison=comparison, strategy=strategy,
                                    repetition=repetition)
 
@@ -153,7 +209,18 @@ def tabulate_repetitions(strategy_dir: str | Path) -> Path | None:
     written last, exists), in the order of their numbers: a line ``{"repetition": r,
     "settings.json": ..., ...}`` with each of :data:`TABULATED` that is there and reads as
     JSON (one that does not is left out, and the repetition restored without it is one that
-    ``resume`` trains again). None, and nothing written, when no repetition is complete."""
+    ``resume`` trains again). None, and nothing written, when no repetition is complete.
+
+    Parameters
+    ----------
+    strategy_dir : str or os.PathLike
+        The strategy's directory (its repetitions under it).
+
+    Returns
+    -------
+    pathlib.Path or None
+        The records.jsonl written, or None.
+    """
     strategy_dir = Path(strategy_dir)
     runs = sorted((number, run) for run in strategy_dir.glob("rep*")
                   if (number := _repetition_number(run)) is not None
@@ -174,7 +241,18 @@ def tabulate_repetitions(strategy_dir: str | Path) -> Path | None:
 
 def read_repetitions(strategy_dir: str | Path) -> dict[int, dict[str, Any]]:
     """The records of records.jsonl by repetition number (each file's JSON by its name),
-    or {} where the strategy has none; a line that is not a record is a UserError naming it."""
+    or {} where the strategy has none; a line that is not a record is a UserError naming it.
+
+    Parameters
+    ----------
+    strategy_dir : str or os.PathLike
+        The strategy's directory (its repetitions under it).
+
+    Returns
+    -------
+    dict of int to dict
+        Each repetition's files, by number.
+    """
     path = Path(strategy_dir) / "records.jsonl"
     if not path.is_file():
         return {}
@@ -192,7 +270,18 @@ def read_repetitions(strategy_dir: str | Path) -> dict[int, dict[str, Any]]:
 def restore_repetitions(strategy_dir: str | Path) -> list[Path]:
     """Write each file of records.jsonl that its repetition's directory lacks, as the job
     wrote it (:func:`write_json_atomic`); the run directories written to. A file that is there
-    is left as it is: the directory is what Snakemake and every check read."""
+    is left as it is: the directory is what Snakemake and every check read.
+
+    Parameters
+    ----------
+    strategy_dir : str or os.PathLike
+        The strategy's directory (its repetitions under it).
+
+    Returns
+    -------
+    list of pathlib.Path
+        The run directories written to.
+    """
     strategy_dir = Path(strategy_dir)
     written = []
     for number, files in read_repetitions(strategy_dir).items():
@@ -210,7 +299,18 @@ def restore_repetitions(strategy_dir: str | Path) -> list[Path]:
 def read_json(path: str | Path) -> dict:
     """A JSON object a job or a run wrote: the one reader of every record (estimates, splits,
     summaries, claims, trials, the corpus jobs' info), so that a missing, unreadable, truncated
-    or foreign file is one UserError naming it (and its line), never a traceback."""
+    or foreign file is one UserError naming it (and its line), never a traceback.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+
+    Returns
+    -------
+    dict
+        The object.
+    """
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -238,6 +338,18 @@ def write_bytes_atomic(path: str | Path, data: bytes) -> Path:
 
     A disk that is full, read-only or not ours is a UserError naming the file, and leaves no
     temporary file behind.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+    data : bytes
+        The content.
+
+    Returns
+    -------
+    pathlib.Path
+        The file written.
     """
     path = Path(path)
     try:
@@ -263,11 +375,39 @@ def write_bytes_atomic(path: str | Path, data: bytes) -> Path:
 
 def write_text_atomic(path: str | Path, text: str) -> Path:
     # encode ourselves: "\n" stays "\n" on every platform
+    """Write ``text`` to ``path`` atomically, as UTF-8 with its line ends as they are
+    (:func:`write_bytes_atomic`).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+    text : str
+        The content.
+
+    Returns
+    -------
+    pathlib.Path
+        The file written.
+    """
     return write_bytes_atomic(path, text.encode("utf-8"))
 
 
 def nan_key(data: Any, key: str = "") -> str | None:
-    """The dotted key of the first NaN in ``data`` (nested dicts and lists), or None."""
+    """The dotted key of the first NaN in ``data`` (nested dicts and lists), or None.
+
+    Parameters
+    ----------
+    data : object
+        The data.
+    key : str, default ''
+        The dotted key of ``data`` itself.
+
+    Returns
+    -------
+    str or None
+        The key, or None.
+    """
     if isinstance(data, float) and math.isnan(data):
         return key or "(the value)"
     if isinstance(data, dict):
@@ -290,6 +430,16 @@ def dumps_json(data: Any) -> str:
     which Python's json reads back. NaN is never written: it is not JSON, and a NaN in a result
     means a statistic was undefined, which the code computing it must say in words. A NaN
     raises a UserError naming its key (no partial file: nothing is written).
+
+    Parameters
+    ----------
+    data : object
+        The data (dicts, lists, strings, numbers, booleans, None).
+
+    Returns
+    -------
+    str
+        The JSON text, ending with a newline.
     """
     found = nan_key(data)
     if found is not None:
@@ -298,6 +448,20 @@ def dumps_json(data: Any) -> str:
 
 
 def write_json_atomic(path: str | Path, data: Any) -> Path:
+    """Write ``data`` to ``path`` atomically as :func:`dumps_json` writes it.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+    data : object
+        The data.
+
+    Returns
+    -------
+    pathlib.Path
+        The file written.
+    """
     return write_text_atomic(path, dumps_json(data))
 
 
@@ -307,6 +471,18 @@ def write_directory_atomic(path: str | Path, write) -> Path:
 
     An error (a full or read-only disk included, as a UserError naming the directory) removes
     the temporary directory: no half-written run is ever left under ``path``.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The directory.
+    write : callable
+        Called with the temporary directory's path to fill it.
+
+    Returns
+    -------
+    pathlib.Path
+        The directory.
     """
     path = Path(path)
     try:

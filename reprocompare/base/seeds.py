@@ -33,7 +33,20 @@ def _key(part) -> int:
 
 
 def seed_sequence(seed: int, *path: int | str) -> np.random.SeedSequence:
-    """``SeedSequence(entropy=seed, spawn_key=path)``, names in the path as their CRC-32."""
+    """``SeedSequence(entropy=seed, spawn_key=path)``, names in the path as their CRC-32.
+
+    Parameters
+    ----------
+    seed : int
+        The run's seed, non-negative.
+    *path : int or str
+        What it is for, outermost first (see :func:`derive_seed`).
+
+    Returns
+    -------
+    numpy.random.SeedSequence
+        The sequence.
+    """
     return np.random.SeedSequence(entropy=int(seed), spawn_key=tuple(_key(p) for p in path))
 
 
@@ -50,6 +63,11 @@ def derive_seed(seed: int, *path: int | str, below: int = 2**32) -> int:
     below : int, default 2**32
         Exclusive upper bound; torch and ``RandomState`` take ``2**31 - 1``.
 
+    Returns
+    -------
+    int
+        The seed, in ``[0, below)``.
+
     Examples
     --------
     >>> derive_seed(0, 3, 0)  # BCV's code, repetition 0
@@ -61,5 +79,18 @@ def derive_seed(seed: int, *path: int | str, below: int = 2**32) -> int:
 
 
 def generator(seed: int, *path: int | str) -> np.random.Generator:
-    """A numpy Generator for the thing at ``path``; with no path, ``default_rng(seed)`` itself."""
+    """A numpy Generator for the thing at ``path``; with no path, ``default_rng(seed)`` itself.
+
+    Parameters
+    ----------
+    seed : int
+        The run's seed, non-negative.
+    *path : int or str
+        What it is for, outermost first (see :func:`derive_seed`).
+
+    Returns
+    -------
+    numpy.random.Generator
+        The generator.
+    """
     return np.random.default_rng(seed_sequence(seed, *path))

@@ -54,7 +54,19 @@ PAIR = ("A", "B")
 
 
 class Untrusted(Exception):
-    """A record that disagrees with itself: ``file`` (a name in the run directory) and why."""
+    """A record that disagrees with itself: ``file`` (a name in the run directory) and why.
+
+    Parameters
+    ----------
+    file : str
+        The record's name in the run directory.
+    message : str
+        Why it cannot be trusted.
+    line : int, optional
+        The line of the file, 1-based.
+    joined : str, default ' '
+        What joins the file's name and the message.
+    """
 
     def __init__(self, file: str, message: str, line: int | None = None, joined: str = " "):
         self.file, self.message, self.line = file, message, line
@@ -290,7 +302,22 @@ def run_problem(run: str | Path, *, complete: bool = True,
     """Why the records of the repetition in ``run`` cannot be trusted, said of the file (``"
     counts.tsv.gz is broken: ..."``), or None; ``complete``: every output of a finished job
     must be there (what ``resume`` asks of a repetition whose estimates.json exists);
-    ``split``: its split document, in place of a split.json the directory does not hold."""
+    ``split``: its split document, in place of a split.json the directory does not hold.
+
+    Parameters
+    ----------
+    run : str or os.PathLike
+        The repetition's directory.
+    complete : bool, default True
+        Whether every output of a finished job must be there.
+    split : dict, optional
+        The repetition's split document, when the directory holds no split.json.
+
+    Returns
+    -------
+    str or None
+        The problem, or None.
+    """
     try:
         _problem(Path(run), complete, split)
     except Untrusted as found:
@@ -299,7 +326,15 @@ def run_problem(run: str | Path, *, complete: bool = True,
 
 
 def check_run(run: str | Path, *, complete: bool = False) -> None:
-    """:func:`run_problem` as a UserError naming the file (and line) that cannot be trusted."""
+    """:func:`run_problem` as a UserError naming the file (and line) that cannot be trusted.
+
+    Parameters
+    ----------
+    run : str or os.PathLike
+        The repetition's directory.
+    complete : bool, default False
+        As :func:`run_problem` takes it.
+    """
     try:
         _problem(Path(run), complete)
     except Untrusted as found:
