@@ -40,6 +40,18 @@ def model_seed(split: dict, fold: int) -> int:
     """The training seed of fold ``fold``: derived from the split's seed, strategy, repetition.
 
     Models A and B of a fold get the same seed (common random numbers).
+
+    Parameters
+    ----------
+    split : dict
+        The split document.
+    fold : int
+        The fold's index.
+
+    Returns
+    -------
+    int
+        The seed.
     """
     return derive_seed(split["seed"], strategy_of(split["strategy"]).code, int(split["repetition"]),
                        fold, FOLD_TRAINING)
@@ -47,6 +59,7 @@ def model_seed(split: dict, fold: int) -> int:
 
 @dataclass
 class FoldResult:
+    """One fold as trained: its rows, and each model's predictions, chunk counts and seconds."""
     train: np.ndarray
     validation: np.ndarray
     predictions: dict[str, list[list[str]]]  # model -> predicted tags of the validation sentences
@@ -98,6 +111,13 @@ def run_comparison(corpus: Corpus, split: dict, models: dict, specs: dict[str, s
     kept : dict, optional
         Folds already trained (fold index -> its result, read back by :func:`read_kept_folds`):
         they are taken as they are, and only the other folds train.
+    progress : callable, optional
+        Called with a line per fold and model; default to stderr.
+
+    Returns
+    -------
+    ComparisonRun
+        The folds, the estimates and the settings of the repetition.
     """
     if split["n_sentences"] != len(corpus):
         raise ValueError(f"the split is for {split['n_sentences']} sentences, the corpus has "
@@ -201,6 +221,22 @@ def write_comparison(run: ComparisonRun, corpus: Corpus, out_dir: str | Path, *,
 
     Each file is written atomically; estimates.json comes last, so its presence means the
     directory is complete.
+
+    Parameters
+    ----------
+    run : ComparisonRun
+        What :func:`run_comparison` returned.
+    corpus : Corpus
+        The corpus it ran on.
+    out_dir : str or os.PathLike
+        The repetition's directory.
+    keep_predictions : bool, default True
+        Whether the predictions are written too.
+
+    Returns
+    -------
+    pathlib.Path
+        The directory.
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -239,6 +275,22 @@ def read_kept_folds(out_dir: str | Path, split: dict, corpus: Corpus, *,
     checks that the models and settings are the same (:mod:`reprocompare.pipeline.jobs`).
 
     Returns the kept folds and, when none could be kept from a run that exists, why.
+
+    Parameters
+    ----------
+    out_dir : str or os.PathLike
+        The repetition's directory.
+    split : dict
+        The split about to run.
+    corpus : Corpus
+        The corpus.
+    typed : bool, default True
+        Whether the scores count typed chunks.
+
+    Returns
+    -------
+    (dict of int to FoldResult, str)
+        The kept folds, and why none was kept ('' otherwise).
     """
     out = Path(out_dir)
     if not (out / "estimates.json").is_file():  # written last: no estimates, no complete run

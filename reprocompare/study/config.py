@@ -76,7 +76,18 @@ class _UniqueKeyLoader(yaml.SafeLoader):
 
 def load_yaml(path: str | Path) -> Any:
     """Safe YAML (no arbitrary objects, no key given twice), with errors that name the file and
-    line."""
+    line.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+
+    Returns
+    -------
+    object
+        The document (None when empty).
+    """
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -105,7 +116,19 @@ def load_yaml(path: str | Path) -> Any:
 
 def blame_command_line(error: UserError, overrides: dict) -> UserError:
     """``error`` with the command line as its source when its key was given there (snakemake
-    ``--config key=value``), not the config file that does not hold it."""
+    ``--config key=value``), not the config file that does not hold it.
+
+    Parameters
+    ----------
+    error : UserError
+        The error.
+    overrides : dict
+        The values given on the command line.
+
+    Returns
+    -------
+    UserError
+    """
     if error.key is None or error.key.split(".")[0] not in overrides:
         return error
     given = overrides[error.key.split(".")[0]]
@@ -168,7 +191,20 @@ def _check_shown(text: Any, source: str, key: str) -> None:
 
 
 def validate(config: Any, source: str = "config") -> dict:
-    """The config with defaults filled in, or a UserError naming the first wrong key."""
+    """The config with defaults filled in, or a UserError naming the first wrong key.
+
+    Parameters
+    ----------
+    config : object
+        The config as read.
+    source : str, default 'config'
+        The config's name in messages (its file).
+
+    Returns
+    -------
+    dict
+        The config.
+    """
     if not isinstance(config, dict):
         raise UserError("the config must be a mapping of keys to values", path=source)
     _check_finite(config, [], source)
@@ -332,6 +368,11 @@ def check_corpora(config: dict) -> None:
 
     A read takes a fraction of a second (CoNLL-2000: 0.25 s); the corpus rule reads it again to
     write the clean copy, and the error, if any, names the file and line either way.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
     """
     from reprocompare.splitters import split_document  # lazy: scikit-learn; jobs import config
 
@@ -363,7 +404,18 @@ def check_corpora(config: dict) -> None:
 
 
 def gpu_models(config: dict) -> list[str]:
-    """The models the run trains that use ``device`` (a capability of their class)."""
+    """The models the run trains that use ``device`` (a capability of their class).
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+
+    Returns
+    -------
+    list of str
+        The models' names, sorted.
+    """
     from reprocompare.models import tagger_class_of  # lazy: scikit-learn; jobs import config
 
     used = {config["comparisons"][c][side] for c in config["comparisons"] for side in ("a", "b")}
@@ -379,6 +431,13 @@ def check_device(config: dict, source: str = "config") -> None:
     """``device: cuda`` on a machine whose torch sees no GPU fails here, not in the tenth job.
 
     Only for runs on this machine: a cluster's submit host need not have the GPU its jobs get.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+    source : str, default 'config'
+        The config's name in messages (its file).
     """
     if config["device"] != "cuda":
         return
@@ -394,13 +453,37 @@ def check_device(config: dict, source: str = "config") -> None:
 
 
 def section_defaults(section: str) -> dict:
-    """A top-level section of the config with every key at its schema default."""
+    """A top-level section of the config with every key at its schema default.
+
+    Parameters
+    ----------
+    section : str
+        The section's key.
+
+    Returns
+    -------
+    dict
+        The section.
+    """
     return _fill_defaults({}, schemas.schema()["properties"][section])
 
 
 def model_entry(spec: str, key: str) -> dict:
     """The config entry (``models.<name>``) of a model spec such as ``crf:scheme=IOBES``: what
-    ``reprocompare init`` writes for its --a and --b; a bad spec names ``key``."""
+    ``reprocompare init`` writes for its --a and --b; a bad spec names ``key``.
+
+    Parameters
+    ----------
+    spec : str
+        The model spec.
+    key : str
+        The option or key it was given as, for messages.
+
+    Returns
+    -------
+    dict
+        The entry.
+    """
     from reprocompare.models import parse_spec  # lazy: scikit-learn; jobs import config
 
     try:
@@ -411,19 +494,49 @@ def model_entry(spec: str, key: str) -> dict:
 
 def widest(config: dict) -> dict:
     """The validated ``config`` at the most repetitions its study may run: a sequential study's
-    waves go past its first R, up to ``stopping.max_repetitions``."""
+    waves go past its first R, up to ``stopping.max_repetitions``.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+
+    Returns
+    -------
+    dict
+        The config.
+    """
     if config["stopping"]["enabled"]:
         return {**config, "repetitions": config["stopping"]["max_repetitions"]}
     return config
 
 
 def corpus_seed(base_seed: int, corpus: str) -> int:
-    """The seed of a corpus's splits: adding corpora never changes another corpus's splits."""
+    """The seed of a corpus's splits: adding corpora never changes another corpus's splits.
+
+    Parameters
+    ----------
+    base_seed : int
+        The config's ``seed``.
+    corpus : str
+        The corpus's name.
+
+    Returns
+    -------
+    int
+        The seed.
+    """
     return derive_seed(base_seed, corpus)
 
 
 def schema_markdown() -> str:
-    """config/README.md: every key of the schema with its type, default and description."""
+    """config/README.md: every key of the schema with its type, default and description.
+
+    Returns
+    -------
+    str
+        The Markdown.
+    """
     lines = ["# Configuration", "",
              "A study is one YAML file: `config/config.yaml` (the demo, used by default) or any",
              "other given with `--configfile` (e.g. `config/paper.yaml`, the paper's scale). It is",

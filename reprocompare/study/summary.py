@@ -65,6 +65,16 @@ def load_estimates(directory: str | Path) -> dict:
 
     ``settings`` are the split's strategy settings (ratio, k or m), ``corpus_sha256`` the
     identity of the corpus it split; ``typed`` is None for runs that did not record it.
+
+    Parameters
+    ----------
+    directory : str or os.PathLike
+        The repetition's directory.
+
+    Returns
+    -------
+    dict
+        The record.
     """
     estimates = _read_json(Path(directory) / "estimates.json")
     _check_estimates(estimates, Path(directory) / "estimates.json")
@@ -84,7 +94,13 @@ def load_estimates(directory: str | Path) -> dict:
 
 def check_poolable(records: list[dict]) -> None:
     """Runs pooled into one summary must share the pair of specs, the corpus, typed, and each
-    strategy's settings: one UserError naming two runs that differ, and in what."""
+    strategy's settings: one UserError naming two runs that differ, and in what.
+
+    Parameters
+    ----------
+    records : list of dict
+        The runs' records (:func:`load_estimates`).
+    """
     first_of: dict = {}
     for record in records:
         keys = {"the specs of A and B": json.dumps(record.get("models", {}), sort_keys=True),
@@ -109,6 +125,20 @@ def estimator_values(records: list[dict], table4_k: int = TABLE4_K,
     only the keys the records provide. Values are ordered by repetition. The mixture is Eq. 8 in
     the direction of ``conclusion``, computed here from each repetition's Vote and Avg (the
     ``mixture`` a compare run records is the one for "A > B").
+
+    Parameters
+    ----------
+    records : list of dict
+        The runs' records (:func:`load_estimates`).
+    table4_k : int, default TABLE4_K
+        The k of the random-splits estimate Table 4 prints.
+    conclusion : {'A>B', 'B>A'}, default 'A>B'
+        The conclusion under test.
+
+    Returns
+    -------
+    dict
+        The values, by estimator.
     """
     by_strategy: dict[str, list[dict]] = defaultdict(list)
     for record in records:
@@ -154,6 +184,24 @@ def verdicts(values: dict, offsets: dict, conclusion: str, verdict_settings: dic
     enabled (the verdicts then read confidence sequences intersected over the study's looks,
     valid however early it stops, and "more to decide" counts up to its maximum). The
     mixture's verdict is read against its null offset (closed form for normal Vote and Avg).
+
+    Parameters
+    ----------
+    values : dict
+        The estimators' values (:func:`estimator_values`).
+    offsets : dict
+        Each estimator's null offset.
+    conclusion : str
+        The conclusion under test.
+    verdict_settings : dict, optional
+        The config's ``verdict``, with the family.
+    stopping : dict, optional
+        The config's ``stopping``, when enabled.
+
+    Returns
+    -------
+    dict
+        The verdicts, the rule and the study's stopping state.
     """
     settings = {"threshold": THRESHOLD, "confidence": CONFIDENCE, **(verdict_settings or {})}
     sequential = bool(stopping and stopping.get("enabled"))
@@ -202,7 +250,28 @@ def interval_fields(values, conclusion: str, *, time_uniform: bool, wave: int | 
                     summary: dict, confidence: float = 0.95) -> dict:
     """The 95% intervals Table 4 prints for one estimator: as summarized (fixed R), or, where
     the study looked after every wave, the confidence sequences intersected over its looks
-    (issue 33: a stopped study's fixed-R intervals are too narrow), with their kinds."""
+    (issue 33: a stopped study's fixed-R intervals are too narrow), with their kinds.
+
+    Parameters
+    ----------
+    values : array_like of float
+        The estimator's values.
+    conclusion : str
+        The conclusion under test.
+    time_uniform : bool
+        Whether the study looked after every wave.
+    wave : int or None
+        Repetitions per look.
+    summary : dict
+        The estimator's summary at fixed R.
+    confidence : float, default 0.95
+        The intervals' confidence.
+
+    Returns
+    -------
+    dict
+        The intervals' ends and their kinds.
+    """
     values = np.asarray(values, dtype=np.float64)
     kinds = INTERVAL_KINDS[time_uniform]
     if not time_uniform:
@@ -231,7 +300,28 @@ def summarize_runs(directories, *, conclusion: str = "A>B", table4_k: int = TABL
                    random_state: int = 0, verdict_settings: dict | None = None,
                    stopping: dict | None = None) -> dict:
     """Table 4 (per estimator), Figure 1 (RS by k) and Table 3 (per model) from run directories,
-    with every estimator's null offset and verdict (:func:`verdicts`)."""
+    with every estimator's null offset and verdict (:func:`verdicts`).
+
+    Parameters
+    ----------
+    directories : iterable of str or os.PathLike
+        The comparison's run directories, one per repetition.
+    conclusion : {'A>B', 'B>A'}, default 'A>B'
+        The conclusion under test.
+    table4_k : int, default TABLE4_K
+        The k of the random-splits estimate Table 4 prints.
+    random_state : int, default 0
+        Seed of the bootstrap intervals.
+    verdict_settings : dict, optional
+        As :func:`verdicts` takes it.
+    stopping : dict, optional
+        As :func:`verdicts` takes it.
+
+    Returns
+    -------
+    dict
+        The summary.
+    """
     records = [load_estimates(d) for d in directories]
     if not records:
         raise UserError("no comparison directories given")
@@ -296,6 +386,16 @@ def degenerate_models(directories) -> list[str]:
 
     Such a model learned nothing (too few iterations, a broken spec): its difference to the other
     model is the other model's F1, and the tables must say so rather than print it as a finding.
+
+    Parameters
+    ----------
+    directories : iterable of str or os.PathLike
+        The comparison's run directories, one per repetition.
+
+    Returns
+    -------
+    list of str
+        The models that learned nothing.
     """
     # scores.json is written with estimates.json; a directory without one says nothing here
     folds = [fold for d in directories if (Path(d) / "scores.json").exists()

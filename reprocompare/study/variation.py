@@ -15,6 +15,8 @@ from typing import NamedTuple
 
 
 class Indices(NamedTuple):
+    """Where a repetition sits in the study's design: its sample, split and seed, and the repetition
+    its split is drawn for (``split_key``)."""
     sample: int
     split: int
     seed: int
@@ -22,7 +24,17 @@ class Indices(NamedTuple):
 
 
 def is_default(variation: dict) -> bool:
-    """One sample and one seed per split: every repetition a new split, as in the paper."""
+    """One sample and one seed per split: every repetition a new split, as in the paper.
+
+    Parameters
+    ----------
+    variation : dict
+        The config's ``variation`` section, or its :func:`draw_record`.
+
+    Returns
+    -------
+    bool
+    """
     return variation["samples"] == 1 and variation["seeds"] == 1
 
 
@@ -32,6 +44,16 @@ def draw_record(variation: dict) -> dict:
     Not the number of samples (growing a study by samples adds repetitions and leaves the
     others as they are), nor, with one sample, the number of splits (the repetition is then its
     split), nor ``decompose`` (it reads the summaries). One sample is ``sample_size: null``.
+
+    Parameters
+    ----------
+    variation : dict
+        The config's ``variation`` section.
+
+    Returns
+    -------
+    dict
+        The record.
     """
     record = {"sample_size": variation["sample_size"], "seeds": variation["seeds"]}
     if variation["sample_size"] is not None:
@@ -41,7 +63,19 @@ def draw_record(variation: dict) -> dict:
 
 def indices(variation: dict, repetition: int) -> Indices:
     """(sample, split, seed) of ``repetition``, and the repetition its split is drawn for;
-    ``variation`` is the config's section or its :func:`draw_record`."""
+    ``variation`` is the config's section or its :func:`draw_record`.
+
+    Parameters
+    ----------
+    variation : dict
+        The config's ``variation`` section, or its :func:`draw_record`.
+    repetition : int
+        The repetition's number.
+
+    Returns
+    -------
+    Indices
+    """
     seeds = variation["seeds"]
     q, rest = repetition % seeds, repetition // seeds
     if variation["sample_size"] is None:  # one sample: the corpus
