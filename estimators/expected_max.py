@@ -54,7 +54,7 @@ class ExpectedMax(NamedTuple):
 
 
 def meanmax_weights(n_total: int, budgets: np.ndarray, first: int = 1) -> np.ndarray:
-    r"""MeanMax's weights: the probability that :math:`v_{(i)}` is the max of n draws with replacement.
+    r"""MeanMax's weights: the chance that :math:`v_{(i)}` is the max of n draws with replacement.
 
     :math:`w_{n,i} = (i/N)^n - ((i-1)/N)^n` (Dodge et al. 2019, Eq. 8), so that
     :math:`\hat E[\max \text{ of } n] = \sum_i w_{n,i}\, v_{(i)}` over the ascending order

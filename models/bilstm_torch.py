@@ -26,8 +26,8 @@ from reprocompare.models.devices import cuda_devices
 
 
 class Network(nn.Module):
-    """The BiLSTM's network: word, feature-column and character embeddings (a character CNN or BiLSTM),
-    a bidirectional LSTM and a linear layer to the tags' scores.
+    """The BiLSTM's network: word, feature-column and character embeddings (a character CNN or
+    BiLSTM), a bidirectional LSTM and a linear layer to the tags' scores.
 
     Parameters
     ----------

@@ -155,8 +155,8 @@ def spec_tt(spec: str) -> str:
 
 
 def label(kind: str, comparison: str, wide: bool = False) -> str:
-    """The LaTeX label of a table: ``tab:<kind>-<comparison as a slug>``, ``-wide`` for the full-width
-    one.
+    """The LaTeX label of a table: ``tab:<kind>-<comparison as a slug>``, ``-wide`` for the
+    full-width one.
 
     Parameters
     ----------

@@ -556,8 +556,8 @@ def _context_lines(first: dict, group: list[dict]) -> list[str]:
 
 
 def bootstrap_caveat(group: list[dict]) -> str:
-    """A caution when a bootstrap SNR interval rests on fewer repetitions than it can be trusted at; ''
-    otherwise.
+    """A caution when a bootstrap SNR interval rests on fewer repetitions than it can be trusted
+    at; '' otherwise.
 
     Parameters
     ----------
@@ -682,8 +682,8 @@ def table4_markdown(rows: list[dict]) -> str:
 # ---- Table 3 -----------------------------------------------------------------------------------
 
 def table3_markdown(rows: list[dict]) -> str:
-    """Table 3, one block per comparison: each model's mean F1 over the standard-split repetitions with
-    its interval.
+    """Table 3, one block per comparison: each model's mean F1 over the standard-split
+    repetitions with its interval.
 
     Parameters
     ----------

@@ -121,8 +121,8 @@ def search_enabled(config: dict) -> bool:
 
 
 def feed_best(config: dict) -> bool:
-    """Whether the search's best configurations replace the models' config entries in the comparisons
-    (``search.feed_best``, with the search enabled).
+    """Whether the search's best configurations replace the models' config entries in the
+    comparisons (``search.feed_best``, with the search enabled).
 
     Parameters
     ----------

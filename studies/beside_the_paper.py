@@ -144,7 +144,8 @@ def random_splits() -> str:
         by_k = {int(k): v for k, v in summary["random_splits_by_k"].items()}
         low, high = min(by_k), max(by_k)
         rows.append([study, summary["sentences"], by_k[low]["repetitions"],
-                     f"{holdout_correlation(directory):+.3f}", f"{by_k[low]['snr']:.3f} (k = {low})",
+                     f"{holdout_correlation(directory):+.3f}",
+                     f"{by_k[low]['snr']:.3f} (k = {low})",
                      f"{by_k[high]['snr']:.3f} (k = {high})",
                      f"{math.sqrt(high / low) * by_k[low]['snr']:.3f}",
                      f"{summary['estimators']['Avg']['snr']:.3f}"])

@@ -1,4 +1,4 @@
-"""What every significance test shares: the result type, the alternatives and the paired-input checks.
+"""What every significance test shares: the result type, the alternatives, the paired-input checks.
 
 Private to the package: the families (:mod:`.contingency`, :mod:`.repeated_splits`,
 :mod:`.resampling`) import from here, users import from :mod:`reprocompare.estimators.significance`.
