@@ -47,7 +47,19 @@ def _mapping(model: dict, best: dict[str, dict]) -> dict:
 
 def fixed_split(corpus_conll: str, corpus_info: str, settings: dict, out: str) -> None:
     """The fixed train/validation split of one corpus (search, learning curves, seed variance);
-    ``settings``: :func:`reprocompare.pipeline.provenance.fixed_split`."""
+    ``settings``: :func:`reprocompare.pipeline.provenance.fixed_split`.
+
+    Parameters
+    ----------
+    corpus_conll : str
+        The corpus job's clean copy of the corpus.
+    corpus_info : str
+        The corpus job's record (its sha256 and sentences).
+    settings : dict
+        The job's settings (:func:`reprocompare.pipeline.provenance.fixed_split`).
+    out : str
+        The file written.
+    """
 
     corpus = load_prepared(corpus_conll, corpus_info)
     document = draw_split(corpus, ratio=settings["ratio"], seed=settings["seed"],
@@ -60,7 +72,27 @@ def fixed_split(corpus_conll: str, corpus_info: str, settings: dict, out: str) -
 def search_trials(corpus_conll: str, corpus_info: str, split_path: str, corpus_name: str,
                   first: int, last: int, settings: dict, out: str, threads: int = 1) -> None:
     """Trials ``first..last`` (inclusive, 0-based) of one model's random search, as JSON;
-    ``settings``: :func:`reprocompare.pipeline.provenance.search_trials`."""
+    ``settings``: :func:`reprocompare.pipeline.provenance.search_trials`.
+
+    Parameters
+    ----------
+    corpus_conll : str
+        The corpus job's clean copy of the corpus.
+    corpus_info : str
+        The corpus job's record (its sha256 and sentences).
+    split_path : str
+        The fixed split's file.
+    corpus_name : str
+        The corpus's name.
+    first, last : int
+        The trials, inclusive.
+    settings : dict
+        The job's settings (:func:`reprocompare.pipeline.provenance.search_trials`).
+    out : str
+        The file written.
+    threads : int, default 1
+        Threads per model.
+    """
 
     model_name, mapping = settings["model"]["name"], settings["model"]["mapping"]
     data = _split_data(corpus_conll, corpus_info, split_path, settings)
@@ -78,7 +110,17 @@ def _trial_records(paths: Iterable[str]) -> list[dict]:
 
 def collect_trials(trial_paths: list[str], settings: dict, out: str) -> None:
     """results/search/{corpus}/trials.csv: every trial, by model (config order) then trial;
-    ``settings``: :func:`reprocompare.pipeline.provenance.search_table`."""
+    ``settings``: :func:`reprocompare.pipeline.provenance.search_table`.
+
+    Parameters
+    ----------
+    trial_paths : list of str
+        The trial jobs' outputs.
+    settings : dict
+        The job's settings (:func:`reprocompare.pipeline.provenance.search_table`).
+    out : str
+        The file written.
+    """
 
     order = {name: i for i, name in enumerate(settings["models"])}
     records = sorted(_trial_records(trial_paths),
@@ -87,7 +129,18 @@ def collect_trials(trial_paths: list[str], settings: dict, out: str) -> None:
 
 
 def mean_seconds(records: Iterable[Mapping]) -> dict[str, float]:
-    """Mean wall time of one trial, per model."""
+    """Mean wall time of one trial, per model.
+
+    Parameters
+    ----------
+    records : iterable of mapping
+        The trial records.
+
+    Returns
+    -------
+    dict of str to float
+        Seconds, by model.
+    """
     times: dict[str, list[float]] = {}
     for record in records:
         times.setdefault(record["model"], []).append(record["seconds"])
@@ -97,7 +150,21 @@ def mean_seconds(records: Iterable[Mapping]) -> dict[str, float]:
 def budget(trials_path: str, settings: dict, out_json: str, out_md: str,
            figure_stem: str) -> None:
     """budget.json, budget.md and the budget figure, from the trials table; ``settings``:
-    :func:`reprocompare.pipeline.provenance.budget`."""
+    :func:`reprocompare.pipeline.provenance.budget`.
+
+    Parameters
+    ----------
+    trials_path : str
+        The trials table.
+    settings : dict
+        The job's settings (:func:`reprocompare.pipeline.provenance.budget`).
+    out_json : str
+        budget.json.
+    out_md : str
+        budget.md.
+    figure_stem : str
+        The figure's path without its suffix.
+    """
     from reprocompare.reports.budget import budget_figure  # lazy: matplotlib, only this job draws
 
     records = read_trials_csv(trials_path)
@@ -109,7 +176,19 @@ def budget(trials_path: str, settings: dict, out_json: str, out_md: str,
 
 def best_config(trial_paths: list[str], corpus_name: str, settings: dict, out: str) -> None:
     """The best trial of one model (highest validation F1) and the full config mapping it is;
-    ``settings``: :func:`reprocompare.pipeline.provenance.search_best`."""
+    ``settings``: :func:`reprocompare.pipeline.provenance.search_best`.
+
+    Parameters
+    ----------
+    trial_paths : list of str
+        The model's trial jobs' outputs.
+    corpus_name : str
+        The corpus's name.
+    settings : dict
+        The job's settings (:func:`reprocompare.pipeline.provenance.search_best`).
+    out : str
+        The file written.
+    """
 
     model_name = settings["model"]["name"]
     best = best_trial(r for r in _trial_records(trial_paths) if r["model"] == model_name)
@@ -144,7 +223,29 @@ def seed_runs(corpus_conll: str, corpus_info: str, split_path: str, corpus_name:
               comparison: str, settings: dict, best_paths: Iterable[str], out: str,
               threads: int = 1) -> None:
     """Models A and B of a comparison, each trained with several seeds on the fixed split;
-    ``settings``: :func:`reprocompare.pipeline.provenance.seed_runs`."""
+    ``settings``: :func:`reprocompare.pipeline.provenance.seed_runs`.
+
+    Parameters
+    ----------
+    corpus_conll : str
+        The corpus job's clean copy of the corpus.
+    corpus_info : str
+        The corpus job's record (its sha256 and sentences).
+    split_path : str
+        The fixed split's file.
+    corpus_name : str
+        The corpus's name.
+    comparison : str
+        The comparison's name.
+    settings : dict
+        The job's settings (:func:`reprocompare.pipeline.provenance.seed_runs`).
+    best_paths : iterable of str
+        The best-configuration files fed in (``search.feed_best``).
+    out : str
+        The file written.
+    threads : int, default 1
+        Threads per model.
+    """
     best = load_best(best_paths)
     data = _split_data(corpus_conll, corpus_info, split_path, settings)
     models = {side.upper(): _seed_runs(data, settings[side]["name"],
@@ -155,7 +256,19 @@ def seed_runs(corpus_conll: str, corpus_info: str, split_path: str, corpus_name:
 
 def seed_variance_table(paths: list[str], settings: dict, out_csv: str, out_md: str) -> None:
     """results/tables/seed_variance.csv and .md: spread and failure rate of every model;
-    ``settings``: :func:`reprocompare.pipeline.provenance.seed_variance`."""
+    ``settings``: :func:`reprocompare.pipeline.provenance.seed_variance`.
+
+    Parameters
+    ----------
+    paths : list of str
+        The seed-run jobs' outputs.
+    settings : dict
+        The job's settings (:func:`reprocompare.pipeline.provenance.seed_variance`).
+    out_csv : str
+        The CSV written.
+    out_md : str
+        The Markdown written.
+    """
 
     threshold = settings["failure_f1"]
     rows = []
@@ -173,7 +286,27 @@ def seed_variance_table(paths: list[str], settings: dict, out_csv: str, out_md: 
 def curve_runs(corpus_conll: str, corpus_info: str, split_path: str, corpus_name: str,
                settings: dict, best_paths: Iterable[str], out: str, threads: int = 1) -> None:
     """One BiLSTM trained with several seeds, recording validation F1 every k epochs;
-    ``settings``: :func:`reprocompare.pipeline.provenance.learning_curve_runs`."""
+    ``settings``: :func:`reprocompare.pipeline.provenance.learning_curve_runs`.
+
+    Parameters
+    ----------
+    corpus_conll : str
+        The corpus job's clean copy of the corpus.
+    corpus_info : str
+        The corpus job's record (its sha256 and sentences).
+    split_path : str
+        The fixed split's file.
+    corpus_name : str
+        The corpus's name.
+    settings : dict
+        The job's settings (:func:`reprocompare.pipeline.provenance.learning_curve_runs`).
+    best_paths : iterable of str
+        The best-configuration files fed in (``search.feed_best``).
+    out : str
+        The file written.
+    threads : int, default 1
+        Threads per model.
+    """
     model = settings["model"]
     data = _split_data(corpus_conll, corpus_info, split_path, settings)
     record = _seed_runs(data, model["name"], _mapping(model, load_best(best_paths)), settings,
@@ -182,7 +315,17 @@ def curve_runs(corpus_conll: str, corpus_info: str, split_path: str, corpus_name
 
 
 def curve_figure(paths: list[str], out_csv: str, figure_stem: str) -> None:
-    """results/tables/learning_curve.csv and the learning-curve figure."""
+    """results/tables/learning_curve.csv and the learning-curve figure.
+
+    Parameters
+    ----------
+    paths : list of str
+        The curve jobs' outputs.
+    out_csv : str
+        The CSV written.
+    figure_stem : str
+        The figure's path without its suffix.
+    """
     from reprocompare.reports.budget import learning_curve_figure  # lazy: matplotlib
 
     bands, rows = {}, []
@@ -199,7 +342,20 @@ def curve_figure(paths: list[str], out_csv: str, figure_stem: str) -> None:
 
 def checklist(config: dict, inputs: Mapping[str, list[str]], out: str, *,
               config_source: str = "config/config.yaml") -> None:
-    """results/checklist.md (Dodge et al. 2019, Text Box 1) from the run's records."""
+    """results/checklist.md (Dodge et al. 2019, Text Box 1) from the run's records.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+    inputs : mapping of str to list of str
+        The records it reads, by kind
+        (:func:`reprocompare.pipeline.search_workflow.checklist_inputs`).
+    out : str
+        The file written.
+    config_source : str, default 'config/config.yaml'
+        The config's file, as the checklist names it.
+    """
     write_text_atomic(out, render(collect(config, inputs, config_source=config_source)))
 
 

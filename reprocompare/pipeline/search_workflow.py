@@ -15,25 +15,76 @@ from reprocompare.search.config import (curves_corpus, feed_best, search_corpus,
 
 
 def pairs(config: dict) -> list[tuple[str, str]]:
-    """(corpus, comparison) of every comparison on every corpus it names."""
+    """(corpus, comparison) of every comparison on every corpus it names.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+
+    Returns
+    -------
+    list of (str, str)
+        The pairs, in config order.
+    """
     return [(corpus, name) for name, comparison in config["comparisons"].items()
             for corpus in comparison["corpora"]]
 
 
 def uses_gpu(config: dict, model: str) -> bool:
-    """Whether the model's class trains on a GPU (its capability), so its jobs ask for one."""
+    """Whether the model's class trains on a GPU (its capability), so its jobs ask for one.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+    model : str
+        The model's name.
+
+    Returns
+    -------
+    bool
+    """
     return tagger_class_of(config["models"][model]).uses_gpu
 
 
 def trial_files(config: dict, corpus: str, models: list[str] | None = None) -> list[str]:
-    """Every trial job's output of the given (default: all searched) models on a corpus."""
+    """Every trial job's output of the given (default: all searched) models on a corpus.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+    corpus : str
+        The corpus searched on.
+    models : list of str, optional
+        The models; default every searched one.
+
+    Returns
+    -------
+    list of str
+        The paths, relative to the study's directory.
+    """
     return [f"results/search/{corpus}/trials/{model}/{first}-{last}.json"
             for model in (models or searched_models(config))
             for first, last in trial_jobs(config, model)]
 
 
 def best_configs_of(config: dict, models) -> list[str]:
-    """With search.feed_best: the best-configuration files of those of ``models`` searched."""
+    """With search.feed_best: the best-configuration files of those of ``models`` searched.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+    models : iterable of str
+        The models' names.
+
+    Returns
+    -------
+    list of str
+        The paths, relative to the study's directory.
+    """
     if not feed_best(config):
         return []
     return [f"results/search/{search_corpus(config)}/best/{model}.json"
@@ -41,22 +92,71 @@ def best_configs_of(config: dict, models) -> list[str]:
 
 
 def comparison_best_configs(config: dict, comparison: str) -> list[str]:
+    """The best-configuration files a comparison's models are built from (``search.feed_best``).
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+    comparison : str
+        The comparison's name.
+
+    Returns
+    -------
+    list of str
+        The paths, relative to the study's directory.
+    """
     pair = config["comparisons"][comparison]
     return best_configs_of(config, [pair["a"], pair["b"]])
 
 
 def curve_files(config: dict) -> list[str]:
+    """Every learning-curve job's output, one per model of ``learning_curves``.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+
+    Returns
+    -------
+    list of str
+        The paths, relative to the study's directory.
+    """
     return [f"results/learning_curves/{curves_corpus(config)}/{model}.json"
             for model in config["learning_curves"]["models"]]
 
 
 def seed_run_files(config: dict) -> list[str]:
+    """Every seed-variance job's output, one per comparison and corpus.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+
+    Returns
+    -------
+    list of str
+        The paths, relative to the study's directory.
+    """
     return [f"results/seed_variance/{corpus}/{comparison}.json"
             for corpus, comparison in pairs(config)]
 
 
 def search_outputs(config: dict) -> list[str]:
-    """The final outputs of the stages the config switches on."""
+    """The final outputs of the stages the config switches on.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+
+    Returns
+    -------
+    list of str
+        The paths, relative to the study's directory.
+    """
     outputs = []
     if search_enabled(config):
         corpus = search_corpus(config)
@@ -70,7 +170,18 @@ def search_outputs(config: dict) -> list[str]:
 
 
 def checklist_inputs(config: dict) -> dict[str, list[str]]:
-    """Every record the checklist reads (:func:`reports.checklist.collect`), by kind."""
+    """Every record the checklist reads (:func:`reports.checklist.collect`), by kind.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+
+    Returns
+    -------
+    dict of str to list of str
+        The paths, by kind.
+    """
     runs = [str(run_directory(corpus, comparison, strategy_of(strategy).name, r))
             for corpus, comparison in pairs(config) for strategy in config["strategies"]
             for r in range(config["repetitions"])]

@@ -100,6 +100,15 @@ def claims(counts_paths: list[str], settings: dict, out: str) -> None:
     changes the tests of the existing ones. With each strategy's scores of A and B per
     repetition (``scores``) goes their almost stochastic order (``aso``), seeded by
     ``derive_seed(seed, corpus, comparison, s, ASO_TEST)``.
+
+    Parameters
+    ----------
+    counts_paths : list of str
+        The counts.tsv.gz of every repetition of every strategy.
+    settings : dict
+        The comparison's settings.
+    out : str
+        The file written.
     """
     by_strategy: dict[str, dict[int, dict]] = {}
     scores: dict[str, dict[int, dict]] = {}
@@ -196,7 +205,17 @@ def claims_tables(claims_paths: list[str], summary_paths: list[str],
                   outputs: dict[str, str]) -> None:
     """The claims table (CSV, Markdown, LaTeX) of every comparison, with Holm across them, the
     almost stochastic order per strategy and, for a comparison on several corpora, the
-    partial-conjunction count beside each corpus's verdicts (CSV and Markdown)."""
+    partial-conjunction count beside each corpus's verdicts (CSV and Markdown).
+
+    Parameters
+    ----------
+    claims_paths : list of str
+        The claims records (:func:`claims`).
+    summary_paths : list of str
+        The comparisons' summaries.
+    outputs : dict of str to str
+        The files written, by kind (csv, md, html, tex, wide_tex).
+    """
     records = [read_json(p) for p in claims_paths]
     summaries, runs = {}, []
     for path in summary_paths:

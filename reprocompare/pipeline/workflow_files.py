@@ -30,7 +30,13 @@ def _folder(package: str) -> Path:
 
 
 def snakefile() -> Path:
-    """The workflow's Snakefile (workflow/Snakefile), as installed."""
+    """The workflow's Snakefile (workflow/Snakefile), as installed.
+
+    Returns
+    -------
+    pathlib.Path
+        The Snakefile.
+    """
     path = _folder("reprocompare.workflow") / "Snakefile"
     if not path.is_file():
         raise UserError("the workflow's Snakefile is missing from the installed package; "
@@ -39,12 +45,29 @@ def snakefile() -> Path:
 
 
 def profiles() -> Path:
-    """The folder of the Snakemake profiles (default, local, slurm), as installed."""
+    """The folder of the Snakemake profiles (default, local, slurm), as installed.
+
+    Returns
+    -------
+    pathlib.Path
+        The folder.
+    """
     return _folder("reprocompare.profiles")
 
 
 def profile(name: str) -> Path:
-    """The profile ``name`` (a folder holding its config.yaml)."""
+    """The profile ``name`` (a folder holding its config.yaml).
+
+    Parameters
+    ----------
+    name : str
+        The profile's name.
+
+    Returns
+    -------
+    pathlib.Path
+        The profile's folder.
+    """
     path = profiles() / name
     if not (path / "config.yaml").is_file():
         raise UserError(f"no profile {name!r} among reprocompare's profiles", path=profiles())
@@ -54,6 +77,17 @@ def profile(name: str) -> Path:
 def snakemake_command(*arguments: str) -> list[str]:
     """The command that runs this workflow with snakemake in this Python, its workflow profile
     applied (Snakemake finds profiles/default by itself only beside a Snakefile at a project's
-    root), then ``arguments``: a --profile or --workflow-profile among them is applied over it."""
+    root), then ``arguments``: a --profile or --workflow-profile among them is applied over it.
+
+    Parameters
+    ----------
+    *arguments : str
+        Snakemake's arguments.
+
+    Returns
+    -------
+    list of str
+        The command.
+    """
     return [sys.executable, "-m", "snakemake", "--snakefile", str(snakefile()),
             "--workflow-profile", str(profile(WORKFLOW_PROFILE)), *arguments]
