@@ -35,7 +35,17 @@ def job(log_path: str | None):
     """Send progress to the job's log, and turn a UserError, an interrupt (Ctrl-C, Snakemake
     stopping), a full disk or exhausted memory into one line and a non-zero exit status (130
     for an interrupt, else 1), never a traceback. Outputs are written atomically, so none is
-    left half-written."""
+    left half-written.
+
+    Parameters
+    ----------
+    log_path : str or None
+        The job's log file; None: progress to stderr.
+
+    Yields
+    ------
+    None
+    """
     stream = open(log_path, "w", encoding="utf-8") if log_path else sys.stderr
     previous, sys.stderr = sys.stderr, stream
 
@@ -77,6 +87,16 @@ def conll_text(corpus: Corpus) -> str:
 
     A ``-DOCSTART-`` line opens every document, so that ``keep_documents`` sees the documents in
     the copy as in the source.
+
+    Parameters
+    ----------
+    corpus : Corpus
+        The corpus.
+
+    Returns
+    -------
+    str
+        The file's text.
     """
     lines = []
     doc = 0
@@ -92,7 +112,22 @@ def conll_text(corpus: Corpus) -> str:
 
 
 def subsample(corpus: Corpus, n: int, seed: int) -> Corpus:
-    """``n`` sentences drawn without replacement (seeded), kept in corpus order."""
+    """``n`` sentences drawn without replacement (seeded), kept in corpus order.
+
+    Parameters
+    ----------
+    corpus : Corpus
+        The corpus.
+    n : int
+        How many sentences.
+    seed : int
+        The draw's seed.
+
+    Returns
+    -------
+    Corpus
+        The subsample.
+    """
     chosen = np.sort(generator(seed).choice(len(corpus), size=n, replace=False))
     return Corpus(corpus.path, tuple(corpus.sentences[i] for i in chosen.tolist()),
                   corpus.scheme, corpus.sha256)
@@ -103,6 +138,17 @@ def prepare_corpus(source: str, settings: dict, out_conll: str, out_info: str) -
 
     ``source`` is the corpus file (the rule's input); ``settings``
     (:func:`reprocompare.pipeline.provenance.corpus`) how to read it, with its sha256.
+
+    Parameters
+    ----------
+    source : str
+        The corpus file.
+    settings : dict
+        The job's settings (:func:`reprocompare.pipeline.provenance.corpus`).
+    out_conll : str
+        The clean copy written.
+    out_info : str
+        The corpus's record written.
     """
     corpus = read_conll(source, token_column=settings["token_column"],
                         tag_column=settings["tag_column"], scheme=settings["scheme"],
@@ -127,7 +173,20 @@ def prepare_corpus(source: str, settings: dict, out_conll: str, out_info: str) -
 
 
 def load_prepared(conll_path: str, info_path: str | None = None) -> Corpus:
-    """The corpus job's clean copy (validated when it was written: ill-formed sentences kept)."""
+    """The corpus job's clean copy (validated when it was written: ill-formed sentences kept).
+
+    Parameters
+    ----------
+    conll_path : str
+        The clean copy.
+    info_path : str, optional
+        The corpus's record (its scheme); without it the scheme is detected.
+
+    Returns
+    -------
+    Corpus
+        The corpus.
+    """
     scheme = read_json(info_path)["scheme"] if info_path else "auto"
     return read_conll(conll_path, scheme=scheme, ill_formed="keep")
 
@@ -139,6 +198,22 @@ def make_split(corpus: Corpus, corpus_conll: str, settings: dict, repetition: in
 
     ``settings``: :func:`reprocompare.pipeline.provenance.split` (strategy, its ratio/k/m, the corpus's
     seed, keep_documents).
+
+    Parameters
+    ----------
+    corpus : Corpus
+        The corpus.
+    corpus_conll : str
+        Its clean copy's path, recorded in the split.
+    settings : dict
+        The job's settings (:func:`reprocompare.pipeline.provenance.split`).
+    repetition : int
+        The repetition's number.
+
+    Returns
+    -------
+    dict
+        The split document.
     """
     from reprocompare.splitters import split_document  # lazy: scikit-learn
 
@@ -162,6 +237,23 @@ def compare(corpus_conll: str, corpus_info: str, settings: dict, repetition: int
     ``settings``: :func:`reprocompare.pipeline.provenance.compare` (the split's settings, the specs of A
     and B, typed, voting, keep_predictions, device). ``best_paths``: with ``search.feed_best``, the search's best
     configurations of the searched models, which then replace their specs.
+
+    Parameters
+    ----------
+    corpus_conll : str
+        The corpus job's clean copy of the corpus.
+    corpus_info : str
+        The corpus job's record.
+    settings : dict
+        The job's settings (:func:`reprocompare.pipeline.provenance.compare`).
+    repetition : int
+        The repetition's number.
+    out_dir : str
+        The repetition's directory.
+    threads : int, default 1
+        Threads per model.
+    best_paths : list of str, default ()
+        The search's best configurations, with ``search.feed_best``.
     """
     # lazy: scikit-learn, scipy and torch, for the jobs that train
     from reprocompare.models import build_model, parse_spec, spec_from_mapping
@@ -256,6 +348,15 @@ def summarize(estimate_paths: list[str], settings: dict, out: str) -> None:
     ``settings``: :func:`reprocompare.pipeline.provenance.summary`. The summary records them (corpus, the
     specs of A and B, typed, every strategy's ratio, k and m), so that the reports label each
     number with the run's own settings, and names a model whose F1 is 0 on every fold.
+
+    Parameters
+    ----------
+    estimate_paths : list of str
+        The estimates.json of every repetition of the comparison.
+    settings : dict
+        The job's settings (:func:`reprocompare.pipeline.provenance.summary`).
+    out : str
+        The summary written.
     """
     # lazy: scipy, for the summary jobs
     from reprocompare.study.summary import estimator_values, load_estimates, summarize_runs
@@ -308,7 +409,15 @@ def _decomposition(values: dict, variation: dict, seed: int) -> dict:
 
 
 def variance(summary_paths: list[str], outputs: dict[str, str]) -> None:
-    """The variance decomposition's table (CSV, Markdown, HTML, LaTeX) and figure."""
+    """The variance decomposition's table (CSV, Markdown, HTML, LaTeX) and figure.
+
+    Parameters
+    ----------
+    summary_paths : list of str
+        The comparisons' summaries.
+    outputs : dict of str to str
+        The files written, by kind.
+    """
     records = _summaries(summary_paths)
     rows = v.variance_rows({_label(r): r["summary"] for r in records})
     if not rows:
@@ -331,7 +440,15 @@ def _summaries(paths: list[str]) -> list[dict]:
 
 
 def tables(summary_paths: list[str], outputs: dict[str, str]) -> None:
-    """Table 3 and Table 4 as CSV, Markdown and LaTeX."""
+    """Table 3 and Table 4 as CSV, Markdown and LaTeX.
+
+    Parameters
+    ----------
+    summary_paths : list of str
+        The comparisons' summaries.
+    outputs : dict of str to str
+        The files written, by kind.
+    """
     records = _summaries(summary_paths)
     summaries = {_label(r): r["summary"] for r in records}
     table4 = t.table4_rows(summaries)
@@ -351,7 +468,19 @@ def tables(summary_paths: list[str], outputs: dict[str, str]) -> None:
 def front_page(summary_paths: list[str], claims_paths: list[str], description: str,
                out: str) -> None:
     """The report's front page (reports.front): the answer of every comparison, the tests
-    measured liberal among those the study ran, then the description of how it was run."""
+    measured liberal among those the study ran, then the description of how it was run.
+
+    Parameters
+    ----------
+    summary_paths : list of str
+        The comparisons' summaries.
+    claims_paths : list of str
+        The claims records.
+    description : str
+        How the study was run (reStructuredText).
+    out : str
+        The page written.
+    """
     from reprocompare.estimators.claims import calibration_note  # lazy: scipy
 
     records = _summaries(summary_paths)
@@ -366,7 +495,15 @@ def front_page(summary_paths: list[str], claims_paths: list[str], description: s
 
 
 def figures(summary_paths: list[str], figure1_stem: str, figure2_stem: str) -> None:
-    """Figure 1 (SNR and reproducibility against k) and Figure 2 (estimator box plots)."""
+    """Figure 1 (SNR and reproducibility against k) and Figure 2 (estimator box plots).
+
+    Parameters
+    ----------
+    summary_paths : list of str
+        The comparisons' summaries.
+    figure1_stem, figure2_stem : str
+        The figures' paths without their suffix.
+    """
     from reprocompare.reports.figures import figure1, figure2, shown_models  # lazy: matplotlib
 
     records = _summaries(summary_paths)
