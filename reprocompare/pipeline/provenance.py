@@ -29,7 +29,18 @@ from reprocompare.study.variation import draw_record, is_default
 def canonical(value):
     """``value`` with every mapping's keys sorted, recursively: Snakemake compares params by
     their text, so two configs with the same values in another key order must give the same
-    params (a YAML dump with sorted keys reruns nothing)."""
+    params (a YAML dump with sorted keys reruns nothing).
+
+    Parameters
+    ----------
+    value : object
+        A value of the config (mappings, lists, scalars).
+
+    Returns
+    -------
+    object
+        The value, its mappings' keys sorted.
+    """
     if isinstance(value, dict):
         return {key: canonical(value[key]) for key in sorted(value)}
     if isinstance(value, (list, tuple)):
@@ -39,7 +50,18 @@ def canonical(value):
 
 def source_sha256(path: str) -> str:
     """The sha256 of a corpus file's bytes: its identity, whatever its path (cached per
-    modification time and size, so a DAG of thousands of jobs reads it once)."""
+    modification time and size, so a DAG of thousands of jobs reads it once).
+
+    Parameters
+    ----------
+    path : str
+        The corpus file.
+
+    Returns
+    -------
+    str
+        The hex digest.
+    """
     stat = Path(path).stat()
     return _file_sha256(str(Path(path).resolve()), stat.st_mtime_ns, stat.st_size)
 
@@ -49,7 +71,20 @@ def corpus(config: dict, name: str) -> dict:
     ``typed``, not ``keep_documents``: documents always survive the copy, and scoring happens
     later). The file is known by its sha256, never its path: the same bytes moved or copied
     elsewhere rerun nothing (the rule reads the file as an ``ancient`` input, and the profiles
-    leave out Snakemake's "input" rerun trigger, which would rerun on a new path)."""
+    leave out Snakemake's "input" rerun trigger, which would rerun on a new path).
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+    name : str
+        The corpus's name.
+
+    Returns
+    -------
+    dict
+        The settings.
+    """
     settings = config["corpora"][name]
     record = {"sha256": source_sha256(settings["path"]),
               **{key: settings[key] for key in ("token_column", "tag_column", "scheme",
@@ -60,7 +95,22 @@ def corpus(config: dict, name: str) -> dict:
 
 
 def split(config: dict, corpus_name: str, strategy: str) -> dict:
-    """One repetition's split: the strategy's settings, the corpus's seed and its documents."""
+    """One repetition's split: the strategy's settings, the corpus's seed and its documents.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+    corpus_name : str
+        The corpus's name.
+    strategy : str
+        The strategy's name.
+
+    Returns
+    -------
+    dict
+        The settings.
+    """
     return {"strategy": strategy, **splitter_arguments(config, strategy),
             "seed": corpus_seed(config["seed"], corpus_name),
             "keep_documents": config["corpora"][corpus_name]["keep_documents"]}
@@ -81,12 +131,38 @@ def _version(mapping_json: str) -> int:
 
 
 def version(config: dict, name: str) -> int:
-    """The version of a model's class (``SequenceTagger.version``): what its spec trains."""
+    """The version of a model's class (``SequenceTagger.version``): what its spec trains.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+    name : str
+        The model's name in the config.
+
+    Returns
+    -------
+    int
+        The version.
+    """
     return _version(json.dumps(config["models"][name], sort_keys=True))
 
 
 def spec(config: dict, model: str) -> str:
-    """The canonical spec string of a config model (cached: asked once per job of the DAG)."""
+    """The canonical spec string of a config model (cached: asked once per job of the DAG).
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+    model : str
+        The model's name in the config.
+
+    Returns
+    -------
+    str
+        The spec.
+    """
     return _spec(json.dumps(config["models"][model], sort_keys=True))
 
 
@@ -98,14 +174,39 @@ def _uses_gpu(mapping_json: str) -> bool:
 
 
 def uses_device(config: dict, model: str) -> bool:
-    """Whether the model trains on ``device`` (a capability of its class, not its type's name)."""
+    """Whether the model trains on ``device`` (a capability of its class, not its type's name).
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+    model : str
+        The model's name in the config.
+
+    Returns
+    -------
+    bool
+    """
     return _uses_gpu(json.dumps(config["models"][model], sort_keys=True))
 
 
 def typing(config: dict, corpus_name: str) -> dict:
     """What a job trains and scores: ``typed``, and with ``typed: false`` whether the taggers
     still train on typed tags (``train_typed``). A typed corpus's record is ``typed`` alone, as
-    before untyped training existed, so its jobs do not rerun."""
+    before untyped training existed, so its jobs do not rerun.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+    corpus_name : str
+        The corpus's name.
+
+    Returns
+    -------
+    dict
+        The settings.
+    """
     settings = config["corpora"][corpus_name]
     if settings["typed"]:
         return {"typed": True}
@@ -132,7 +233,20 @@ def code(config: dict, model: str) -> dict:
     (:meth:`reprocompare.models.SequenceTagger.source_files`); empty for this package's taggers.
 
     In the settings of every job that trains the model, so that editing a ``type: python``
-    tagger's module or a ``type: command`` script reruns exactly those jobs."""
+    tagger's module or a ``type: command`` script reruns exactly those jobs.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+    model : str
+        The model's name in the config.
+
+    Returns
+    -------
+    dict of str to str
+        The files' sha256, by file.
+    """
     from reprocompare.models import spec_from_mapping, tagger_class_of  # lazy: scikit-learn
 
     mapping = config["models"][model]
@@ -150,6 +264,22 @@ def compare(config: dict, corpus_name: str, comparison: str, strategy: str) -> d
 
     ``voting`` only for BCV and ``device`` only for models that use one: a hold-out job does not
     rerun when the vote changes, nor a CRF job when the BiLSTM device does.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+    corpus_name : str
+        The corpus's name.
+    comparison : str
+        The comparison's name.
+    strategy : str
+        The strategy's name.
+
+    Returns
+    -------
+    dict
+        The settings.
     """
     pair = config["comparisons"][comparison]
     record = {"split": split(config, corpus_name, strategy)}
@@ -175,7 +305,22 @@ def compare(config: dict, corpus_name: str, comparison: str, strategy: str) -> d
 
 def scoring(config: dict, corpus_name: str, models: list[str]) -> dict:
     """What the fixed-split jobs (search trials, seed runs, learning curves) score and where
-    their models train: typed, and the device when one of ``models`` uses it."""
+    their models train: typed, and the device when one of ``models`` uses it.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+    corpus_name : str
+        The corpus's name.
+    models : list of str
+        The models the job trains.
+
+    Returns
+    -------
+    dict
+        The settings.
+    """
     record = typing(config, corpus_name)
     codes = {name: files for name in models if (files := code(config, name))}
     if codes:  # the user's code of the models these jobs train
@@ -199,14 +344,42 @@ def _trained(config: dict, name: str) -> dict:
 
 
 def fixed_split(config: dict, corpus_name: str) -> dict:
-    """The fixed train/validation split of a corpus (search, seed variance, learning curves)."""
+    """The fixed train/validation split of a corpus (search, seed variance, learning curves).
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+    corpus_name : str
+        The corpus's name.
+
+    Returns
+    -------
+    dict
+        The settings.
+    """
     return {"ratio": config["search"]["ratio"], "seed": fixed_split_seed(config, corpus_name),
             "keep_documents": config["corpora"][corpus_name]["keep_documents"]}
 
 
 def search_trials(config: dict, corpus_name: str, model_name: str) -> dict:
     """Trials of one model's random search: the model, its space, the search's seed, what is
-    scored and where it trains (:func:`scoring`)."""
+    scored and where it trains (:func:`scoring`).
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+    corpus_name : str
+        The corpus's name.
+    model_name : str
+        The model's name in the config.
+
+    Returns
+    -------
+    dict
+        The settings.
+    """
     return canonical({"model": _trained(config, model_name),
                       "space": config["search"]["models"][model_name]["space"],
                       "seed": config["search"]["seed"],
@@ -215,22 +388,79 @@ def search_trials(config: dict, corpus_name: str, model_name: str) -> dict:
 
 def search_table(config: dict, corpus_name: str, trials: list[str]) -> dict:
     """The trials table: the models' order, and which trial files (a larger budget adds some:
-    the profiles leave out the "input" rerun trigger, so the plan is a setting)."""
+    the profiles leave out the "input" rerun trigger, so the plan is a setting).
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+    corpus_name : str
+        The corpus's name.
+    trials : list of str
+        The trial jobs' files.
+
+    Returns
+    -------
+    dict
+        The settings.
+    """
     return {"models": list(config["search"]["models"]), "trials": trials}
 
 
 def budget(config: dict) -> dict:
+    """The budget analysis: the target F1 and the searched models' order.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+
+    Returns
+    -------
+    dict
+        The settings.
+    """
     return {"target_f1": config["search"]["target_f1"],
             "models": list(config["search"]["models"])}
 
 
 def search_best(config: dict, model_name: str, trials: list[str]) -> dict:
-    """One searched model's best configuration: its config mapping, under the trials' draws."""
+    """One searched model's best configuration: its config mapping, under the trials' draws.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+    model_name : str
+        The model's name in the config.
+    trials : list of str
+        The trial jobs' files.
+
+    Returns
+    -------
+    dict
+        The settings.
+    """
     return canonical({"model": _trained(config, model_name), "trials": trials})
 
 
 def seed_runs(config: dict, corpus_name: str, comparison: str) -> dict:
-    """A comparison's two models, each trained with several seeds on the fixed split."""
+    """A comparison's two models, each trained with several seeds on the fixed split.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+    corpus_name : str
+        The corpus's name.
+    comparison : str
+        The comparison's name.
+
+    Returns
+    -------
+    dict
+        The settings.
+    """
     pair = config["comparisons"][comparison]
     return canonical({"a": _trained(config, pair["a"]), "b": _trained(config, pair["b"]),
                       "seeds": config["seed_variance"]["seeds"],
@@ -239,11 +469,38 @@ def seed_runs(config: dict, corpus_name: str, comparison: str) -> dict:
 
 
 def seed_variance(config: dict) -> dict:
+    """The seed-variance table: the F1 below which a run fails.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+
+    Returns
+    -------
+    dict
+        The settings.
+    """
     return {"failure_f1": config["seed_variance"]["failure_f1"]}
 
 
 def learning_curve_runs(config: dict, corpus_name: str, model_name: str) -> dict:
-    """One model trained with several seeds, its validation F1 recorded every k epochs."""
+    """One model trained with several seeds, its validation F1 recorded every k epochs.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+    corpus_name : str
+        The corpus's name.
+    model_name : str
+        The model's name in the config.
+
+    Returns
+    -------
+    dict
+        The settings.
+    """
     curves = config["learning_curves"]
     return canonical({"model": _trained(config, model_name), "seeds": curves["seeds"],
                       "record_every": curves["record_every"], "seed": config["search"]["seed"],
@@ -251,13 +508,39 @@ def learning_curve_runs(config: dict, corpus_name: str, model_name: str) -> dict
 
 
 def strategies(config: dict) -> dict:
-    """Every strategy's settings as the reports label them (m x 2 BCV, the ratio, the k)."""
+    """Every strategy's settings as the reports label them (m x 2 BCV, the ratio, the k).
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+
+    Returns
+    -------
+    dict
+        The settings, by strategy.
+    """
     return canonical({strategy_of(key).name: settings
                       for key, settings in config["strategies"].items()})
 
 
 def summary(config: dict, corpus_name: str, comparison: str) -> dict:
-    """One comparison's summary on one corpus: everything it computes with or records."""
+    """One comparison's summary on one corpus: everything it computes with or records.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+    corpus_name : str
+        The corpus's name.
+    comparison : str
+        The comparison's name.
+
+    Returns
+    -------
+    dict
+        The settings.
+    """
     pair = config["comparisons"][comparison]
     return {"comparison": comparison, "corpus": corpus_name,
             "models": {"A": spec(config, pair["a"]), "B": spec(config, pair["b"])},
@@ -283,7 +566,18 @@ def summary(config: dict, corpus_name: str, comparison: str) -> dict:
 
 
 def reports(pairs: list[tuple[str, str]]) -> dict:
-    """Tables and figures: which summaries, in which order (all else they print is in them)."""
+    """Tables and figures: which summaries, in which order (all else they print is in them).
+
+    Parameters
+    ----------
+    pairs : list of (str, str)
+        (corpus, comparison) of every summary.
+
+    Returns
+    -------
+    dict
+        The settings.
+    """
     return {"summaries": [f"{comparison} on {corpus_name}" for corpus_name, comparison in pairs]}
 
 
@@ -297,7 +591,20 @@ def checklist(config: dict, source: str) -> str:
     :func:`checklist_config`): all but the corpora's settings (it prints what the corpus jobs
     recorded), keep_predictions, and the section of an optional stage that does not run (its
     values then change nothing: they are replaced by their defaults). The corpus of the search
-    and of the learning curves is the one they use, named or not."""
+    and of the learning curves is the one they use, named or not.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+    source : str
+        The config's file.
+
+    Returns
+    -------
+    str
+        The JSON text, with <, > and & escaped.
+    """
     printed = copy.deepcopy(config)
     # of a corpus, the checklist prints what the corpus jobs recorded, and typed
     printed["corpora"] = {name: typing(config, name) for name in config["corpora"]}
@@ -316,6 +623,17 @@ def checklist(config: dict, source: str) -> str:
 
 
 def checklist_config(value: str) -> tuple[dict, str]:
-    """The config and its file name back from :func:`checklist`'s value."""
+    """The config and its file name back from :func:`checklist`'s value.
+
+    Parameters
+    ----------
+    value : str
+        What :func:`checklist` returned.
+
+    Returns
+    -------
+    (dict, str)
+        The config and its file's name.
+    """
     record = json.loads(value)
     return record["config"], record["source"]
