@@ -374,7 +374,6 @@ def write_bytes_atomic(path: str | Path, data: bytes) -> Path:
 
 
 def write_text_atomic(path: str | Path, text: str) -> Path:
-    # encode ourselves: "\n" stays "\n" on every platform
     """Write ``text`` to ``path`` atomically, as UTF-8 with its line ends as they are
     (:func:`write_bytes_atomic`).
 
@@ -390,6 +389,7 @@ def write_text_atomic(path: str | Path, text: str) -> Path:
     pathlib.Path
         The file written.
     """
+    # encode ourselves: "\n" stays "\n" on every platform
     return write_bytes_atomic(path, text.encode("utf-8"))
 
 

@@ -160,6 +160,18 @@ def _check_out_directory(out: Path) -> None:
 
 
 def cmd_split(args: argparse.Namespace) -> int:
+    """``reprocompare split``: print the split document of one repetition of a strategy on a corpus.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    int
+        The exit status (0).
+    """
     from reprocompare.splitters import dumps  # lazy: scikit-learn, for commands that split
 
     if args.out:
@@ -173,6 +185,19 @@ def cmd_split(args: argparse.Namespace) -> int:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
+    """``reprocompare score``: chunk precision, recall and F1 of predictions against gold, as
+    conlleval reports them.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    int
+        The exit status (0).
+    """
     if args.pred is None:  # conlleval's input: gold and predicted tag are the last two columns
         gold = read_conll(args.gold, tag_column=-2)
         predicted = [s.features[-1] for s in gold.sentences]
@@ -260,6 +285,19 @@ def _make_split(args: argparse.Namespace, corpus) -> dict:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
+    """``reprocompare compare``: one repetition of one strategy for a pair of models, written to
+    its directory.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    int
+        The exit status (0).
+    """
     # lazy: scikit-learn and scipy (and torch for a BiLSTM), only for the commands that train
     from reprocompare.models import build_model, parse_spec
     from reprocompare.study.compare import run_comparison, write_comparison
@@ -294,6 +332,19 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def cmd_models(args: argparse.Namespace) -> int:
+    """``reprocompare models``: the model types, their hyperparameters and capabilities (Markdown
+    with ``--markdown``).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    int
+        The exit status (0).
+    """
     from reprocompare.models.catalog import markdown, text  # lazy: imports every tagger (torch)
     from reprocompare.models.registry import tagger_class  # lazy: scikit-learn
 
@@ -304,6 +355,19 @@ def cmd_models(args: argparse.Namespace) -> int:
 
 
 def cmd_summarize(args: argparse.Namespace) -> int:
+    """``reprocompare summarize``: SNR, reproducibility and the verdicts over many ``compare``
+    directories.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    int
+        The exit status (0).
+    """
     from reprocompare.study.summary import summarize_runs  # lazy: scipy
 
     summary = summarize_runs(args.directories, conclusion=args.conclusion, table4_k=args.k)
@@ -315,17 +379,55 @@ def cmd_summarize(args: argparse.Namespace) -> int:
 
 
 def cmd_sequential(args: argparse.Namespace) -> int:
+    """``reprocompare sequential``: run a study's waves until its stopping rule is met.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    int
+        The exit status (0).
+    """
     arguments = args.snakemake[1:] if args.snakemake[:1] == ["--"] else args.snakemake
     run_waves(args.configfile, args.directory, arguments or None)
     return 0
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
+    """``reprocompare resume``: check a study's results against its config and make them current for
+    Snakemake.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    int
+        The exit status (0).
+    """
     resume(args.configfile, args.directory)
     return 0
 
 
 def cmd_expected_max(args: argparse.Namespace) -> int:
+    """``reprocompare expected-max``: the expected maximum validation score against budget of a
+    score file.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    int
+        The exit status (0).
+    """
     from reprocompare.estimators.expected_max import expected_max  # lazy: scipy
     from reprocompare.estimators.trial_scores import read_scores  # lazy: numpy
 
@@ -348,6 +450,19 @@ def cmd_expected_max(args: argparse.Namespace) -> int:
 
 
 def cmd_expected_max_bias(args: argparse.Namespace) -> int:
+    """``reprocompare expected-max-bias``: the simulated bias of both expected-max estimators (Tang
+    et al. 2020).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    int
+        The exit status (0).
+    """
     from reprocompare.estimators.expected_max_bias import simulate_bias  # lazy: scipy, pandas
 
     try:
@@ -370,6 +485,13 @@ def cmd_expected_max_bias(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The command line's parser: every subcommand with its options.
+
+    Returns
+    -------
+    argparse.ArgumentParser
+        The parser.
+    """
     parser = _Parser(
         prog="reprocompare",
         description="Will 'model A beats model B' on this corpus reproduce? Splits, paired "
@@ -530,6 +652,19 @@ def _world_error(error: OSError) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command line: a user's error, an interrupt, a full disk or exhausted memory ends in
+    one line on stderr and an exit status, never a traceback.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments; default ``sys.argv[1:]``.
+
+    Returns
+    -------
+    int
+        The exit status.
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -41,7 +41,13 @@ WIDTH = 99
 
 
 def add_parser(sub) -> None:
-    """``reprocompare init``, registered on the CLI's subcommands."""
+    """``reprocompare init``, registered on the CLI's subcommands.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The CLI's subcommands.
+    """
     init = sub.add_parser(
         "init", help="start a study: DIR/config.yaml for a corpus, ready for `reprocompare run`",
         description="Write DIR/config.yaml: a commented study config for the corpus FILE (its "
@@ -62,6 +68,18 @@ def add_parser(sub) -> None:
 
 
 def cmd_init(args: argparse.Namespace) -> int:
+    """``reprocompare init``: write a study's config.yaml for a corpus and two models.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    int
+        The exit status (0).
+    """
     path = init_study(args.directory, args.corpus, a=args.a, b=args.b, force=args.force)
     print(f"wrote {path}; run the study with: reprocompare run {args.directory}")
     return 0
@@ -70,7 +88,18 @@ def cmd_init(args: argparse.Namespace) -> int:
 def tag_column(path: Path) -> int:
     """The column of the chunk tags: the last one whose values are all chunk tags in the first
     token lines (-1, the schema's default, when that is the last column or none is; reading
-    the corpus then says what is wrong)."""
+    the corpus then says what is wrong).
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The corpus file.
+
+    Returns
+    -------
+    int
+        The column's index.
+    """
     lines, _ = read_lines(path)
     rows = [fields for fields in (line.split() for line in lines)
             if fields and fields[0] != DOCSTART][:PROBE_LINES]
@@ -84,7 +113,18 @@ def tag_column(path: Path) -> int:
 
 
 def corpus_name(path: Path) -> str:
-    """A config name for the corpus (the schema's pattern): its file name before the first dot."""
+    """A config name for the corpus (the schema's pattern): its file name before the first dot.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The corpus file.
+
+    Returns
+    -------
+    str
+        The name.
+    """
     name = re.sub(r"[^A-Za-z0-9_.-]", "_", path.name.split(".")[0]).lstrip(".")
     return name or "corpus"
 
@@ -143,7 +183,22 @@ def _emit(value: dict, schema: dict, indent: str, notes: dict) -> list[str]:
 
 
 def config_text(corpus_path: Path, a: str, b: str, source: str) -> str:
-    """The commented config of a study of ``corpus_path`` comparing ``a`` with ``b``."""
+    """The commented config of a study of ``corpus_path`` comparing ``a`` with ``b``.
+
+    Parameters
+    ----------
+    corpus_path : pathlib.Path
+        The corpus file.
+    a, b : str
+        The specs of models A and B.
+    source : str
+        The corpus's path as the config names it.
+
+    Returns
+    -------
+    str
+        The config's YAML text.
+    """
     corpus_path = corpus_path.absolute()
     if not corpus_path.exists():
         raise UserError("no such file", path=corpus_path, key="--corpus")
@@ -197,7 +252,26 @@ def config_text(corpus_path: Path, a: str, b: str, source: str) -> str:
 def init_study(directory: str | Path, corpus: str | Path, *, a: str = DEFAULT_A,
                b: str = DEFAULT_B, force: bool = False) -> Path:
     """Write ``directory``/config.yaml for a study of ``corpus`` comparing ``a`` with ``b``;
-    nothing is written (nor any folder made) when the corpus, a spec or the folder is wrong."""
+    nothing is written (nor any folder made) when the corpus, a spec or the folder is wrong.
+
+    Parameters
+    ----------
+    directory : str or os.PathLike
+        The study's directory.
+    corpus : str or os.PathLike
+        The corpus file.
+    a : str, default DEFAULT_A
+        Model A's spec.
+    b : str, default DEFAULT_B
+        Model B's spec.
+    force : bool, default False
+        Overwrite a config.yaml that exists.
+
+    Returns
+    -------
+    pathlib.Path
+        The config written.
+    """
     directory, corpus = Path(directory), Path(corpus)
     target = directory / CONFIG_NAME
     if directory.exists() and not directory.is_dir():

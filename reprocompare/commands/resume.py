@@ -64,7 +64,17 @@ def _json_object(path: Path) -> tuple[dict | None, str | None]:
 
 
 def planned_runs(config: dict) -> list[tuple[str, str, str, int]]:
-    """(corpus, comparison, strategy, repetition) of every compare job the config plans."""
+    """(corpus, comparison, strategy, repetition) of every compare job the config plans.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+
+    Returns
+    -------
+    list of (str, str, str, int)
+    """
     strategies = [strategy_of(key).name for key in config["strategies"]]
     return [(corpus, name, strategy, r)
             for name, comparison in config["comparisons"].items()
@@ -75,6 +85,27 @@ def planned_runs(config: dict) -> list[tuple[str, str, str, int]]:
 
 def run_directory(directory: Path, corpus: str, comparison: str, strategy: str,
                   repetition: int) -> Path:
+    """Where repetition ``repetition`` of ``strategy`` keeps its files in the study of ``directory``
+    (:func:`reprocompare.base.records.run_directory`).
+
+    Parameters
+    ----------
+    directory : pathlib.Path
+        The study's directory.
+    corpus : str
+        The corpus's name.
+    comparison : str
+        The comparison's name.
+    strategy : str
+        The strategy, as the splitters name it.
+    repetition : int
+        The repetition's number.
+
+    Returns
+    -------
+    pathlib.Path
+        The directory.
+    """
     return records.run_directory(corpus, comparison, strategy, repetition, root=directory)
 
 
@@ -92,14 +123,38 @@ def _first_difference(recorded, expected, key: str = "") -> str:
 def tabulate(directory: str | Path) -> list[Path]:
     """Write the records.jsonl of every strategy of the study in ``directory`` from its
     complete repetitions: what the study commits of their JSON records (`make study-NAME`
-    runs it last)."""
+    runs it last).
+
+    Parameters
+    ----------
+    directory : str or os.PathLike
+        The study's directory.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The records.jsonl written.
+    """
     strategies = sorted(Path(directory).glob("results/compare/*/*/*"))
     return [path for path in map(records.tabulate_repetitions, strategies) if path]
 
 
 def restore_records(config: dict, directory: Path) -> list[Path]:
     """The JSON records of every repetition the config plans, written back from its strategy's
-    records.jsonl where the directory lacks them (a clone); the run directories written."""
+    records.jsonl where the directory lacks them (a clone); the run directories written.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+    directory : pathlib.Path
+        The study's directory.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The run directories written to.
+    """
     strategies = dict.fromkeys(run_directory(directory, *planned).parent
                                for planned in planned_runs(config))
     return [run for path in strategies for run in records.restore_repetitions(path)]
@@ -109,7 +164,20 @@ def check_settings(config: dict, directory: Path) -> tuple[list[Path], int]:
     """The repetitions that claim to be complete (estimates.json, written last, exists, or its
     strategy's records.jsonl holds it) and how many the config plans; a repetition whose
     readable settings (its settings.json, else its table's) belong to another config is a
-    UserError (before anything is changed)."""
+    UserError (before anything is changed).
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+    directory : pathlib.Path
+        The study's directory.
+
+    Returns
+    -------
+    (list of pathlib.Path, int)
+        The repetitions claiming to be complete, and the number planned.
+    """
     claimed, planned, tables = [], planned_runs(config), {}
     for corpus, comparison, strategy, r in planned:
         run = run_directory(directory, corpus, comparison, strategy, r)
@@ -141,7 +209,22 @@ def restore_splits(config: dict, directory: Path, runs: list[Path]) -> list[Path
     """Write the split.json of every repetition in ``runs`` that lacks it, derived as its compare
     job derived it (:func:`reprocompare.pipeline.jobs.compare`: the prepared corpus, the config's
     split settings, the repetition's seed), and return those written. The corpus must be
-    prepared (results/corpora/NAME/corpus.conll)."""
+    prepared (results/corpora/NAME/corpus.conll).
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+    directory : pathlib.Path
+        The study's directory.
+    runs : list of pathlib.Path
+        The repetitions' directories.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The split.json written.
+    """
     from reprocompare.splitters import dumps  # lazy: scikit-learn, as jobs.make_split's
 
     corpora: dict[str, object] = {}
@@ -164,7 +247,17 @@ def restore_splits(config: dict, directory: Path, runs: list[Path]) -> list[Path
 
 def check_results(runs: list[Path]) -> tuple[list[Path], list[tuple[Path, str]]]:
     """The repetitions of ``runs`` a rerun can trust, and those it cannot (with why:
-    :func:`run_problem`)."""
+    :func:`run_problem`).
+
+    Parameters
+    ----------
+    runs : list of pathlib.Path
+        The repetitions' directories.
+
+    Returns
+    -------
+    (list of pathlib.Path, list of (pathlib.Path, str))
+    """
     complete, broken = [], []
     for run in runs:
         problem = run_problem(run)
@@ -176,7 +269,20 @@ def check_results(runs: list[Path]) -> tuple[list[Path], list[tuple[Path, str]]]
 
 
 def corpus_sha256(config: dict, directory: Path) -> dict[str, str | None]:
-    """The sha256 of each corpus as the study's corpus.json records it (None where absent)."""
+    """The sha256 of each corpus as the study's corpus.json records it (None where absent).
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+    directory : pathlib.Path
+        The study's directory.
+
+    Returns
+    -------
+    dict of str to str or None
+        The sha256, by corpus.
+    """
     sha256 = {}
     for corpus in config["corpora"]:
         info = directory / "results" / "corpora" / corpus / "corpus.json"
@@ -188,7 +294,21 @@ def check_corpora(config: dict, directory: Path, complete: list[Path],
                   committed: dict[str, str | None], restored: list[Path]) -> None:
     """Every complete repetition split the corpus the corpus job prepared (same sha256): its
     split.json says which, or, for a split restored from the seed (which splits the corpus as
-    it is now), the corpus.json committed with it (``committed``, read before the corpus job)."""
+    it is now), the corpus.json committed with it (``committed``, read before the corpus job).
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+    directory : pathlib.Path
+        The study's directory.
+    complete : list of pathlib.Path
+        The complete repetitions.
+    committed : dict of str to str or None
+        Each corpus's sha256 as committed (:func:`corpus_sha256`).
+    restored : list of pathlib.Path
+        The split.json restored from the seed.
+    """
     sha256 = corpus_sha256(config, directory)
     for run in dict.fromkeys([*restored, *complete]):  # a restored split checks nothing else
         corpus = run.relative_to(directory / "results" / "compare").parts[0]
@@ -240,7 +360,22 @@ def _snakemake(config_path: Path, directory: Path, *arguments: str) -> None:
 
 
 def resume(config_path: str | Path, directory: str | Path, say=print) -> dict:
-    """Check a study's results against its config and make them current for Snakemake."""
+    """Check a study's results against its config and make them current for Snakemake.
+
+    Parameters
+    ----------
+    config_path : str or os.PathLike
+        The study's config.
+    directory : str or os.PathLike
+        The study's directory.
+    say : callable, default print
+        Called with each line of progress.
+
+    Returns
+    -------
+    dict
+        How many repetitions are complete, planned and rebuilt.
+    """
     config_path, directory = Path(config_path), Path(directory)
     snakefile()  # before anything is checked or changed
     if not directory.is_dir():

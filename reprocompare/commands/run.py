@@ -31,7 +31,13 @@ OWN_SHORT = {"-s": "--snakefile", "-d": "--directory"}
 
 
 def add_parser(sub) -> None:
-    """``reprocompare run``, registered on the CLI's subcommands."""
+    """``reprocompare run``, registered on the CLI's subcommands.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The CLI's subcommands.
+    """
     run = sub.add_parser(
         "run", help="run the study in DIR (its config.yaml), write the report, print the verdicts",
         description="Run the workflow on DIR/config.yaml in DIR (snakemake --directory DIR, "
@@ -48,6 +54,18 @@ def add_parser(sub) -> None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    """``reprocompare run``: run the study in a directory and print its verdicts.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    int
+        The exit status (0).
+    """
     arguments = args.snakemake[1:] if args.snakemake[:1] == ["--"] else args.snakemake
     for line in run_study(args.directory, arguments):
         print(line)
@@ -81,7 +99,20 @@ def _snakemake(config_path: Path, directory: Path, *arguments: str, say=print) -
 
 
 def verdict_lines(config: dict, directory: Path) -> list[str]:
-    """One line per comparison and estimator: Table 4's verdict and mean difference."""
+    """One line per comparison and estimator: Table 4's verdict and mean difference.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+    directory : pathlib.Path
+        The study's directory.
+
+    Returns
+    -------
+    list of str
+        The lines.
+    """
     summaries = {}
     for name, comparison in sorted(config["comparisons"].items()):
         for corpus in sorted(comparison["corpora"]):
@@ -95,7 +126,22 @@ def verdict_lines(config: dict, directory: Path) -> list[str]:
 
 
 def run_study(directory: str | Path, arguments: list[str] | None = None, say=print) -> list[str]:
-    """Run the study in ``directory``, write its report; the verdict lines (Table 4's rows)."""
+    """Run the study in ``directory``, write its report; the verdict lines (Table 4's rows).
+
+    Parameters
+    ----------
+    directory : str or os.PathLike
+        The study's directory.
+    arguments : list of str, optional
+        Snakemake's arguments.
+    say : callable, default print
+        Called with each line of progress.
+
+    Returns
+    -------
+    list of str
+        The verdict lines; [] for a dry run (a plan only).
+    """
     directory = Path(directory)
     config_path = directory / CONFIG_NAME
     if not directory.is_dir():

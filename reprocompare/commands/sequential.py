@@ -82,7 +82,18 @@ def _summaries(config: dict, directory: Path) -> list[dict]:
 
 def split_config(arguments: list[str]) -> tuple[list[str], list[str]]:
     """The arguments without their ``--config`` (``-C``) options, and the KEY=VALUE entries of
-    all of them, in order (snakemake's --config takes every value up to the next option)."""
+    all of them, in order (snakemake's --config takes every value up to the next option).
+
+    Parameters
+    ----------
+    arguments : list of str
+        Snakemake's arguments.
+
+    Returns
+    -------
+    (list of str, list of str)
+        The other arguments, and the entries.
+    """
     rest: list[str] = []
     entries: list[str] = []
     i = 0
@@ -102,7 +113,17 @@ def split_config(arguments: list[str]) -> tuple[list[str], list[str]]:
 
 def snakemake_arguments(arguments: list[str]) -> tuple[list[str], list[str], dict]:
     """(the arguments each wave passes on, their --config entries, those entries as a config
-    mapping); a UserError for arguments snakemake would refuse or that a wave sets itself."""
+    mapping); a UserError for arguments snakemake would refuse or that a wave sets itself.
+
+    Parameters
+    ----------
+    arguments : list of str
+        Snakemake's arguments as given.
+
+    Returns
+    -------
+    (list of str, list of str, dict)
+    """
     from snakemake.cli import get_argument_parser, parse_config  # lazy: 1 s, sequential only
 
     rest, entries = split_config(arguments)
@@ -180,7 +201,19 @@ WATCHDOG = ("import os, signal, sys\n"
 def supervise(command: list[str], directory: Path) -> tuple[int, int | None]:
     """Run a snakemake ``command`` working in ``directory`` until it ends, passing it the
     signals this command gets; (its exit status, the first signal received or None). Also
-    what `reprocompare run` runs snakemake with."""
+    what `reprocompare run` runs snakemake with.
+
+    Parameters
+    ----------
+    command : list of str
+        The snakemake command.
+    directory : pathlib.Path
+        Where it runs.
+
+    Returns
+    -------
+    (int, int or None)
+    """
     record = directory / RUN_RECORD
     record.parent.mkdir(parents=True, exist_ok=True)
     # its own process group: a signal reaches snakemake and its jobs once, from us, and is
@@ -258,7 +291,24 @@ def _end_group(process: subprocess.Popen) -> None:
 
 def run_waves(config_path: str | Path, directory: str | Path = ".",
               arguments: list[str] | None = None, say=print) -> dict:
-    """Run waves until the stopping rule is met; return where the study stopped and why."""
+    """Run waves until the stopping rule is met; return where the study stopped and why.
+
+    Parameters
+    ----------
+    config_path : str or os.PathLike
+        The study's config.
+    directory : str or os.PathLike, default '.'
+        The study's directory.
+    arguments : list of str, optional
+        Snakemake's arguments for every wave.
+    say : callable, default print
+        Called with each line of progress.
+
+    Returns
+    -------
+    dict
+        The repetitions run, why it stopped and whether every verdict decided.
+    """
     config_path, directory = Path(config_path), Path(directory)
     arguments, entries, overrides = snakemake_arguments(list(arguments or []))
     # the config every wave runs: the file with the --config given after -- (snakemake's merge)
