@@ -8,8 +8,8 @@ Each dry run is a fresh `snakemake -n --quiet rules` process on config/paper.yam
 repetitions=R` (3 comparisons x 3 strategies x R training jobs); the peak resident memory and the
 CPU time (user + system, less sensitive than wall time to other load on a shared machine) are the
 child's own (wait4 rusage). With --batches N it plans only the first of N batches of the
-summaries' inputs (`--batch summarize=1/N`), the way a study beyond R = 3000 is run (README,
-"Running on a cluster").
+summaries' inputs (`--batch summarize=1/N`), the way a study beyond R = 3000 is run
+(docs/cluster.md, "Beyond R = 3000").
 """
 
 from __future__ import annotations

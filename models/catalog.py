@@ -73,7 +73,7 @@ def markdown(types=None) -> str:
              "(`python -m reprocompare.models.catalog > models/README.md`); "
              "`reprocompare models` prints the same, with types other packages registered.", "",
              f"A class of your own: `type: {PYTHON}` with `class: \"package.module:ClassName\"`, "
-             "or register it under the entry-point group `reprocompare.taggers` (see the README, "
+             "or register it under the entry-point group `reprocompare.taggers` (see docs/models.md, "
              "\"Your own models\"). Its hyperparameters are the `PARAMS` it declares.", "",
              "Capabilities (class attributes):", ""]
     lines += [f"- `{name}`: {text}" for name, text in CAPABILITIES.items()]
