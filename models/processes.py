@@ -18,6 +18,7 @@ interpreter. Each runs in a process of its own process group, started here:
 
 from __future__ import annotations
 
+import ctypes
 import os
 import pickle
 import select
@@ -37,6 +38,32 @@ DEFAULT_TIMEOUT = 86400.0
 MAX_TIMEOUT = 365 * 86400.0
 #: how long SIGKILLed processes are given to disappear before they count as survivors
 _GRACE = 2.0
+#: prctl(2)'s PR_SET_PDEATHSIG (Linux): a signal the kernel sends when the parent dies
+_PR_SET_PDEATHSIG = 1
+try:  # loaded here, not in the child: a fork of a threaded job must not import
+    _LIBC = ctypes.CDLL(None, use_errno=True) if sys.platform.startswith("linux") else None
+except OSError:
+    _LIBC = None
+
+
+def die_with_parent(parent: int) -> None:
+    """In a child just started (a fork, or a command before its exec): the kernel SIGKILLs it
+    when ``parent`` (the job) dies, also when the job itself is SIGKILLed (the OOM killer, a
+    scheduler's kill, a lost node) and cannot end it. Without this a user's training, in a
+    process group of its own, ran on for hours after its job, holding the GPU. Linux only;
+    elsewhere it does nothing.
+
+    Parameters
+    ----------
+    parent : int
+        The job's process id, read before the fork: a child whose parent is already gone
+        exits at once.
+    """
+    if _LIBC is None or not hasattr(_LIBC, "prctl"):
+        return
+    _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # the job died between the fork and prctl
+        os._exit(1)
 
 
 #: Linux's /proc, where a process's parent and group are read (elsewhere: its group alone)
@@ -199,8 +226,10 @@ def run_command(command: str, *, timeout: float, which: str) -> tuple[int, str, 
         Its exit status, the tail of its stderr, and the note.
     """
     with tempfile.TemporaryFile() as stderr:
+        parent = os.getpid()
         process = subprocess.Popen(command, shell=True, stdin=subprocess.DEVNULL,
-                                   stdout=_stdout_fd(), stderr=stderr, start_new_session=True)
+                                   stdout=_stdout_fd(), stderr=stderr, start_new_session=True,
+                                   preexec_fn=lambda: die_with_parent(parent))
         seen: set[int] = set()
         try:
             deadline = time.monotonic() + timeout
@@ -280,12 +309,14 @@ def run_contained(function: Callable[[], Any], *, timeout: float, what: str) -> 
     read, write = os.pipe()
     sys.stdout.flush()
     sys.stderr.flush()
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:  # the child: answer through the pipe, never return into the caller's code
         status = 1
         try:
             os.close(read)
             os.setpgid(0, 0)
+            die_with_parent(parent)
             try:
                 answer = ("ok", function())
             except (ValueError, TypeError) as error:

@@ -13,9 +13,10 @@ import os
 import re
 import signal
 import subprocess
-import time
+import sys
 from pathlib import Path
 
+import psutil
 import pytest
 import yaml
 
@@ -23,6 +24,7 @@ import conftest
 from conftest import ROOT, TEST_DATA
 from reprocompare.base.errors import UserError
 from reprocompare.base.records import write_text_atomic
+from blocking import blocking_study, handshake
 from test_cli import assert_user_error, run
 from test_workflow import SNAKEMAKE, TINY, snakemake, tables
 
@@ -175,40 +177,40 @@ def test_more_config_errors_name_the_key(tmp_path, change, key):
     assert not (tmp_path / "results").exists()
 
 
-def _job_processes(workdir: Path, script: str) -> list[int]:
-    """PIDs of the Python processes running a rule's script for this workdir."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except OSError:
-            continue
-        if str(workdir) in command and f".{script}.py" in command:
-            found.append(int(entry.name))
-    return found
-
-
 @pytest.mark.slow
-def test_killed_training_job_then_rerun_gives_identical_tables(tiny_study, tmp_path):
-    reference = tiny_study  # the finished TINY study, built once per session
+def test_killed_training_job_then_rerun_gives_identical_tables(tmp_path):
+    config, reference, tagger = blocking_study(tmp_path, snakemake)
     workdir = tmp_path / "killed"
     workdir.mkdir()
-    (workdir / "study.yaml").write_text(yaml.safe_dump(TINY))
+    (workdir / "study.yaml").write_text(yaml.safe_dump(config))
     process = subprocess.Popen([*SNAKEMAKE, "--directory", str(workdir), "--configfile",
                                 str(workdir / "study.yaml"), "--cores", "2"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline, victims = time.monotonic() + 120, []
-    while time.monotonic() < deadline and not victims and process.poll() is None:
-        victims = _job_processes(workdir, "compare")
-        time.sleep(0.05)
-    assert victims, "no training job was seen running"
-    os.kill(victims[0], signal.SIGKILL)
-    assert process.wait(timeout=120) != 0  # the run stops: a job failed
+    os.kill(handshake(tagger / "fifo"), signal.SIGKILL)  # the training, as the OOM killer does
+    assert process.wait(timeout=300) != 0  # the run stops: a job failed
     assert not (workdir / "results" / "tables" / "table4.csv").exists()
-    snakemake(workdir, TINY)
+    snakemake(workdir, config)
     assert tables(workdir) == tables(reference)
+
+
+def test_a_python_tagger_dies_with_its_sigkilled_job(tmp_path):
+    """A Python tagger's fit runs in a fork of the job in a process group of its own
+    (models.processes.run_contained); when the job itself is SIGKILLed (the OOM killer, a
+    scheduler's kill) it cannot end the fork, and the kernel does (PR_SET_PDEATHSIG)."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    job = subprocess.Popen([sys.executable, "-c", (
+        "import os, time\n"
+        "from reprocompare.models.processes import run_contained\n"
+        "def fit():\n"
+        f"    with open({str(fifo)!r}, 'w') as handshake:\n"
+        "        handshake.write(str(os.getpid()))\n"
+        "    time.sleep(600)\n"
+        "run_contained(fit, timeout=900, what='the fit')\n")])
+    fit = psutil.Process(handshake(fifo))  # the fit has started
+    os.kill(job.pid, signal.SIGKILL)
+    job.wait(timeout=60)
+    fit.wait(timeout=60)  # raises psutil.TimeoutExpired if the fit outlived its job
 
 
 def test_atomic_write_leaves_old_file_or_new_file(tmp_path, monkeypatch):

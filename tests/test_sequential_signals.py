@@ -2,7 +2,7 @@
 the same command resumes, and no snakemake or job of it keeps running.
 
 Real processes throughout: a command tagger whose first training tells the test it has started
-(through a FIFO: the test blocks on it, no polling) and then sleeps; the test then signals the
+(through a FIFO: the test blocks on it, no polling; tests/blocking.py) and then sleeps; the test then signals the
 command as a terminal's Ctrl-C (SIGINT to its process group), a scheduler (SIGTERM to the
 process) or the kernel (SIGKILL), waits for the job to end, and runs the same command again.
 """
@@ -10,8 +10,6 @@ process) or the kernel (SIGKILL), waits for the job to end, and runs the same co
 from __future__ import annotations
 
 import os
-import select
-import shlex
 import signal
 import subprocess
 import sys
@@ -21,38 +19,16 @@ import psutil
 import pytest
 import yaml
 
-from conftest import ROOT, TEST_DATA
+from blocking import blocking_models, handshake
+from conftest import TEST_DATA
 from reprocompare.commands.sequential import RUN_RECORD, _running_here
 
 pytestmark = pytest.mark.slow
 
-PYTHON = shlex.quote(sys.executable)
-TAGGER = ROOT / "examples" / "perceptron_tagger.py"
-
-#: the first training to start hands its process id over the FIFO and sleeps; every other one
-#: (the second job of the wave, and all of them once the test has run) trains for real
-FIRST_BLOCKS = """import os, subprocess, sys, time
-first, fifo = sys.argv[1], sys.argv[2]
-try:
-    os.close(os.open(first, os.O_CREAT | os.O_EXCL))
-except FileExistsError:
-    sys.exit(subprocess.call([sys.executable, {tagger!r}, "train", *sys.argv[3:]]))
-with open(fifo, "w") as handshake:
-    handshake.write(str(os.getpid()))
-time.sleep(600)
-"""
-
 
 def _study(tmp_path: Path) -> Path:
-    script = tmp_path / "blocking_train.py"
-    script.write_text(FIRST_BLOCKS.format(tagger=str(TAGGER)))
-    train = (f"{PYTHON} {shlex.quote(str(script))} {shlex.quote(str(tmp_path / 'first'))} "
-             f"{shlex.quote(str(tmp_path / 'fifo'))} {{train}} {{model_dir}} --seed {{seed}} "
-             "--iterations 2")
-    predict = f"{PYTHON} {shlex.quote(str(TAGGER))} predict {{model_dir}} {{input}} {{output}}"
     config = {"corpora": {"tiny": {"path": str(TEST_DATA / "tiny.conll")}},
-              "models": {"a": {"type": "command", "train": train, "predict": predict},
-                         "b": {"type": "majority"}},
+              "models": blocking_models(tmp_path),
               "comparisons": {"p": {"a": "a", "b": "b", "corpora": ["tiny"]}},
               "strategies": {"holdout": {}},
               "stopping": {"enabled": True, "estimators": ["ST"], "wave": 2,
@@ -68,22 +44,9 @@ def _command(tmp_path: Path, config: Path) -> list[str]:
             "--directory", str(tmp_path / "run"), "--", "--cores", "2", "--quiet"]
 
 
-def handshake(fifo: Path, timeout: float = 300) -> int:
-    """Block until the first training has started; its process id."""
-    descriptor = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
-    try:
-        # no writer has opened the FIFO yet: select waits for the one that writes
-        ready, _, _ = select.select([descriptor], [], [], timeout)
-        assert ready, "the training never started"
-        return int(os.read(descriptor, 64).decode())
-    finally:
-        os.close(descriptor)
-
-
 @pytest.mark.parametrize("how", ["Ctrl-C", "SIGTERM", "SIGKILL"])
 def test_an_interrupted_wave_resumes_with_the_same_command(tmp_path, how):
     config = _study(tmp_path)
-    os.mkfifo(tmp_path / "fifo")
     (tmp_path / "run").mkdir()
     log = (tmp_path / "first.log").open("w")
     # a session of its own, as a terminal gives a command: Ctrl-C is SIGINT to its group
