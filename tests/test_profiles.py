@@ -249,11 +249,6 @@ def test_a_gpu_type_for_the_gpu_jobs_of_a_run(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="workflow/rules/common.smk checks device: cuda against "
-                   "this machine's GPU while the Snakefile is read, when Snakemake has not yet "
-                   "set its executor (workflow.local_exec is True and workflow.dryrun False "
-                   "then, under any executor), so a cluster run from a login node without a "
-                   "GPU stops; docs/cluster.md says so")
 def test_a_login_node_without_a_gpu_plans_a_cuda_study_for_the_cluster(tmp_path):
     import subprocess
     import sys

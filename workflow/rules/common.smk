@@ -42,12 +42,6 @@ if workflow.is_main_process:
         check_corpora(config)
     except UserError as error:
         sys.exit(f"reprocompare: corpus error: {error}")
-    # device: cuda without a GPU, when the jobs run on this machine (and not in a dry run)
-    if workflow.local_exec and not workflow.dryrun:
-        try:
-            check_device(config, CONFIG_SOURCE)
-        except UserError as error:
-            sys.exit(f"reprocompare: config error: {error}")
 
     # a sequential study's R is the wave it has reached, which `reprocompare sequential` passes
     # with --config: run alone on the config, the summaries would shrink back to its first wave
@@ -214,3 +208,15 @@ def final_outputs():
             else []
         ),
     ]
+
+
+onstart:
+    # device: cuda without a GPU, when the jobs run on this machine. Known only once Snakemake
+    # has chosen its executor: while the Snakefile is read every run looks local, a cluster's
+    # too, and a login node without a GPU could not plan a study for the GPU nodes. onstart
+    # runs before the first job, and never in a dry run.
+    if workflow.executor_plugin.common_settings.local_exec:
+        try:
+            check_device(config, CONFIG_SOURCE)
+        except UserError as error:
+            sys.exit(f"reprocompare: config error: {error}")
