@@ -1,7 +1,8 @@
 """The public API's docstrings are numpydoc: a ``Parameters`` section naming every parameter of a
-public function or class that takes any, and a ``Returns`` (or ``Yields``) section where it returns
-a value. Checked on the source (ast), as numpydoc's validator would check PR01 and RT01, without
-importing the modules or installing Sphinx.
+public function or class that takes any (and none it does not take), and a ``Returns`` (or
+``Yields``) section where it returns a value. Checked on the source (ast), as numpydoc's validator
+checks PR01, PR02 and RT01, without importing the modules or installing numpydoc (which needs
+Sphinx).
 
 Public: a module whose name does not start with ``_``, and in it a function or class defined there
 whose name does not start with ``_``; a class's parameters are its own ``__init__``'s (a
@@ -29,12 +30,14 @@ def _public_modules(folder: str) -> list[Path]:
             and "__pycache__" not in path.parts]
 
 
-def _parameters(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
+def _parameters(node: ast.FunctionDef | ast.AsyncFunctionDef, method: bool = False) -> list[str]:
+    """The parameters a caller passes: a method's first (``self``) is not one."""
     args = node.args
-    names = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
+    names = [a.arg for a in (*args.posonlyargs, *args.args)][1 if method else 0:]
+    names += [a.arg for a in args.kwonlyargs]
     names += [f"*{args.vararg.arg}"] if args.vararg else []
     names += [f"**{args.kwarg.arg}"] if args.kwarg else []
-    return [n for n in names if n not in ("self", "cls")]
+    return names
 
 
 def _returns_value(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
@@ -93,18 +96,20 @@ def problems(path: Path, root: Path = ROOT) -> list[str]:
             continue
         if function is None:
             continue
-        parameters = _parameters(function)
-        if parameters:
-            section = _section(doc, "Parameters")
-            if section is None and isinstance(node, ast.ClassDef) and function is not node:
-                section = _section(ast.get_docstring(function) or "", "Parameters")
-            if section is None:
-                found.append(f"{name}: no Parameters section")
-            else:
-                missing = [p for p in parameters if p.lstrip("*") not in
-                           {n.lstrip("*") for n in _documented(section)}]
-                if missing:
-                    found.append(f"{name}: Parameters lacks {', '.join(missing)}")
+        parameters = _parameters(function, method=isinstance(node, ast.ClassDef))
+        section = _section(doc, "Parameters")
+        if section is None and isinstance(node, ast.ClassDef):
+            section = _section(ast.get_docstring(function) or "", "Parameters")
+        documented = {n.lstrip("*") for n in _documented(section or "")}
+        if parameters and section is None:
+            found.append(f"{name}: no Parameters section")
+        elif parameters:
+            missing = [p for p in parameters if p.lstrip("*") not in documented]
+            if missing:
+                found.append(f"{name}: Parameters lacks {', '.join(missing)}")
+        stale = sorted(documented - {p.lstrip("*") for p in parameters})
+        if stale:  # numpydoc's PR02: a parameter documented that the signature does not have
+            found.append(f"{name}: Parameters names {', '.join(stale)}, not in the signature")
         if isinstance(node, ast.ClassDef):
             continue
         kind = _returns_value(node)
@@ -153,6 +158,16 @@ def silent(a):
     """No sections."""
 
 
+def stale(a):
+    """One line.
+
+    Parameters
+    ----------
+    a, b : int
+        Two, but the signature has one.
+    """
+
+
 class Thing:
     """A thing."""
 
@@ -163,4 +178,6 @@ class Thing:
     path.write_text(source, encoding="utf-8")
     found = [line.split(" ", 1)[1] for line in problems(path, root=tmp_path)]
     assert found == ["bad: Parameters lacks b", "bad: no Returns section",
-                     "silent: no Parameters section", "Thing: no Parameters section"], found
+                     "silent: no Parameters section",
+                     "stale: Parameters names b, not in the signature",
+                     "Thing: no Parameters section"], found
