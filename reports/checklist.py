@@ -134,10 +134,6 @@ def infrastructure() -> dict:
 # ------------------------------------------------------------------------------ records
 
 
-def _json(path) -> dict:
-    return read_json(path)
-
-
 def _csv(path) -> list[dict]:
     return list(csv.DictReader(io.StringIO(Path(path).read_text(encoding="utf-8"))))
 
@@ -148,8 +144,9 @@ def _compare_runs(scores_paths: list[str], runtime_paths: list[str]) -> list[dic
     runs = []
     for path in sorted(scores_paths):
         directory = Path(path).parent
-        scores = _json(path)
-        runtime = _json(runtimes[str(directory)]) if str(directory) in runtimes else {"folds": []}
+        scores = read_json(path)
+        runtime = (read_json(runtimes[str(directory)]) if str(directory) in runtimes
+                   else {"folds": []})
         runs.append({"corpus": directory.parents[2].name, "comparison": directory.parents[1].name,
                      "strategy": directory.parent.name, "repetition": directory.name,
                      "models": scores["models"],
@@ -185,14 +182,14 @@ def collect(config: dict, inputs: Mapping[str, list[str]], *,
     get = lambda key: list(inputs.get(key) or [])  # noqa: E731
     records = {"config": config, "config_source": config_source,
                "machine": machine if machine is not None else infrastructure(),
-               "corpora": {Path(p).parent.name: _json(p) for p in get("infos")},
-               "summaries": [_json(p) for p in sorted(get("summaries"))],
+               "corpora": {Path(p).parent.name: read_json(p) for p in get("infos")},
+               "summaries": [read_json(p) for p in sorted(get("summaries"))],
                "compare_runs": _compare_runs(get("scores"), get("runtimes")),
                "fixed_splits": {}, "trials": [], "budget": None, "budget_figure": None,
-               "seed_runs": [_json(p) for p in sorted(get("seed_runs"))],
+               "seed_runs": [read_json(p) for p in sorted(get("seed_runs"))],
                "seed_variance": [], "learning_curve": [], "learning_curve_figure": None}
     for path in get("fixed_splits"):
-        document = _json(path)
+        document = read_json(path)
         (fold,) = document["folds"]
         records["fixed_splits"][Path(path).parent.name] = {
             "ratio": document["ratio"], "seed": document["seed"],
@@ -201,7 +198,7 @@ def collect(config: dict, inputs: Mapping[str, list[str]], *,
     if get("trials"):
         records["trials"] = read_trials_csv(get("trials")[0])
     if get("budget"):
-        records["budget"] = _json(get("budget")[0])
+        records["budget"] = read_json(get("budget")[0])
     if get("seed_variance"):
         records["seed_variance"] = _csv(get("seed_variance")[0])
     if get("learning_curve"):

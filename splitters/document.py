@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from reprocompare.base.errors import UserError
+from reprocompare.base.records import read_json
 from reprocompare.base.seeds import derive_seed
 from reprocompare.base.strategies import NAMES, strategy as strategy_of
 from reprocompare.splitters._common import check_positive_int
@@ -174,7 +175,8 @@ def split_document(strategy, n_sentences, *, groups=None, corpus_sha256="", k=10
         "corpus_sha256": str(corpus_sha256),
     }
     recorded = {"k": lambda: int(k), "m": lambda: int(m), "ratio": lambda: format_ratio(ratio),
-                "blocks": lambda: [block.tolist() for block in splitter.blocks(corpus, groups=groups)]}
+                "blocks": lambda: [block.tolist()
+                                   for block in splitter.blocks(corpus, groups=groups)]}
     for key in _document_keys(strategy):
         document[key] = recorded[key]()
     document["folds"] = [
@@ -251,14 +253,7 @@ def load_split(path) -> dict:
         strategy is unknown, or a required key is missing (the message names the key).
     """
     path = Path(path)
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise UserError(f"cannot read split file: {error.strerror}", path=path) from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise UserError(f"not a JSON split file: {error}", path=path) from None
-    if not isinstance(document, dict):
-        raise UserError("not a split file: expected a JSON object", path=path)
+    document = read_json(path)  # the one reader of records: missing, not JSON, not an object
     if "strategy" not in document:
         raise UserError("missing key 'strategy'", path=path, key="strategy")
     if document["strategy"] not in STRATEGIES:
