@@ -124,6 +124,8 @@ def test_init_writes_a_commented_config_from_the_corpus_and_the_schema(tmp_path)
     schema = yaml.safe_load(SCHEMA_PATH.read_text(encoding="utf-8"))
     assert config["repetitions"] == schema["properties"]["repetitions"]["default"]
     assert "# Independent repetitions R of every strategy" in text
+    # every comment a sentence of its description: a folded one's newline no escape in it
+    assert "\\n" not in text
     assert "2 sentences (4 tokens)" in text and "2 types: ORG, PER" in text
     assert text == config_text(corpus, "crf:scheme=IOB2", "crf:scheme=IOBES", str(target))
 

@@ -168,7 +168,7 @@ def _emit(value: dict, schema: dict, indent: str, notes: dict) -> list[str]:
     extra = schema.get("additionalProperties")
     for key, item in value.items():
         sub = properties.get(key) or (extra if isinstance(extra, dict) else {})
-        lines += _comment(notes.get(key, sub.get("description")), indent)
+        lines += _comment(notes.get(key, (sub.get("description") or "").strip()), indent)
         # a mapping of fixed keys (or of named entries) opens up, one commented key a line;
         # a free one (a model's hyperparameters) stays on one line
         entries = isinstance(sub.get("additionalProperties"), dict) and not sub.get("properties")

@@ -488,7 +488,7 @@ def front_page(summary_paths: list[str], claims_paths: list[str], description: s
     tests = sorted({test for path in claims_paths
                     for repetitions in read_json(path)["repetitions"].values()
                     for repetition in repetitions for test in repetition})
-    liberal = {t.TEST_NAMES.get(test, (None, test))[1]: note for test in tests
+    liberal = {t.TEST_NAMES.get(test, test): note for test in tests
                if (note := calibration_note(test)).startswith("liberal")}
     write_text_atomic(out, answer_rst(table4, liberal)
                       + Path(description).read_text(encoding="utf-8"))
