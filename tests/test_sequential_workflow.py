@@ -69,6 +69,9 @@ def test_a_clear_winner_stops_at_its_first_decision_point(tmp_path):
     assert "confidence sequences, intersected over the looks (R = 5, 10, ...)" in table
     assert "SNR: confidence sequence (normal model), intersected over looks" in table
     assert "reproducibility: beta-binomial confidence sequence (distribution-free)" in table
+    # the report, as every run ends (issue 36 item 5), at the R it stopped at
+    assert f"report: {tmp_path}/results/report.html" in result.stdout
+    assert (tmp_path / "results/report.html").stat().st_size > 10_000
     # the same command again: resumes at the wave it reached, trains nothing
     before = {p: p.stat().st_mtime_ns for p in tmp_path.glob("results/compare/**/*")}
     again = sequential(tmp_path, study({"type": "crf", "max_iterations": 10},

@@ -24,7 +24,7 @@ from reprocompare.base.records import write_directory_atomic, write_text_atomic
 from reprocompare.base.strategies import BCV, NAMES, STRATEGIES
 from reprocompare.commands import init, run
 from reprocompare.commands.resume import resume
-from reprocompare.commands.sequential import run_waves
+from reprocompare.commands.sequential import run_sequential
 from reprocompare.corpora.conll import check_has_chunks, read_conll, task_corpus
 from reprocompare.corpora.schemes import is_chunk_tag
 from reprocompare.corpora.scoring import conlleval_report, count_chunks
@@ -392,7 +392,7 @@ def cmd_sequential(args: argparse.Namespace) -> int:
         The exit status (0).
     """
     arguments = args.snakemake[1:] if args.snakemake[:1] == ["--"] else args.snakemake
-    run_waves(args.configfile, args.directory, arguments or None)
+    run_sequential(args.configfile, args.directory, arguments or None)
     return 0
 
 
@@ -587,8 +587,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run waves of stopping.wave repetitions through the workflow until every "
                     "estimator of stopping.estimators has a verdict on every comparison, or "
                     "stopping.max_repetitions is reached; interrupted, the same command "
-                    "resumes. Arguments after -- go to every snakemake run (default: --profile "
-                    "profiles/local; for a cluster: -- --profile profiles/slurm ...).")
+                    "resumes; then DIR/results/report.html is written. Arguments after -- go "
+                    "to every snakemake run (default: --profile profiles/local; for a cluster: "
+                    "-- --profile profiles/slurm ...).")
     sequential.add_argument("--configfile", type=Path, required=True, metavar="CONFIG")
     sequential.add_argument("--directory", type=Path, default=Path("."), metavar="DIR",
                             help="the study's working directory (.)")

@@ -4,10 +4,11 @@ DIR holds the study's config.yaml (`reprocompare init` writes one) and, once run
 the installed workflow runs there (``snakemake --directory DIR`` with the Snakefile and the
 profiles of the package, :mod:`reprocompare.pipeline.workflow_files`), with the local profile
 unless another --profile is given; a config with ``stopping.enabled`` runs in waves until its
-verdicts are decided (:func:`reprocompare.commands.sequential.run_waves`). Then the report
-(results/report.html, ``snakemake --report``), and last, on the terminal, the verdict of every
-comparison and estimator: Table 4's rows (:func:`reprocompare.reports.tables.table4_rows`) read
-from the summaries the workflow wrote.
+verdicts are decided (:func:`reprocompare.commands.sequential.run_sequential`). Then the
+report (results/report.html, :func:`reprocompare.commands.sequential.write_report`, as every
+sequential run writes it), and last, on the terminal, the verdict of every comparison and
+estimator: Table 4's rows (:func:`reprocompare.reports.tables.table4_rows`) read from the
+summaries the workflow wrote.
 """
 
 from __future__ import annotations
@@ -19,13 +20,12 @@ from pathlib import Path
 from reprocompare.base.errors import UserError
 from reprocompare.base.records import SUMMARY, read_json
 from reprocompare.commands.init import CONFIG_NAME
-from reprocompare.commands.sequential import OWN_OPTIONS, run_waves, split_config, supervise
+from reprocompare.commands.sequential import (OWN_OPTIONS, run_sequential, supervise,
+                                              write_report)
 from reprocompare.pipeline.workflow_files import LOCAL_PROFILE, profile, snakemake_command
 from reprocompare.reports.tables import format_interval, table4_rows
 from reprocompare.study.config import load_yaml, validate
 
-#: where the report is written, in DIR
-REPORT = "results/report.html"
 #: short forms of the options a run sets itself (OWN_OPTIONS has the long ones)
 OWN_SHORT = {"-s": "--snakefile", "-d": "--directory"}
 
@@ -156,13 +156,10 @@ def run_study(directory: str | Path, arguments: list[str] | None = None, say=pri
         # a plan: no report, no verdicts yet
         _snakemake(config_path, directory, *arguments, say=say)
         return []
-    entries = split_config(arguments)[1]  # the report reads the config the run read
     if config["stopping"]["enabled"]:
-        reached = run_waves(config_path, directory, arguments, say=say)["repetitions"]
-        entries = [*entries, f"repetitions={reached}"]
+        # sequential: its waves, then the report at the R it stopped at (run_sequential)
+        run_sequential(config_path, directory, arguments, say=say)
     else:
         _snakemake(config_path, directory, *arguments, say=say)
-    _snakemake(config_path, directory, *(["--config", *entries] if entries else []),
-               "--report", REPORT, say=say)
-    say(f"report: {directory / REPORT}")
+        write_report(config_path, directory, arguments, say=say)
     return verdict_lines(config, directory)

@@ -47,6 +47,8 @@ from reprocompare.study.config import blame_command_line, load_yaml, validate, w
 FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 #: seconds what is left of snakemake's group has to exit after a SIGTERM, before SIGKILL
 GRACE = 60
+#: where the report is written, in the study's directory (`reprocompare run` and `sequential`)
+REPORT = "results/report.html"
 #: what a wave in progress records beside Snakemake's lock (removed when the wave ends)
 RUN_RECORD = Path(".snakemake", "reprocompare-sequential.json")
 #: options each wave sets itself: given again after --, snakemake would keep one of the two
@@ -266,6 +268,50 @@ def _snakemake(config_path: Path, directory: Path, repetitions: int, arguments: 
                         "run the same command again to resume", path=directory)
 
 
+def write_report(config_path: str | Path, directory: str | Path,
+                 arguments: list[str] | None = None, repetitions: int | None = None,
+                 say=print) -> Path:
+    """Write the study's report, ``DIR/results/report.html`` (``snakemake --report``): what
+    every run ends with, `reprocompare run` and `reprocompare sequential` alike.
+
+    Parameters
+    ----------
+    config_path : str or os.PathLike
+        The study's config.
+    directory : str or os.PathLike
+        The study's directory.
+    arguments : list of str, optional
+        Snakemake's arguments of the run: the report reads the config the run read, so their
+        ``--config`` entries are passed on (the rest, a profile included, are not).
+    repetitions : int, optional
+        The R a sequential study stopped at (its waves set it; the config file's R is not it).
+    say : callable, default print
+        Called with each line of progress.
+
+    Returns
+    -------
+    pathlib.Path
+        The report.
+    """
+    config_path, directory = Path(config_path), Path(directory)
+    entries = split_config(list(arguments or []))[1]
+    if repetitions is not None:
+        entries = [*entries, f"repetitions={repetitions}"]
+    command = snakemake_command("--configfile", str(config_path.resolve()),
+                                "--directory", str(directory),
+                                *(["--config", *entries] if entries else []), "--report", REPORT)
+    returncode, received = supervise(command, directory)
+    if received is not None:
+        say(f"interrupted by {signal.Signals(received).name} while writing the report; run the "
+            "same command again to write it")
+        raise KeyboardInterrupt
+    if returncode != 0:  # its messages went to the terminal
+        raise UserError("the report could not be written (snakemake's messages above); run the "
+                        "same command again to write it", path=directory)
+    say(f"report: {directory / REPORT}")
+    return directory / REPORT
+
+
 def _group_alive(group: int) -> bool:
     try:
         os.killpg(group, 0)
@@ -360,3 +406,29 @@ def run_waves(config_path: str | Path, directory: str | Path = ".",
     say(f"stopped at R = {repetitions}: {reason}")
     return {"repetitions": repetitions, "reason": reason,
             "decided": all(s["stopping"]["decided"] for s in summaries)}
+
+
+def run_sequential(config_path: str | Path, directory: str | Path = ".",
+                   arguments: list[str] | None = None, say=print) -> dict:
+    """A sequential study from start to end: its waves (:func:`run_waves`), then its report at
+    the R it stopped at (:func:`write_report`), as `reprocompare run` ends every study.
+
+    Parameters
+    ----------
+    config_path : str or os.PathLike
+        The study's config.
+    directory : str or os.PathLike, default '.'
+        The study's directory.
+    arguments : list of str, optional
+        Snakemake's arguments for every wave.
+    say : callable, default print
+        Called with each line of progress.
+
+    Returns
+    -------
+    dict
+        What :func:`run_waves` returns, with ``report``: the report's path.
+    """
+    stopped = run_waves(config_path, directory, arguments, say=say)
+    report = write_report(config_path, directory, arguments, stopped["repetitions"], say=say)
+    return {**stopped, "report": report}
