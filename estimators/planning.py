@@ -1,0 +1,484 @@
+r"""Budgeting a study before it runs: the sequential rule simulated as the workflow runs it.
+
+Issue 39, item 3. A sequential study (``reprocompare sequential``) adds ``wave`` repetitions at a
+time, up to ``max_repetitions``, and stops at the first look where every deciding estimator's
+:func:`~reprocompare.estimators.verdict.verdict` is decided. How many repetitions that takes is
+a random variable: this module draws it.
+
+- :func:`run_rule` is the rule on one study's values, look by look, exactly as the workflow's
+  summaries compute it (:func:`reprocompare.study.summary.verdicts`): the looks
+  ``max(2, wave), 2 wave, ...`` (:func:`~reprocompare.estimators.sequential.looks`), confidence
+  sequences intersected over the looks, the normal path or the distribution-free one as
+  :func:`~reprocompare.estimators.verdict.verdict` decides, the confidence Bonferroni-adjusted
+  over the deciding verdicts (:func:`~reprocompare.estimators.verdict.family_confidence`), and
+  the mixture read against its closed-form null offset (``snr_normal`` of
+  :func:`~reprocompare.estimators.null.mixture_null_offset`) from the repetitions up to the look
+  (a summary knows no later repetition). A ``futility`` callable may stop a study without a
+  verdict: the hook for futility stopping (issue 39, item 1).
+- :func:`normal_source` draws a single-difference estimator's values as :math:`x \sim
+  N(\mathrm{SNR}, 1)` (the SNR is scale-free, Eq. 4); :func:`bootstrap_source` resamples a pilot
+  study's repetitions with replacement, whole repetitions at a time, so that Vote, Avg and the
+  mixture keep their correlation.
+- :func:`simulate` runs many seeded studies (study ``i`` draws from
+  ``numpy.random.default_rng([seed, i])``: the first K studies are the same whatever K) and
+  returns a :class:`Plan`: the R at the stop (mean, median, 10th and 90th percentiles), the share
+  decided, stopped for futility, and decided wrong against :func:`truth_of_snr` (or a pilot's
+  own point verdicts, :func:`truth_of_values`).
+- :func:`wall_times` turns stops into core-hours and wall time from measured job seconds.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Callable, Mapping, Sequence
+
+import numpy as np
+
+from reprocompare.estimators.null import SINGLE, mixture_null_offset
+from reprocompare.estimators.reproducibility import snr
+from reprocompare.estimators.sequential import looks
+from reprocompare.estimators.verdict import (CONFIDENCE, THRESHOLD, Verdict, _decision_name,
+                                             decide, family_confidence, verdict)
+
+#: the most studies one simulation runs: each look of each study is a verdict (5-30 ms), so
+#: 10,000 studies of 40 looks are already hours
+MAX_STUDIES = 10_000
+#: the decisions that are a verdict on the direction (a wrong one counts against the rule)
+VERDICTS = ("A>B", "B>A", "none")
+
+#: draws one study's values, every estimator's, for ``n`` repetitions: ``source(rng, n)``
+Source = Callable[[np.random.Generator, int], dict]
+#: the futility hook: ``futility(r, verdicts)`` is True to stop at look ``r`` without a verdict
+Futility = Callable[[int, Mapping[str, Verdict]], bool]
+
+
+@dataclass(frozen=True)
+class SimulatedStudy:
+    """Where one study stopped and why.
+
+    ``stopped_at`` is the R of its last look; ``decided`` whether every deciding estimator had a
+    verdict there; ``futile`` whether the futility hook stopped it first; ``looks`` the R of
+    every look taken; ``verdicts`` each deciding estimator's verdict at the stop.
+    """
+
+    stopped_at: int
+    decided: bool
+    futile: bool
+    looks: tuple[int, ...]
+    verdicts: dict = field(repr=False)
+
+    @property
+    def decisions(self) -> dict[str, str]:
+        """Each deciding estimator's decision at the stop ("A>B", "undecided", ...)."""
+        return {name: v.decision for name, v in self.verdicts.items()}
+
+
+def _check_estimators(estimators: Sequence[str]) -> tuple[str, ...]:
+    known = (*SINGLE, "Mixture")
+    estimators = tuple(estimators)
+    if not estimators or any(name not in known for name in estimators):
+        raise ValueError(f"estimators must be some of {', '.join(known)}, got {estimators!r}")
+    if len(set(estimators)) != len(estimators):
+        raise ValueError(f"estimators must not repeat, got {estimators!r}")
+    return estimators
+
+
+def _check_design(wave: int, max_repetitions: int) -> tuple[int, int]:
+    if int(wave) != wave or wave < 1:
+        raise ValueError(f"wave must be a whole number >= 1, got {wave!r}")
+    if int(max_repetitions) != max_repetitions or max_repetitions < 2:
+        raise ValueError(f"max_repetitions must be a whole number >= 2, got {max_repetitions!r}")
+    if max_repetitions < wave:
+        raise ValueError(f"max_repetitions ({max_repetitions}) must be at least one wave "
+                         f"({wave})")
+    return int(wave), int(max_repetitions)
+
+
+def look_verdicts(values: Mapping[str, np.ndarray], repetitions: int,
+                  estimators: Sequence[str], *, wave: int, max_repetitions: int,
+                  conclusion: str = "A>B", threshold: float = THRESHOLD,
+                  confidence: float = CONFIDENCE, comparisons: int = 1) -> dict[str, Verdict]:
+    """The deciding estimators' verdicts at one look, as the workflow's summaries give them.
+
+    The confidence of each verdict is the family's, Bonferroni-adjusted over ``comparisons x
+    len(estimators)`` verdicts; the mixture's null offset is the closed form for normal Vote
+    and Avg (``snr_normal``) from the first ``repetitions`` of Vote and Avg; the single
+    differences' is 0.
+
+    Parameters
+    ----------
+    values : mapping of str to numpy.ndarray
+        Each estimator's values of A - B in repetition order (Vote and Avg too for the mixture).
+    repetitions : int
+        R of the look: the first R values are read.
+    estimators : sequence of str
+        The deciding estimators.
+    wave : int
+        Repetitions per wave (the looks the confidence sequences are intersected over).
+    max_repetitions : int
+        The study's maximum (the verdicts' "N more" counts up to it).
+    conclusion : {'A>B', 'B>A'}, default 'A>B'
+        The conclusion under test.
+    threshold : float, default THRESHOLD
+        tau, in (0.5, 1).
+    confidence : float, default CONFIDENCE
+        The family's confidence, in (0, 1).
+    comparisons : int, default 1
+        How many comparisons the study decides (the family grows with them).
+
+    Returns
+    -------
+    dict of str to Verdict
+        Each deciding estimator's verdict.
+    """
+    each = family_confidence(confidence, int(comparisons) * len(estimators))
+    out = {}
+    for name in estimators:
+        snr0 = (mixture_null_offset(values["Vote"][:repetitions], values["Avg"][:repetitions],
+                                    conclusion).snr_normal if name == "Mixture" else 0.0)
+        out[name] = verdict(values[name][:repetitions], conclusion, threshold=threshold,
+                            confidence=each, snr0=snr0, time_uniform=True,
+                            max_repetitions=max_repetitions, wave=wave)
+    return out
+
+
+def run_rule(values: Mapping[str, np.ndarray], estimators: Sequence[str], *, wave: int,
+             max_repetitions: int, conclusion: str = "A>B", threshold: float = THRESHOLD,
+             confidence: float = CONFIDENCE, comparisons: int = 1,
+             futility: Futility | None = None) -> SimulatedStudy:
+    """The stopping rule on one study: waves until every deciding estimator is decided.
+
+    Looks at R = max(2, wave), 2 wave, ... up to ``min(max_repetitions, len(values))`` (a last,
+    partial wave still gets its look), as ``reprocompare sequential`` runs its waves; at each
+    look the verdicts of :func:`look_verdicts`; stops at the first look where none is
+    "undecided", or where ``futility(R, verdicts)`` says so, or at the last look.
+
+    Parameters
+    ----------
+    values : mapping of str to numpy.ndarray
+        Each estimator's values of A - B in repetition order.
+    estimators : sequence of str
+        The deciding estimators (the config's ``stopping.estimators``).
+    wave : int
+        Repetitions per wave.
+    max_repetitions : int
+        The most repetitions the study may run.
+    conclusion : {'A>B', 'B>A'}, default 'A>B'
+        The conclusion under test.
+    threshold : float, default THRESHOLD
+        tau, in (0.5, 1).
+    confidence : float, default CONFIDENCE
+        The family's confidence, in (0, 1).
+    comparisons : int, default 1
+        How many comparisons the study decides.
+    futility : callable, optional
+        ``futility(R, verdicts) -> bool``, asked at every look that is not decided: True stops
+        the study there without a verdict (it claims nothing).
+
+    Returns
+    -------
+    SimulatedStudy
+        Where it stopped, whether decided or futile, and the verdicts there.
+    """
+    estimators = _check_estimators(estimators)
+    wave, max_repetitions = _check_design(wave, max_repetitions)
+    available = min(max_repetitions, min(len(values[name]) for name in
+                                         (*estimators, *(("Vote", "Avg") if "Mixture" in
+                                                         estimators else ()))))
+    taken: list[int] = []
+    futile = decided = False
+    for r in looks(available, wave):
+        taken.append(r)
+        found = look_verdicts(values, r, estimators, wave=wave,
+                              max_repetitions=max_repetitions, conclusion=conclusion,
+                              threshold=threshold, confidence=confidence,
+                              comparisons=comparisons)
+        decided = all(v.decision != "undecided" for v in found.values())
+        if decided:
+            break
+        if futility is not None and r < max_repetitions and futility(r, found):
+            futile = True
+            break
+    return SimulatedStudy(stopped_at=taken[-1], decided=decided, futile=futile,
+                          looks=tuple(taken), verdicts=found)
+
+
+def normal_source(snr_value: float, estimator: str = "Avg") -> Source:
+    """Values of one single-difference estimator drawn as x ~ N(``snr_value``, 1).
+
+    The SNR (Eq. 4) is scale-free and the rule reads only it (and, on the distribution-free
+    path, signs), so unit variance loses nothing.
+
+    Parameters
+    ----------
+    snr_value : float
+        The true SNR of the conclusion "A>B" (mean of A - B over its standard deviation).
+    estimator : str, default 'Avg'
+        The name the values go under (ST, RS, Avg or Vote; the mixture needs a pilot).
+
+    Returns
+    -------
+    callable
+        ``source(rng, n)``: a dict with ``n`` values under ``estimator``.
+    """
+    if not math.isfinite(snr_value):
+        raise ValueError(f"snr must be a finite number, got {snr_value!r}")
+    if estimator not in SINGLE:
+        raise ValueError(f"a true SNR simulates a single difference ({', '.join(SINGLE)}), "
+                         f"got {estimator!r}: the mixture needs a pilot study's values")
+    return lambda rng, n: {estimator: snr_value + rng.standard_normal(n)}
+
+
+def bootstrap_source(pilot: Mapping[str, Sequence[float]]) -> Source:
+    """Values resampled from a pilot study: whole repetitions drawn with replacement.
+
+    Every estimator of a drawn repetition comes along, so Vote, Avg and the mixture keep their
+    joint law (the mixture's null offset reads Vote and Avg).
+
+    Parameters
+    ----------
+    pilot : mapping of str to sequence of float
+        Each estimator's values, one per repetition of the pilot, all of the same length
+        (at least 2).
+
+    Returns
+    -------
+    callable
+        ``source(rng, n)``: a dict of ``n`` resampled values per estimator.
+    """
+    arrays = {name: np.asarray(v, dtype=np.float64) for name, v in pilot.items()}
+    sizes = {a.size for a in arrays.values()}
+    if len(sizes) != 1 or min(sizes) < 2:
+        raise ValueError("a pilot needs every estimator's values for the same repetitions, at "
+                         f"least 2, got lengths {sorted(sizes)}")
+    size = sizes.pop()
+
+    def draw(rng: np.random.Generator, n: int) -> dict:
+        index = rng.integers(0, size, n)
+        return {name: a[index] for name, a in arrays.items()}
+
+    return draw
+
+
+def truth_of_snr(snr_value: float, threshold: float = THRESHOLD,
+                 conclusion: str = "A>B") -> str:
+    """The right verdict for a true SNR: the rule's own target, Phi(SNR) against tau.
+
+    "A>B" if Phi(SNR) >= tau, "B>A" if Phi(SNR) <= 1 - tau, else "none" (the verdict's
+    decision names, through :func:`~reprocompare.estimators.verdict.decide` on the point).
+
+    Parameters
+    ----------
+    snr_value : float
+        The true SNR of A - B.
+    threshold : float, default THRESHOLD
+        tau, in (0.5, 1).
+    conclusion : {'A>B', 'B>A'}, default 'A>B'
+        The conclusion under test (the SNR is of A - B either way).
+
+    Returns
+    -------
+    str
+        "A>B", "B>A" or "none".
+
+    Examples
+    --------
+    >>> truth_of_snr(1.0), truth_of_snr(0.5), truth_of_snr(-0.9)
+    ('A>B', 'none', 'B>A')
+    """
+    signed = snr_value if conclusion == "A>B" else -snr_value
+    return _decision_name(decide(signed, signed, threshold=threshold), conclusion)
+
+
+def truth_of_values(values: Mapping[str, Sequence[float]], estimators: Sequence[str],
+                    conclusion: str = "A>B", threshold: float = THRESHOLD) -> dict[str, str]:
+    """A pilot's own point verdicts: what its bootstrap treats as the truth.
+
+    Each estimator's SNR over all of the pilot's repetitions against tau, the mixture's read
+    against its null offset from the whole pilot.
+
+    Parameters
+    ----------
+    values : mapping of str to sequence of float
+        The pilot's values per estimator.
+    estimators : sequence of str
+        The estimators to judge.
+    conclusion : {'A>B', 'B>A'}, default 'A>B'
+        The conclusion under test.
+    threshold : float, default THRESHOLD
+        tau, in (0.5, 1).
+
+    Returns
+    -------
+    dict of str to str
+        "A>B", "B>A" or "none" per estimator.
+    """
+    out = {}
+    for name in _check_estimators(estimators):
+        snr0 = (mixture_null_offset(values["Vote"], values["Avg"], conclusion).snr_normal
+                if name == "Mixture" else 0.0)
+        point = snr(np.asarray(values[name], dtype=np.float64), conclusion)
+        out[name] = _decision_name(decide(point, point, threshold=threshold, snr0=snr0),
+                                   conclusion)
+    return out
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Many simulated studies of one design, and what they cost in repetitions.
+
+    ``studies`` holds each :class:`SimulatedStudy`; ``truth`` the right decision per deciding
+    estimator (None: not known, no wrong share); ``settings`` the design simulated.
+    """
+
+    studies: tuple[SimulatedStudy, ...]
+    truth: dict | None
+    settings: dict
+
+    @property
+    def repetitions(self) -> np.ndarray:
+        """R at the stop of every study."""
+        return np.array([s.stopped_at for s in self.studies])
+
+    def wrong(self) -> np.ndarray:
+        """Per study: some deciding estimator gave a verdict other than the truth's."""
+        if self.truth is None:
+            return np.zeros(len(self.studies), dtype=bool)
+        return np.array([any(d in VERDICTS and d != self.truth[name]
+                             for name, d in s.decisions.items()) for s in self.studies])
+
+    def summary(self) -> dict:
+        """The figures ``reprocompare plan`` prints (JSON keys).
+
+        Percentiles are of the R at the stop, each an R some study stopped at (``higher``).
+
+        Returns
+        -------
+        dict
+            ``studies``, ``mean_repetitions``, ``median_repetitions``, ``p10_repetitions``,
+            ``p90_repetitions``, ``decided_share``, ``futility_share``, ``wrong_share``,
+            ``truth`` and the settings.
+        """
+        r = self.repetitions
+        quantile = lambda q: int(np.quantile(r, q, method="higher"))  # noqa: E731
+        return {"studies": len(self.studies), "mean_repetitions": float(r.mean()),
+                "median_repetitions": quantile(0.5), "p10_repetitions": quantile(0.1),
+                "p90_repetitions": quantile(0.9),
+                "decided_share": float(np.mean([s.decided for s in self.studies])),
+                "futility_share": float(np.mean([s.futile for s in self.studies])),
+                "wrong_share": float(self.wrong().mean()) if self.truth is not None else None,
+                "truth": self.truth, **self.settings}
+
+
+def simulate(source: Source, estimators: Sequence[str], *, studies: int, seed: int = 0,
+             wave: int, max_repetitions: int, conclusion: str = "A>B",
+             threshold: float = THRESHOLD, confidence: float = CONFIDENCE,
+             comparisons: int = 1, truth: Mapping[str, str] | None = None,
+             futility: Futility | None = None) -> Plan:
+    """Run the stopping rule on ``studies`` seeded studies drawn from ``source``.
+
+    Study ``i`` draws its ``max_repetitions`` values from
+    ``numpy.random.default_rng([seed, i])`` and goes through :func:`run_rule`: the same seed
+    gives the same studies, and a larger ``studies`` only adds to them.
+
+    Parameters
+    ----------
+    source : callable
+        ``source(rng, n)``: one study's values (:func:`normal_source`,
+        :func:`bootstrap_source`).
+    estimators : sequence of str
+        The deciding estimators.
+    studies : int
+        How many studies, 1 to :data:`MAX_STUDIES`.
+    seed : int, default 0
+        The simulation's seed.
+    wave : int
+        Repetitions per wave.
+    max_repetitions : int
+        The most repetitions a study may run.
+    conclusion : {'A>B', 'B>A'}, default 'A>B'
+        The conclusion under test.
+    threshold : float, default THRESHOLD
+        tau, in (0.5, 1).
+    confidence : float, default CONFIDENCE
+        The family's confidence, in (0, 1).
+    comparisons : int, default 1
+        How many comparisons the study decides.
+    truth : mapping of str to str, optional
+        The right decision per deciding estimator (:func:`truth_of_snr`,
+        :func:`truth_of_values`); without it no wrong share.
+    futility : callable, optional
+        The futility hook of :func:`run_rule`.
+
+    Returns
+    -------
+    Plan
+        The studies and their summary.
+
+    Examples
+    --------
+    >>> plan = simulate(normal_source(4.0), ["Avg"], studies=20, wave=5, max_repetitions=20,
+    ...                 truth={"Avg": truth_of_snr(4.0)})
+    >>> s = plan.summary()
+    >>> s["median_repetitions"], s["decided_share"], s["wrong_share"]
+    (10, 0.9, 0.0)
+    """
+    if int(studies) != studies or not 1 <= studies <= MAX_STUDIES:
+        raise ValueError(f"studies must be a whole number in 1..{MAX_STUDIES}, got {studies!r}")
+    estimators = _check_estimators(estimators)
+    wave, max_repetitions = _check_design(wave, max_repetitions)
+    done = []
+    for i in range(int(studies)):
+        values = source(np.random.default_rng([int(seed), i]), max_repetitions)
+        done.append(run_rule(values, estimators, wave=wave, max_repetitions=max_repetitions,
+                             conclusion=conclusion, threshold=threshold, confidence=confidence,
+                             comparisons=comparisons, futility=futility))
+    settings = {"estimators": list(estimators), "wave": wave,
+                "max_repetitions": max_repetitions, "threshold": float(threshold),
+                "confidence": float(confidence), "conclusion": conclusion,
+                "comparisons": int(comparisons), "seed": int(seed)}
+    return Plan(studies=tuple(done), truth=None if truth is None else dict(truth),
+                settings=settings)
+
+
+def wall_times(stops, wave: int, job_seconds: Mapping[str, float], slots: int) -> np.ndarray:
+    """Wall-clock seconds of studies that stopped at ``stops``, on ``slots`` parallel jobs.
+
+    Each repetition runs one single-threaded job per strategy (the workflow's compare rule has
+    ``threads: 1``), of the measured mean seconds ``job_seconds[strategy]``; the waves run one
+    after the other, and a wave of n repetitions takes max(n x sum(job_seconds) / slots,
+    max(job_seconds)): perfect packing, a lower bound that is close when a wave has many more
+    jobs than slots or much fewer. Snakemake's start-up and per-job overhead are not counted.
+
+    Parameters
+    ----------
+    stops : array_like of int
+        R at the stop of each study.
+    wave : int
+        Repetitions per wave.
+    job_seconds : mapping of str to float
+        Mean seconds of one repetition's job, per strategy.
+    slots : int
+        Jobs that run at once (cores on one machine, or a cluster's job limit).
+
+    Returns
+    -------
+    numpy.ndarray of float
+        Seconds per study.
+
+    Examples
+    --------
+    >>> wall_times([10], 5, {"bcv": 60.0, "holdout": 10.0}, slots=7).tolist()
+    [120.0]
+    """
+    if int(slots) != slots or slots < 1:
+        raise ValueError(f"slots must be a whole number >= 1, got {slots!r}")
+    per_repetition = float(sum(job_seconds.values()))
+    longest = float(max(job_seconds.values(), default=0.0))
+    out = []
+    for stop in np.asarray(stops, dtype=int):
+        taken = looks(int(stop), wave)
+        sizes = np.diff([0, *taken])
+        out.append(float(sum(max(n * per_repetition / slots, longest) for n in sizes)))
+    return np.array(out)
