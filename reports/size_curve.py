@@ -4,7 +4,7 @@ One column per task, two rows: the mean of A - B in F1 points with its 95% inter
 over the repetitions, :mod:`reprocompare.estimators.effect`), and the SNR (Eq. 4) with the
 interval its summary recorded (exact noncentral t, or the confidence sequence of a sequential
 study). Every study of a task is one point per estimator at its number of sentences (each
-independent sample of a size its own point, side by side); the marker says the verdict: filled
+sample of a size its own point, side by side); the marker says the verdict: filled
 when "A > B reproduces", a cross when "B > A reproduces", open otherwise (no reproducible
 difference, or undecided). The x axis is logarithmic: the sizes double and quadruple.
 Drawn without pyplot under the fixed style of :mod:`reprocompare.reports.figures`, so the same
@@ -113,6 +113,6 @@ def size_curve(tasks: dict[str, list[dict]], stem: str | Path) -> list[Path]:
             top.set_ylabel("mean of A - B (F1 points)\n95% CI over the repetitions")
             bottom.set_ylabel("SNR of A - B (Eq. 4)\n95% CI")
             bottom.set_xlabel("training corpus (sentences, log scale)")
-            top.legend(title="filled: A > B reproduces\nx: B > A; open: neither",
+            top.legend(title="filled: A > B reproduces\nx: B > A; open: undecided/neither",
                        loc="best", fontsize=7.5, title_fontsize=7.5)
     return save(fig, stem)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from reprocompare.base.markdown import md_table
+from reprocompare.base.markdown import md_code, md_table
 from reprocompare.base.records import read_repetitions
 
 HERE = Path(__file__).resolve().parent
@@ -98,20 +98,36 @@ def table(study: str, record: dict) -> str:
     return "\n".join(lines + md_table(["", *ESTIMATORS], rows))
 
 
+def _tagger(summary: dict) -> str:
+    """The tagger spec A and B share but for the compared setting: the CRF's iterations."""
+    return ", ".join(sorted({part for spec in summary["models"].values()
+                             for part in spec.split(":", 1)[-1].split(",")
+                             if part.startswith("max_iterations=")})) or "-"
+
+
 def by_size() -> str:
-    """Each task at every sample size it was run at (studies/TASK and studies/TASK-nN):
-    mean of A - B in F1 points and SNR [95% CI] per estimator."""
+    """Each task at every sample size with one tagger spec (studies/size-TASK: three samples of
+    each size, drawn independently, so overlapping: studies/sample_overlap.py; and
+    studies/TASK-full): mean of A - B in F1 points and SNR [95% CI] per estimator it ran."""
     rows = []
     for study in sorted(PAPER):
         records = [json.loads(path.read_text())["summary"]
-                   for directory in _sizes(study) for path in _summary_paths(directory)]
-        for summary in sorted(records, key=lambda r: r["sentences"]):
+                   for directory in (HERE / f"size-{study}", HERE / f"{study}-full")
+                   for path in _summary_paths(directory)]
+        for summary in sorted(records, key=lambda r: (r["sentences"], r["corpus"])):
             estimators = summary["estimators"]
-            r_values = sorted({estimators[name]["repetitions"] for name in ESTIMATORS})
+            present = [name for name in ESTIMATORS if name in estimators]
+            r_values = sorted({estimators[name]["repetitions"] for name in present})
             cells = [f"{100 * e['mean']:+.2f} / {e['snr']:.2f} [{e['snr_low']:.2f}, "
-                     f"{e['snr_high']:.2f}]" for e in (estimators[n] for n in ESTIMATORS)]
-            rows.append([study, summary["sentences"], ", ".join(map(str, r_values)), *cells])
-    return "\n".join(md_table(["task", "sentences", "R", *ESTIMATORS], rows))
+                     f"{e['snr_high']:.2f}]" if e else "-"
+                     for e in (estimators.get(n) for n in ESTIMATORS)]
+            kinds = sorted({estimators[name].get("interval_kinds", {}).get("snr", "")
+                            for name in present})
+            rows.append([study, summary["sentences"], md_code(summary["corpus"]),
+                         _tagger(summary), ", ".join(map(str, r_values)), *cells,
+                         "; ".join(kinds)])
+    return "\n".join(md_table(["task", "sentences", "sample", "tagger", "R", *ESTIMATORS,
+                               "SNR interval"], rows))
 
 
 def _study_directories():
@@ -143,20 +159,21 @@ def random_splits() -> str:
         summary = record["summary"]
         by_k = {int(k): v for k, v in summary["random_splits_by_k"].items()}
         low, high = min(by_k), max(by_k)
-        rows.append([study, summary["sentences"], by_k[low]["repetitions"],
+        rows.append([study, summary["sentences"], _tagger(summary), by_k[low]["repetitions"],
                      f"{holdout_correlation(directory):+.3f}",
                      f"{by_k[low]['snr']:.3f} (k = {low})",
                      f"{by_k[high]['snr']:.3f} (k = {high})",
                      f"{math.sqrt(high / low) * by_k[low]['snr']:.3f}",
                      f"{summary['estimators']['Avg']['snr']:.3f}"])
-    return "\n".join(md_table(["task", "sentences", "R",
+    return "\n".join(md_table(["task", "sentences", "tagger", "R",
                                 "correlation of two hold-outs' differences", "SNR at smallest k",
                                 "SNR at largest k", "sqrt(k) growth predicts", "Avg's SNR"], rows))
 
 
 def main() -> None:
     print("\n\n".join(table(study, record) for study, record in summaries().items()))
-    print("\nBy sample size (mean of A - B in F1 points / SNR [95% CI]):\n")
+    print("\nBy sample size, one tagger per task (mean of A - B in F1 points / SNR [95% "
+          "interval of the kind in the last column]; three overlapping samples of each size):\n")
     print(by_size())
     print("\nRandom splits by k (SNR relative to the conclusion under test):\n")
     print(random_splits())
