@@ -39,7 +39,7 @@ heavy = sorted({{name.split(".")[0] for name in sys.modules}} & set({heavy!r}))
 print("HEAVY=" + json.dumps(heavy), file=sys.stderr)
 """
 COMMANDS = ("split", "score", "compare", "models", "summarize", "resume", "sequential", "init",
-            "run", "expected-max", "expected-max-bias")
+            "run", "plan", "expected-max", "expected-max-bias")
 
 
 def _fresh(*argv: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:

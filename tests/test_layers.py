@@ -55,6 +55,7 @@ LAZY = {
     ("reprocompare.commands.cli", "reprocompare.estimators.expected_max"): "scipy",
     ("reprocompare.commands.cli", "reprocompare.estimators.expected_max_bias"): "scipy, pandas",
     ("reprocompare.commands.cli", "reprocompare.estimators.trial_scores"): "numpy",
+    ("reprocompare.commands.plan", "reprocompare.estimators.planning"): "scipy",
     # resume runs from the CLI; it derives split.json only for a clone that lacks them
     ("reprocompare.commands.resume", "reprocompare.splitters"): "scikit-learn",
     # every workflow job imports jobs and config; most of them train nothing and draw nothing

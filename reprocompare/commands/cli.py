@@ -22,7 +22,7 @@ from reprocompare import schemas
 from reprocompare.base.records import TABLE4_K, dumps_json
 from reprocompare.base.records import write_directory_atomic, write_text_atomic
 from reprocompare.base.strategies import BCV, NAMES, STRATEGIES
-from reprocompare.commands import init, run
+from reprocompare.commands import init, plan, run
 from reprocompare.commands.resume import resume
 from reprocompare.commands.sequential import run_sequential
 from reprocompare.corpora.conll import check_has_chunks, read_conll, task_corpus
@@ -599,6 +599,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     init.add_parser(sub)  # reprocompare/commands/init.py
     run.add_parser(sub)  # reprocompare/commands/run.py
+    plan.add_parser(sub)  # reprocompare/commands/plan.py
 
     expected = sub.add_parser(
         "expected-max", help="expected validation performance against budget (seeds 001/002)",

@@ -1,0 +1,322 @@
+"""``reprocompare plan``: what a sequential study will cost, before it runs (issue 39, item 3).
+
+``--snr S`` simulates the stopping rule (:mod:`reprocompare.estimators.planning`) on studies
+whose estimator has the true SNR S; ``--study DIR`` on studies resampled from a pilot study's
+own repetitions (its summary's per-repetition values), and adds the core-hours and wall time
+from the pilot's measured runtimes (each repetition's ``runtime.json``, or its strategy's
+``records.jsonl`` in a committed study). Defaults come from the config schema.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+
+from reprocompare import schemas
+from reprocompare.base.errors import UserError
+from reprocompare.base.records import dumps_json, read_json, read_repetitions
+from reprocompare.base.strategies import ESTIMATORS
+
+#: what a flag's number may be: the config schema's bounds where it has them
+WAVES = (schemas.bound("stopping.wave", "minimum"), schemas.bound("stopping.wave"))
+MAXIMA = (schemas.bound("stopping.max_repetitions", "minimum"),
+          schemas.bound("stopping.max_repetitions"))
+#: the simulated studies: each is up to max_repetitions / wave verdicts of 5-30 ms
+STUDIES = (1, 10_000)
+#: |SNR| beyond this decides at the first look whatever the design: nothing to plan
+MAX_SNR = 1000.0
+#: jobs at once, on a machine or a cluster
+SLOTS = (1, 1_000_000)
+
+
+def _integer(low: int, high: int):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer in [{low}, {high}], got "
+                                             f"{text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be in [{low}, {high}], got {text}")
+        return value
+
+    parse.__name__ = "an integer"
+    return parse
+
+
+def _snr(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not math.isfinite(value) or abs(value) > MAX_SNR:
+        raise argparse.ArgumentTypeError(f"must be a finite number in [-{MAX_SNR:g}, "
+                                         f"{MAX_SNR:g}], got {text}")
+    return value
+
+
+def _share(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number in (0, 1), got {text!r}") from None
+    if not 0 < value < 1:  # NaN compares false: refused too
+        raise argparse.ArgumentTypeError(f"must be in (0, 1), got {text}")
+    return value
+
+
+def add_parser(sub) -> None:
+    """``reprocompare plan``, registered on the CLI's subcommands.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The CLI's subcommands.
+    """
+    wave, maximum = schemas.default("stopping.wave"), schemas.default("stopping.max_repetitions")
+    threshold, confidence = (schemas.default("verdict.threshold"),
+                             schemas.default("verdict.confidence"))
+    deciding = ", ".join(schemas.default("stopping.estimators"))
+    plan = sub.add_parser(
+        "plan", help="simulate a sequential study's stopping rule: repetitions, verdicts, cost",
+        description="Simulate the sequential stopping rule as `reprocompare sequential` runs it "
+                    "(waves up to a maximum, confidence sequences, stop when every deciding "
+                    "estimator is decided) on seeded studies: the R at the stop (mean, median, "
+                    "10th-90th percentile), the shares decided, stopped for futility and "
+                    "decided wrong. --snr S: estimates with true SNR S; --study DIR: "
+                    "estimates resampled from a pilot study's repetitions, with its measured "
+                    "runtimes turned into core-hours and wall time.")
+    source = plan.add_mutually_exclusive_group(required=True)
+    source.add_argument("--snr", type=_snr, metavar="S",
+                        help="true SNR of A - B (mean over standard deviation; finite, "
+                             f"|S| <= {MAX_SNR:g})")
+    source.add_argument("--study", type=Path, metavar="DIR",
+                        help="a pilot study's directory (its results/summaries)")
+    plan.add_argument("--comparison", metavar="CORPUS/NAME",
+                      help="with --study, the comparison to plan when it has several")
+    plan.add_argument("--max-repetitions", type=_integer(*MAXIMA), default=maximum, metavar="N",
+                      help=f"the most repetitions ({maximum}; {MAXIMA[0]}..{MAXIMA[1]})")
+    plan.add_argument("--wave", type=_integer(*WAVES), default=wave, metavar="W",
+                      help=f"repetitions per wave ({wave}; {WAVES[0]}..{WAVES[1]})")
+    plan.add_argument("--estimator", action="append", choices=ESTIMATORS, metavar="E",
+                      help=f"a deciding estimator, repeatable ({deciding}; one of "
+                           f"{', '.join(ESTIMATORS)}; --snr: one single difference)")
+    plan.add_argument("--threshold", type=_share, default=threshold,
+                      help=f"tau on the reproducibility ({threshold:g})")
+    plan.add_argument("--confidence", type=_share, default=confidence,
+                      help=f"confidence of the verdicts together ({confidence:g})")
+    plan.add_argument("--studies", type=_integer(*STUDIES), default=200, metavar="K",
+                      help=f"simulated studies (200; {STUDIES[0]}..{STUDIES[1]})")
+    plan.add_argument("--seed", type=_integer(0, 2**63 - 1), default=0,
+                      help="the simulation's seed (0)")
+    slots = plan.add_mutually_exclusive_group()
+    slots.add_argument("--cores", type=_integer(*SLOTS), metavar="C",
+                       help="with --study: wall time on C cores of one machine (1)")
+    slots.add_argument("--jobs", type=_integer(*SLOTS), metavar="N",
+                       help="with --study: wall time on a cluster running N jobs at once")
+    plan.add_argument("--json", action="store_true", help="print JSON")
+    plan.set_defaults(run=cmd_plan)
+
+
+def _summaries(directory: Path) -> dict[str, Path]:
+    root = directory / "results" / "summaries"
+    return {f"{path.parent.name}/{path.stem}": path
+            for path in sorted(root.glob("*/*.json")) if not path.name.endswith(".claims.json")}
+
+
+def pilot(directory: Path, comparison: str | None = None) -> tuple[str, Path, dict]:
+    """A pilot study's summary: (CORPUS/NAME, its path, its record), or one UserError naming
+    the cause (no summaries, several and none chosen, an unknown one).
+
+    Parameters
+    ----------
+    directory : pathlib.Path
+        The study's directory.
+    comparison : str, optional
+        CORPUS/NAME of the summary to read, required when there are several.
+
+    Returns
+    -------
+    (str, pathlib.Path, dict)
+    """
+    if not directory.is_dir():
+        raise UserError("no such study directory", path=directory)
+    found = _summaries(directory)
+    if not found:
+        raise UserError("no summaries under results/summaries: the pilot has no finished "
+                        "repetitions (run it first)", path=directory)
+    if comparison is None:
+        if len(found) > 1:
+            raise UserError(f"{len(found)} comparisons: choose one with --comparison "
+                            f"({', '.join(found)})", path=directory)
+        comparison = next(iter(found))
+    if comparison not in found:
+        raise UserError(f"no summary {comparison!r} (it has {', '.join(found)})",
+                        path=directory)
+    return comparison, found[comparison], read_json(found[comparison])
+
+
+def job_seconds(directory: Path, comparison: str) -> tuple[dict[str, float], int]:
+    """Mean seconds of one repetition's job per strategy, from the pilot's runtime.json files
+    (or its strategies' records.jsonl), and how many repetitions they were measured on.
+
+    A job's seconds are the sum over its folds of both models' (``runtime.json``: the folds'
+    training and prediction seconds of A and of B).
+
+    Parameters
+    ----------
+    directory : pathlib.Path
+        The study's directory.
+    comparison : str
+        CORPUS/NAME.
+
+    Returns
+    -------
+    (dict of str to float, int)
+        Mean seconds per strategy (empty when nothing was measured), and the fewest
+        repetitions measured of any strategy.
+    """
+    corpus, name = comparison.split("/", 1)
+    base = directory / "results" / "compare" / corpus / name
+    means, counts = {}, []
+    for strategy_dir in sorted(p for p in base.glob("*") if p.is_dir()):
+        runtimes = {n: record["runtime.json"] for n, record in
+                    read_repetitions(strategy_dir).items() if "runtime.json" in record}
+        for path in strategy_dir.glob("rep*/runtime.json"):
+            number = path.parent.name.removeprefix("rep")
+            if number.isdigit():
+                runtimes[int(number)] = read_json(path)
+        seconds = []
+        for runtime in runtimes.values():
+            try:
+                seconds.append(sum(float(fold["A"]) + float(fold["B"])
+                                   for fold in runtime["folds"]))
+            except (KeyError, TypeError, ValueError):
+                raise UserError("a runtime record without its folds' seconds of A and B",
+                                path=strategy_dir) from None
+        if seconds:
+            means[strategy_dir.name] = sum(seconds) / len(seconds)
+            counts.append(len(seconds))
+    return means, min(counts, default=0)
+
+
+def _hours(seconds: float) -> str:
+    return f"{seconds / 3600:.2f} h" if seconds >= 360 else f"{seconds / 60:.1f} min"
+
+
+def cmd_plan(args: argparse.Namespace) -> int:
+    """``reprocompare plan``: simulate the stopping rule and print what it costs.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    int
+        The exit status (0).
+    """
+    import numpy as np  # lazy: numpy, for this command only
+
+    from reprocompare.estimators import planning  # lazy: scipy, for this command only
+
+    if args.max_repetitions < args.wave:
+        raise UserError(f"the maximum ({args.max_repetitions}) is below one wave "
+                        f"({args.wave}): --max-repetitions must be at least --wave",
+                        path="the command line")
+    estimators = args.estimator or schemas.default("stopping.estimators")
+    if len(set(estimators)) != len(estimators):
+        raise UserError(f"--estimator given twice: {', '.join(estimators)}",
+                        path="the command line")
+    if args.study is None and (args.cores or args.jobs or args.comparison):
+        raise UserError("--cores, --jobs and --comparison need --study (the runtimes are a "
+                        "pilot's)", path="the command line")
+    design = dict(wave=args.wave, max_repetitions=args.max_repetitions,
+                  threshold=args.threshold, confidence=args.confidence)
+    extra: dict = {}
+    if args.snr is not None:
+        if len(estimators) != 1 or estimators[0] not in planning.SINGLE:
+            raise UserError(f"--snr simulates one single difference ({', '.join(planning.SINGLE)})"
+                            f", got {', '.join(estimators)}: plan the mixture from a pilot with "
+                            "--study", path="the command line")
+        source = planning.normal_source(args.snr, estimators[0])
+        truth = {estimators[0]: planning.truth_of_snr(args.snr, args.threshold)}
+        conclusion, extra["snr"] = "A>B", args.snr
+    else:
+        comparison, path, record = pilot(args.study, args.comparison)
+        values = record.get("values") or {}
+        needed = [*estimators, *(("Vote", "Avg") if "Mixture" in estimators else ())]
+        lengths = {name: len(values.get(name) or ()) for name in needed}
+        if min(lengths.values()) < 2:
+            short = ", ".join(f"{n}: {k}" for n, k in lengths.items() if k < 2)
+            raise UserError(f"too few finished repetitions to resample ({short}; at least 2)",
+                            path=path)
+        if len(set(lengths.values())) != 1:
+            raise UserError(f"the estimators' values differ in length ({lengths})", path=path)
+        pilot_values = {name: values[name] for name in dict.fromkeys(needed)}
+        conclusion = record.get("summary", {}).get("conclusion", "A>B")
+        source = planning.bootstrap_source(pilot_values)
+        truth = planning.truth_of_values(pilot_values, estimators, conclusion, args.threshold)
+        extra.update(study=str(args.study), comparison=comparison,
+                     pilot_repetitions=lengths[estimators[0]])
+    plan = planning.simulate(source, estimators, studies=args.studies, seed=args.seed,
+                             conclusion=conclusion, truth=truth, **design)
+    summary = {**plan.summary(), **extra}
+    if args.study is not None:
+        seconds, measured = job_seconds(args.study, summary["comparison"])
+        summary["runtime_repetitions"] = measured
+        if seconds:
+            per = sum(seconds.values())
+            core_hours = plan.repetitions * per / 3600
+            slots = args.jobs or args.cores or 1
+            wall = planning.wall_times(plan.repetitions, args.wave, seconds, slots) / 3600
+            summary.update(
+                job_seconds=seconds, core_hours_per_repetition=per / 3600,
+                mean_core_hours=float(core_hours.mean()),
+                p90_core_hours=float(np.quantile(core_hours, 0.9, method="higher")),
+                parallel={"jobs" if args.jobs else "cores": slots},
+                mean_wall_hours=float(wall.mean()),
+                p90_wall_hours=float(np.quantile(wall, 0.9, method="higher")))
+    if args.json:
+        sys.stdout.write(dumps_json(summary))
+        return 0
+    sys.stdout.write(_table(summary) + "\n")
+    return 0
+
+
+def _table(s: dict) -> str:
+    """The human summary: a short table."""
+    pct = lambda x: f"{100 * x:.1f}%"  # noqa: E731
+    given = (f"true SNR {s['snr']:g}" if "snr" in s else
+             f"pilot {s['study']} ({s['comparison']}, {s['pilot_repetitions']} repetitions "
+             "resampled)")
+    truth = ", ".join(f"{n}: {d}" for n, d in s["truth"].items())
+    rows = [
+        f"{s['studies']} simulated studies, {given}: waves of {s['wave']} up to "
+        f"{s['max_repetitions']}, deciding {', '.join(s['estimators'])}, threshold "
+        f"{s['threshold']:g}, confidence {s['confidence']:g}, seed {s['seed']}",
+        f"  {'repetitions at the stop':<26} mean {s['mean_repetitions']:.1f}, median "
+        f"{s['median_repetitions']}, 10th-90th percentile {s['p10_repetitions']}-"
+        f"{s['p90_repetitions']}",
+        f"  {'decided':<26} {pct(s['decided_share'])}",
+        f"  {'stopped for futility':<26} {pct(s['futility_share'])} (no futility rule yet)",
+        f"  {'wrong verdict':<26} {pct(s['wrong_share'])} (against {truth}"
+        + (", the pilot's own point verdict)" if "study" in s else ")")]
+    if "core_hours_per_repetition" in s:
+        (kind, slots), = s["parallel"].items()
+        rows += [
+            f"  {'cost per repetition':<26} {s['core_hours_per_repetition']:.3f} core-hours "
+            f"({len(s['job_seconds'])} jobs, measured on {s['runtime_repetitions']} "
+            "repetitions)",
+            f"  {'core-hours at the stop':<26} mean {s['mean_core_hours']:.2f}, 90th "
+            f"percentile {s['p90_core_hours']:.2f}",
+            f"  {'wall time on ' + str(slots) + ' ' + kind:<26} mean "
+            f"{_hours(3600 * s['mean_wall_hours'])}, 90th percentile "
+            f"{_hours(3600 * s['p90_wall_hours'])} (perfect packing, no overhead)"]
+    elif "study" in s:
+        rows.append(f"  {'cost':<26} no runtime.json in the pilot: not known")
+    return "\n".join(rows)
