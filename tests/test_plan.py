@@ -1,0 +1,239 @@
+"""``reprocompare plan`` and its simulator (issue 39, item 3): the stopping rule as the workflow
+runs it, checked against the workflow's own functions and against what the verdict is
+calibrated for; the command's JSON keys and its refusals."""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import conftest
+from conftest import ROOT
+from reprocompare.estimators import planning
+from reprocompare.estimators.null import null_offsets
+from reprocompare.estimators.verdict import replay
+from reprocompare.study.summary import verdicts as summary_verdicts
+
+#: committed pilots, read only: never written under studies/
+CHUNKING = ROOT / "studies" / "chunking"
+NER_FULL = ROOT / "studies" / "ner-full"
+KEYS = ("mean_repetitions", "median_repetitions", "p90_repetitions", "decided_share",
+        "futility_share", "wrong_share")
+
+
+def _pilot(directory):
+    path, = (p for p in (directory / "results" / "summaries").glob("*/*.json")
+             if not p.name.endswith(".claims.json"))
+    record = json.loads(path.read_text())
+    return record["values"], record["summary"]["conclusion"]
+
+
+@pytest.mark.parametrize("snr_value", [-2.0, -0.8416, -0.84, 0.0, 0.5, 0.84, 0.8417, 3.0])
+def test_truth_is_phi_of_the_snr_against_the_threshold(snr_value):
+    p = stats.norm.cdf(snr_value)
+    expected = "A>B" if p >= 0.8 else "B>A" if p <= 0.2 else "none"
+    assert planning.truth_of_snr(snr_value, 0.8) == expected
+    # decisions name a direction, whichever conclusion is under test
+    assert planning.truth_of_snr(snr_value, 0.8, "B>A") == expected
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_one_estimator_stops_where_replay_does(seed):
+    """For a single difference the simulator is verdict.replay's rule (an existing, separate
+    implementation of the stop)."""
+    rng = np.random.default_rng(seed)
+    values = 1.2 + rng.standard_normal(40)
+    study = planning.run_rule({"ST": values}, ["ST"], wave=5, max_repetitions=40)
+    expected = replay(values, 5, max_repetitions=40)
+    assert (study.stopped_at, study.decided, study.looks) == \
+        (expected.stopped_at, expected.decided, expected.looks)
+    assert study.decisions["ST"] == expected.verdict.decision
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_several_estimators_stop_where_the_workflows_summaries_do(seed):
+    """Avg and the mixture deciding, a pilot resampled: the stop is the first look whose
+    summary (study.summary.verdicts, what the workflow writes and `sequential` reads) says
+    decided, with the mixture's offset from the repetitions up to the look."""
+    values, conclusion = _pilot(NER_FULL)
+    pilot = {name: values[name] for name in ("Avg", "Vote", "Mixture")}
+    drawn = planning.bootstrap_source(pilot)(np.random.default_rng(seed), 20)
+    study = planning.run_rule(drawn, ["Avg", "Mixture"], wave=5, max_repetitions=20,
+                              conclusion=conclusion)
+    stopping = {"enabled": True, "estimators": ["Avg", "Mixture"], "wave": 5,
+                "max_repetitions": 20}
+    for r in (5, 10, 15, 20):
+        head = {name: list(v[:r]) for name, v in drawn.items()}
+        record = summary_verdicts(head, null_offsets(head, conclusion), conclusion,
+                                  stopping=stopping)
+        if record["stopping"]["decided"] or r == 20:
+            break
+    assert study.stopped_at == r
+    assert study.decided == record["stopping"]["decided"]
+    assert study.decisions == {n: record["verdicts"][n]["decision"] for n in ("Avg", "Mixture")}
+
+
+@pytest.mark.parametrize("wave,maximum", [(20, 20), (5, 30)], ids=["fixed R", "waves"])
+def test_wrong_share_at_snr_0_is_within_the_verdicts_error(wave, maximum):
+    """At SNR 0 the right verdict is "none"; a direction is decided only when the interval
+    excludes SNR 0, which the 95% confidence sequence does with probability <= 5% at any
+    stopping time: the wrong share stays within 5% plus three Monte Carlo standard errors."""
+    studies = 200
+    plan = planning.simulate(planning.normal_source(0.0), ["Avg"], studies=studies, seed=11,
+                             wave=wave, max_repetitions=maximum,
+                             truth={"Avg": planning.truth_of_snr(0.0)})
+    summary = plan.summary()
+    assert summary["truth"] == {"Avg": "none"}
+    assert summary["wrong_share"] <= 0.05 + 3 * math.sqrt(0.05 * 0.95 / studies)
+    assert all(s.stopped_at <= maximum for s in plan.studies)
+
+
+def test_decided_share_grows_with_the_snr():
+    shares = [planning.simulate(planning.normal_source(s), ["Avg"], studies=60, seed=3,
+                                wave=5, max_repetitions=20).summary()["decided_share"]
+              for s in (1.0, 3.0, 8.0)]
+    assert shares[0] <= shares[1] <= shares[2] and shares[0] < shares[2]
+
+
+def test_the_same_seed_gives_the_same_numbers():
+    def run(seed, studies=12):
+        return planning.simulate(planning.normal_source(1.5, "RS"), ["RS"], studies=studies,
+                                 seed=seed, wave=5, max_repetitions=20,
+                                 truth={"RS": "A>B"})
+    first, again = run(7).summary(), run(7).summary()
+    assert first == again
+    assert run(7, 6).repetitions.tolist() == run(7).repetitions[:6].tolist()
+    assert run(8).repetitions.tolist() != run(7).repetitions.tolist() or \
+        run(9).repetitions.tolist() != run(7).repetitions.tolist()
+
+
+def test_the_pilot_bootstrap_of_a_committed_study_gives_finite_numbers():
+    values, conclusion = _pilot(CHUNKING)
+    pilot = {name: values[name] for name in ("Avg", "Vote", "Mixture")}
+    truth = planning.truth_of_values(pilot, ["Avg", "Mixture"], conclusion)
+    plan = planning.simulate(planning.bootstrap_source(pilot), ["Avg", "Mixture"], studies=30,
+                             seed=0, wave=5, max_repetitions=20, conclusion=conclusion,
+                             truth=truth)
+    summary = plan.summary()
+    assert all(math.isfinite(summary[key]) for key in KEYS)
+    assert 5 <= summary["median_repetitions"] <= summary["p90_repetitions"] <= 20
+    assert summary["futility_share"] == 0.0
+
+
+def test_the_futility_hook_stops_without_a_verdict():
+    asked = []
+
+    def futility(r, found):
+        asked.append((r, sorted(found)))
+        return r >= 10
+
+    plan = planning.simulate(planning.normal_source(0.84), ["Avg"], studies=20, seed=0,
+                             wave=5, max_repetitions=40, futility=futility)
+    summary = plan.summary()
+    assert all(s.stopped_at <= 10 for s in plan.studies)
+    assert summary["futility_share"] + summary["decided_share"] == 1.0
+    assert all(s.futile != s.decided for s in plan.studies)
+    assert asked and all(names == ["Avg"] for _, names in asked)
+
+
+def test_wall_times_pack_the_waves():
+    # waves of 5 to R = 12: 5, 5 and 2 repetitions of 70 core-seconds each
+    jobs = {"bcv": 60.0, "holdout": 10.0}
+    # 7 slots: every wave waits for its longest job (60 s), more than 5 x 70 / 7 = 50 s
+    assert planning.wall_times([12], 5, jobs, slots=7).tolist() == [180.0]
+    # 2 slots: 5 x 70 / 2 = 175 s, 175 s, then 2 x 70 / 2 = 70 s
+    assert planning.wall_times([12, 5], 5, jobs, slots=2).tolist() == [420.0, 175.0]
+
+
+@pytest.mark.parametrize("call,message", [
+    (lambda: planning.normal_source(math.inf), "finite"),
+    (lambda: planning.normal_source(1.0, "Mixture"), "pilot"),
+    (lambda: planning.simulate(planning.normal_source(1.0), ["Avg"], studies=0, wave=5,
+                               max_repetitions=10), "studies"),
+    (lambda: planning.simulate(planning.normal_source(1.0), ["Avg"], studies=1, wave=10,
+                               max_repetitions=5), "one wave"),
+    (lambda: planning.bootstrap_source({"Avg": [0.1]}), "at least 2"),
+])
+def test_the_library_refuses_bad_designs(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+# the command line
+
+
+def _cli(*args):
+    return conftest.reprocompare("plan", *map(str, args))
+
+
+def test_plan_snr_json_has_the_issues_keys():
+    result = _cli("--snr", "2", "--max-repetitions", "20", "--studies", "30", "--json")
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    for key in KEYS:
+        assert key in out
+    assert out["futility_share"] == 0.0 and out["truth"] == {"Avg": "A>B"}
+    assert (out["wave"], out["max_repetitions"], out["threshold"], out["confidence"]) == \
+        (5, 20, 0.8, 0.95)  # the schema's defaults
+
+
+def test_plan_study_prints_cost_and_writes_nothing(tmp_path):
+    """A committed pilot, read in place (nothing written under studies/): the table and the
+    JSON with the core-hours and wall time from its records.jsonl."""
+    before = sorted(p.stat().st_mtime_ns for p in (NER_FULL / "results").rglob("*"))
+    result = _cli("--study", NER_FULL, "--max-repetitions", "15", "--studies", "20",
+                  "--estimator", "Avg", "--estimator", "Mixture", "--cores", "4")
+    assert result.returncode == 0, result.stderr
+    assert "repetitions at the stop" in result.stdout and "wall time on 4 cores" in result.stdout
+    result = _cli("--study", NER_FULL, "--max-repetitions", "15", "--studies", "20", "--jobs",
+                  "50", "--json")
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert out["core_hours_per_repetition"] > 0 and out["parallel"] == {"jobs": 50}
+    assert 0 < out["mean_wall_hours"] <= out["p90_wall_hours"] < math.inf
+    assert sorted(p.stat().st_mtime_ns for p in (NER_FULL / "results").rglob("*")) == before
+
+
+def test_plan_study_reads_run_directories(tmp_path):
+    """A study whose repetitions are still files (runtime.json per run directory)."""
+    study = tmp_path / "pilot"
+    source, = (NER_FULL / "results" / "summaries").glob("*/*_vs_*[!s].json")
+    (study / "results" / "summaries" / "c").mkdir(parents=True)
+    shutil.copyfile(source, study / "results" / "summaries" / "c" / "x.json")
+    run = study / "results" / "compare" / "c" / "x"
+    for strategy, seconds in (("holdout", 30.0), ("bcv", 90.0)):
+        for r in range(3):
+            path = run / strategy / f"rep{r}" / "runtime.json"
+            path.parent.mkdir(parents=True)
+            path.write_text(json.dumps({"folds": [{"A": seconds / 2, "B": seconds / 2}]}))
+    result = _cli("--study", study, "--max-repetitions", "10", "--studies", "5", "--json")
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert out["job_seconds"] == {"bcv": 90.0, "holdout": 30.0}
+    assert out["core_hours_per_repetition"] == pytest.approx(120 / 3600)
+
+
+@pytest.mark.parametrize("args,fragment", [
+    (["--snr", "inf"], "finite"),
+    (["--snr", "nan"], "finite"),
+    (["--snr", "1", "--studies", "0"], "[1, 10000]"),
+    (["--snr", "1", "--studies", "10001"], "[1, 10000]"),
+    (["--snr", "1", "--wave", "10", "--max-repetitions", "5"], "below one wave"),
+    (["--snr", "1", "--estimator", "Mixture"], "--study"),
+    (["--snr", "1", "--cores", "4"], "need --study"),
+    (["--study", "{tmp}"], "no summaries"),
+    (["--study", "{tmp}/missing"], "no such study directory"),
+    (["--study", str(ROOT / "studies" / "two-comparisons")], "--comparison"),
+])
+def test_plan_refuses_bad_input_in_one_line(tmp_path, args, fragment):
+    result = _cli(*[a.replace("{tmp}", str(tmp_path)) for a in args])
+    assert result.returncode == 2, result.stdout
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert fragment in result.stderr
+    assert result.stdout == ""
