@@ -29,8 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from reprocompare.estimators.null import mixture_null_offset
-from reprocompare.estimators.sequential import looks
+from reprocompare.estimators.planning import run_rule
 from reprocompare.estimators.verdict import Replay, replay, verdict
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,18 +44,16 @@ def studies():
 
 
 def as_run(values: dict, conclusion: str) -> Replay:
-    """The mixture as the workflow decides it: at each look, its null offset from the Vote and
-    Avg seen so far (a summary knows no later repetition), the sequences intersected over the
-    looks. Replaying with the whole study's offset would look ahead (issue 38)."""
-    taken = []
-    for r in looks(len(values["Mixture"]), WAVE):
-        taken.append(r)
-        snr0 = mixture_null_offset(values["Vote"][:r], values["Avg"][:r], conclusion).snr
-        last = verdict(values["Mixture"][:r], conclusion, snr0=snr0, wave=WAVE)
-        if last.decision != "undecided":
-            break
-    return Replay(stopped_at=taken[-1], decided=last.decision != "undecided", wave=WAVE,
-                  looks=tuple(taken), verdict=last)
+    """The mixture as the workflow decides it (estimators.planning.run_rule, the simulator of
+    `reprocompare plan`): at each look, its null offset from the Vote and Avg seen so far (a
+    summary knows no later repetition; the whole study's offset would look ahead, issue 38),
+    in closed form for normal Vote and Avg (snr_normal) as the summaries read it, the
+    sequences intersected over the looks."""
+    study = run_rule({name: np.asarray(values[name]) for name in ("Vote", "Avg", "Mixture")},
+                     ["Mixture"], wave=WAVE, max_repetitions=len(values["Mixture"]),
+                     conclusion=conclusion)
+    return Replay(stopped_at=study.stopped_at, decided=study.decided, wave=WAVE,
+                  looks=study.looks, verdict=study.verdicts["Mixture"])
 
 
 def replay_order(values: dict, conclusion: str, order) -> tuple[int | None, dict]:
