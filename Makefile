@@ -6,6 +6,8 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 CORES  ?= 2
+# the report's stylesheet (figures fit the window; absolute: snakemake reads it in --directory)
+REPORT_CSS := $(CURDIR)/workflow/report/report.css
 
 .PHONY: demo test lint docs env clean study-chunking study-ner study-chunking-n600 study-ner-n600
 
@@ -23,7 +25,7 @@ $(STAMP): pyproject.toml requirements.lock
 # The main job on the shipped CoNLL-2000 sample (config/config.yaml), then the HTML report.
 demo: $(STAMP)
 	$(BIN)/snakemake --profile profiles/local --cores $(CORES)
-	$(BIN)/snakemake --report results/report.html
+	$(BIN)/snakemake --report results/report.html --report-stylesheet $(REPORT_CSS)
 	@echo
 	@echo "Tables:  results/tables/table4.md (also .csv, .tex) and table3.md"
 	@echo "Figures: results/figures/figure1.png, figure2.png (and .pdf)"
@@ -58,7 +60,7 @@ study-chunking study-ner study-chunking-n600 study-ner-n600: study-%: $(STAMP)
 	$(BIN)/snakemake --profile profiles/local --cores $(CORES) \
 		--configfile config/study-$*.yaml --directory studies/$*
 	$(BIN)/snakemake --configfile config/study-$*.yaml --directory studies/$* \
-		--report results/report.html
+		--report results/report.html --report-stylesheet $(REPORT_CSS)
 	$(TABULATE) studies/$*
 	@echo "Tables: studies/$*/results/tables/table4.md, table3.md, claims.md"
 

@@ -186,11 +186,19 @@ def shown_models(summary: dict) -> dict:
             for side in ("A", "B")}
 
 
+def _plain(text: str) -> str:
+    """A user's text (a label) as matplotlib shows it literally: a pair of ``$`` would start
+    mathtext, so each is escaped."""
+    return str(text).replace("$", r"\$")
+
+
 def _panel_title(ax, name: str, models: dict | None, extra: str = "") -> None:
     """Bold comparison name over the two models' labels (small, grey), both above the axes.
 
     ``models=None`` gives the name alone (a panel below one that already shows the models).
     """
+    name = _plain(name)
+    models = None if models is None else {side: _plain(text) for side, text in models.items()}
     # wrapped to the panel: a long comparison name would otherwise run past the figure's edge
     title = textwrap.fill(f"{name}{extra}", int(PANEL_WIDTH * 8.5))  # 12 pt bold: ~8.5 per inch
     if models is None:

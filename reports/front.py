@@ -41,11 +41,11 @@ def _comparison(group: list[dict]) -> list[str]:
     first = group[0]
     size = f", {first['sentences']:,} sentences" if first["sentences"] is not None else ""
     conclusion = first["conclusion"].replace(">", " > ")
-    lines = [f"**{first['comparison']}**: does {conclusion} reproduce? A = "
+    lines = [f"**{_escaped(first['comparison'])}**: does {conclusion} reproduce? A = "
              f"{_literal(first['label_a'])}, B = {_literal(first['label_b'])}; corpus "
              f"{_literal(first['corpus'] or 'not recorded')}{size}; "
              f"{repetitions_text(group)}.", "",
-             ".. list-table::", "   :header-rows: 1", "",
+             ".. list-table::", "   :header-rows: 1", "   :class: answer", "",
              "   * - Estimator", "     - Strategy", "     - Verdict",
              "     - Mean of A - B, F1 points [95% CI]", "     - Reproducibility [95% CI]"]
     for r in group:

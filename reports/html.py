@@ -19,11 +19,41 @@ STYLE = ("body{font-family:system-ui,sans-serif;font-size:14px;line-height:1.45;
          "background:#f3f3f3;padding:0 .2em}h3{margin-top:1.6em}")
 
 
+#: what the tables' Markdown holds inline: code spans (reprocompare.base.markdown.md_code, whose
+#: fence is longer than any backtick run inside), md_text's backslash escapes and entities, and
+#: ``**`` (bold)
+_INLINE = re.compile(r"(?P<fence>`+)(?P<code>.+?)(?<!`)(?P=fence)(?!`)"
+                     r"|\\(?P<escaped>[\\`*_\[\]|#])|&(?P<entity>amp|lt|gt);|(?P<bold>\*\*)", re.S)
+_ENTITIES = {"amp": "&", "lt": "<", "gt": ">"}
+
+
 def _inline(text: str) -> str:
-    """Escape, then **bold** and `code`."""
-    out = html.escape(text, quote=False)
-    out = re.sub(r"`([^`]+)`", r"<code>\1</code>", out)
-    return re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", out)
+    """The tables' inline Markdown as HTML: what a user wrote (through md_text or md_code)
+    shows as written, every character escaped; ``**`` pairs are bold."""
+    tokens = list(_INLINE.finditer(text))
+    bold = [t for t in tokens if t.group("bold")]
+    unpaired = bold[-1] if len(bold) % 2 else None  # shown as written
+    out, position, open_bold = [], 0, False
+    for token in tokens:
+        out.append(html.escape(text[position:token.start()], quote=False))
+        position = token.end()
+        if token.group("code") is not None:
+            code = token.group("code")
+            if code.startswith(" ") and code.endswith(" ") and code.strip():
+                code = code[1:-1]  # the pad md_code puts beside a backtick
+            out.append("<code>" + html.escape(code.replace("\\|", "|"), quote=False)
+                       + "</code>")
+        elif token.group("escaped") is not None:
+            out.append(html.escape(token.group("escaped"), quote=False))
+        elif token.group("entity") is not None:
+            out.append(html.escape(_ENTITIES[token.group("entity")], quote=False))
+        elif token is unpaired:
+            out.append("**")
+        else:
+            out.append("</strong>" if open_bold else "<strong>")
+            open_bold = not open_bold
+    out.append(html.escape(text[position:], quote=False))
+    return "".join(out)
 
 
 def _cells(line: str) -> list[str]:

@@ -20,12 +20,16 @@ import re
 import textwrap
 
 from reprocompare import schemas
+from reprocompare.base.strategies import STRATEGIES
 from reprocompare.reports.tables import (CLAIMS_NOTE, DEGENERATE_ADVICE, HOLM_NOTE,
                                          TABLE3_NOTE, TEST_NAMES, bootstrap_caveat,
                                          calibration_text, comparison_groups, format_shown,
                                          null_offset_note, repetitions_text, snr_interval_name,
-                                         table4_note,
+                                         table3_strategies, table4_note,
                                          verdict_cell, verdict_lines)
+
+#: what Table 3 takes as a model's F1 in one repetition, by the strategy's short name
+STRATEGY_F1 = {s.short: s.model_f1 for s in STRATEGIES}
 
 _SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "_": r"\_", "#": r"\#",
             "$": r"\$", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
@@ -387,7 +391,7 @@ def table4_wide_latex(rows: list[dict]) -> str:
 # ---- Table 3 -------------------------------------------------------------------------------------
 
 def table3_latex(rows: list[dict]) -> str:
-    """Table 3 at column width: each model's F1 over the standard-split repetitions.
+    """Table 3 at column width: each model's F1 over the repetitions of each strategy.
 
     Parameters
     ----------
@@ -402,26 +406,33 @@ def table3_latex(rows: list[dict]) -> str:
     out = ["% Table 3 (column width) written by reprocompare; needs \\usepackage{booktabs}"]
     for group in comparison_groups(rows):
         first = group[0]
-        single = [{**first, "estimator": "ST", "standard_split": True}]
+        strategies = table3_strategies(group)
         out += [r"\begin{table}[htbp]", r"\centering", r"\footnotesize",
-                r"\caption{" + _caption(first, single, "Chunk F1 of each model over the "
-                                                       "standard-split repetitions.") + "}",
+                r"\caption{" + _caption(first, strategies, "Chunk F1 of each model over the "
+                                                           "repetitions of each strategy.") + "}",
                 r"\label{" + label("table3", first["comparison"]) + "}",
-                r"\begin{tabular}{lccc}", r"\toprule",
-                r"Model & Mean F1 & SE & 95\% CI \\", r" & (F1 points) & & \\", r"\midrule"]
-        for r in group:
+                r"\begin{tabular}{llccc}", r"\toprule",
+                r"Strategy & Model & Mean F1 & SE & 95\% CI \\", r" & & (F1 points) & & \\",
+                r"\midrule"]
+        for i, r in enumerate(group):
             flag = r"$^{\dagger}$" if r["warning"] else ""
             name = {first["name_a"]: first["label_a"], first["name_b"]: first["label_b"]}.get(
                 r["model"], r["model"])
-            out.append(f"{escape(name)}{flag} & {number(r['mean_f1_points'], 2)} & "
+            shown = r["strategy_short"] if i == 0 or \
+                group[i - 1]["strategy_short"] != r["strategy_short"] else ""
+            out.append(f"{escape(shown)} & {escape(name)}{flag} & "
+                       f"{number(r['mean_f1_points'], 2)} & "
                        f"{number(r['standard_error_f1_points'], 2)} & "
                        f"{interval(r['low_f1_points'], r['high_f1_points'])} \\\\")
-        specs = "; ".join(f"{escape(r['model'])}: {spec_tt(r['spec'])}" for r in group)
+        models = {r["model"]: r["spec"] for r in group}
+        specs = "; ".join(f"{escape(model)}: {spec_tt(spec)}" for model, spec in models.items())
+        used = "; ".join(f"{escape(r['strategy_short'])}: {escape(r['strategy'])}, "
+                         f"{escape(STRATEGY_F1[r['strategy_short']])}" for r in strategies)
         out += [r"\bottomrule", r"\end{tabular}",
                 *_note([r"$^{\dagger}$F1 = 0 on every fold. " if any(r["warning"] for r in group)
                         else "", f"{specs}. ",
-                        rf"{escape(first['strategy'])}, one F1 per repetition; SE = SD / "
-                        rf"$\sqrt{{R}}$; 95\% CI: Student's $t$."]),
+                        f"{used}; one F1 per repetition; SE = SD / "
+                        r"$\sqrt{R}$; 95\% CI: Student's $t$."]),
                 r"\end{table}", *_how_to_read(TABLE3_NOTE), ""]
     return "\n".join(out)
 

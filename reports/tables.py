@@ -20,9 +20,10 @@ import math
 
 from reprocompare.base.markdown import md_code, md_table, md_text
 from reprocompare.base.records import csv_text
-from reprocompare.base.strategies import (ESTIMATORS, REPEATED_HOLDOUT, STRATEGIES,
+from reprocompare.base.strategies import (ESTIMATORS, HOLDOUT, REPEATED_HOLDOUT, STRATEGIES,
                                           labels as strategy_labels)
 from reprocompare.estimators.effect import mean_interval
+from reprocompare.estimators.reproducibility import model_interval
 
 
 #: the context every row carries, so that a CSV row stands on its own
@@ -38,7 +39,8 @@ TABLE4_COLUMNS = (*CONTEXT_COLUMNS, "estimator", "strategy", "repetitions", "mea
                   "predictive_reproducibility", "predictive_reproducibility_low",
                   "predictive_reproducibility_high", "predictive_reproducibility_interval",
                   "verdict_path", "repetitions_to_decide", "warning")
-TABLE3_COLUMNS = (*CONTEXT_COLUMNS, "model", "spec", "strategy", "repetitions", "mean_f1_points",
+TABLE3_COLUMNS = (*CONTEXT_COLUMNS, "model", "spec", "strategy_short", "strategy", "repetitions",
+                  "mean_f1_points",
                   "standard_error_f1_points", "low_f1_points", "high_f1_points", "warning")
 
 #: Below this R a bootstrap SNR interval is flagged: measured coverage of a nominal 95% interval
@@ -71,10 +73,11 @@ DEGENERATE_ADVICE = (
     "development split, its default; a CRF: more max_iterations), a larger learning rate, or "
     "check that the model's scheme and the corpus's tags match.")
 TABLE3_NOTE = (
-    "How to read: each model's chunk F1 (F1 points) over the R standard-split (ST) repetitions "
-    "only, one hold-out F1 per repetition; SE = sd / sqrt(R); the 95% CI is Student's t with "
-    "R - 1 degrees of freedom. A narrow CI says the F1 of one split is a stable number, not "
-    "that A and B differ: Table 4 answers that.")
+    "How to read: each model's chunk F1 (F1 points) over the R repetitions of each splitting "
+    "strategy, one F1 per repetition: " + "; ".join(f"{s.short} {s.model_f1}" for s in STRATEGIES)
+    + " (the scores Table 4's estimators compare); SE = sd / sqrt(R); the 95% CI is Student's t "
+    "with R - 1 degrees of freedom. A narrow CI says a model's F1 under that strategy is a "
+    "stable number, not that A and B differ: Table 4 answers that.")
 
 
 # ---- formatting ----------------------------------------------------------------------------
@@ -224,6 +227,7 @@ def comparison_context(label: str, summary: dict) -> dict:
         The context, by column.
     """
     corpus, sentences = _corpus(summary)
+    corpus = summary.get("corpus_label") or corpus  # its label (corpora.<name>.label), else name
     models, names = summary.get("models", {}), summary.get("model_names") or {}
     # the short name tables and figures print: the model's label, else its name, else its spec
     labels = summary.get("model_labels") or {}
@@ -449,32 +453,53 @@ def table4_rows(summaries: dict[str, dict]) -> list[dict]:
     return rows
 
 
-def table3_rows(summaries: dict[str, dict]) -> list[dict]:
-    """One row per (comparison, model): its F1 over the standard-split repetitions.
+def table3_rows(summaries: dict[str, dict],
+                scores: dict[str, dict] | None = None) -> list[dict]:
+    """One row per (comparison, strategy, model): its F1 over the repetitions of the strategy.
+
+    A model's F1 in one repetition is the score Table 4's estimators compare
+    (:attr:`reprocompare.base.strategies.Strategy.model_f1`: ST's hold-out, RS's mean over
+    Table 4's k hold-outs, BCV's mean over its folds), as the claims record it (``scores``);
+    a comparison without them (a summary of ``reprocompare summarize``) gives its standard
+    split's, from the summary.
 
     Parameters
     ----------
     summaries : dict of str to dict
         The study summaries, by comparison label.
+    scores : dict of str to dict, optional
+        By comparison label: strategy name -> ``{"A": [F1 per repetition], "B": [...]}``
+        (a claims record's ``scores``).
 
     Returns
     -------
     list of dict
-        One row per comparison and model, with the columns of :data:`TABLE3_COLUMNS`.
+        One row per comparison, strategy and model, in Table 4's order of strategies, with the
+        columns of :data:`TABLE3_COLUMNS`.
     """
     rows = []
     for comparison, summary in summaries.items():
         context = comparison_context(comparison, summary)
-        st = _strategy_labels(summary)["ST"]
+        labels = _strategy_labels(summary)
         bad = _degenerate_models(summary)
-        for model, interval in summary["per_model"].items():
-            rows.append({**context, "model": model, "spec": summary["models"].get(model, ""),
-                         "strategy": st, "repetitions": interval["repetitions"],
-                         "mean_f1_points": _points(interval["mean"]),
-                         "standard_error_f1_points": _points(interval["standard_error"]),
-                         "low_f1_points": _points(interval["low"]),
-                         "high_f1_points": _points(interval["high"]),
-                         "warning": "F1 = 0 on every fold" if model in bad else ""})
+        by_strategy = (scores or {}).get(comparison)
+        if by_strategy:
+            intervals = {s: {model: model_interval(f1s).as_dict()
+                             for model, f1s in by_strategy[s.name].items() if len(f1s) >= 2}
+                         for s in STRATEGIES if s.name in by_strategy}
+        else:  # the standard split's, as the summary has it
+            intervals = {HOLDOUT: summary["per_model"]}
+        for s, models in intervals.items():
+            for model, interval in sorted(models.items()):
+                rows.append({**context, "model": model,
+                             "spec": summary["models"].get(model, ""),
+                             "strategy_short": s.short, "strategy": labels[s.estimators[0]],
+                             "repetitions": interval["repetitions"],
+                             "mean_f1_points": _points(interval["mean"]),
+                             "standard_error_f1_points": _points(interval["standard_error"]),
+                             "low_f1_points": _points(interval["low"]),
+                             "high_f1_points": _points(interval["high"]),
+                             "warning": "F1 = 0 on every fold" if model in bad else ""})
     return rows
 
 
@@ -551,7 +576,7 @@ def _context_lines(first: dict, group: list[dict]) -> list[str]:
     design = f" ({first['design']})" if first.get("design") else ""
     return [f"- A = {_side(first, 'a', md)}, B = {_side(first, 'b', md)}",
             f"- Conclusion under test: {CONCLUSION_TEXT.get(first['conclusion'], first['conclusion'])}",
-            f"- Corpus: {corpus}{size}; scoring: {scoring}",
+            f"- Corpus: {md_text(corpus)}{size}; scoring: {scoring}",
             f"- {repetitions_text(group)}{design}; strategies: {strategies}"]
 
 
@@ -631,7 +656,7 @@ def table4_markdown(rows: list[dict]) -> str:
     lines = []
     for group in comparison_groups(rows):
         first = group[0]
-        lines.append(f"### Table 4: {first['comparison']}\n")
+        lines.append(f"### Table 4: {md_text(first['comparison'])}\n")
         lines += _context_lines(first, group)
         if first["warning"]:
             lines.append(f"- **Warning:** {md_text(first['warning'])}: the comparison says nothing about "
@@ -682,8 +707,8 @@ def table4_markdown(rows: list[dict]) -> str:
 # ---- Table 3 -----------------------------------------------------------------------------------
 
 def table3_markdown(rows: list[dict]) -> str:
-    """Table 3, one block per comparison: each model's mean F1 over the standard-split
-    repetitions with its interval.
+    """Table 3, one block per comparison: each model's mean F1 over the repetitions of each
+    splitting strategy, with its interval.
 
     Parameters
     ----------
@@ -698,23 +723,44 @@ def table3_markdown(rows: list[dict]) -> str:
     lines = []
     for group in comparison_groups(rows):
         first = group[0]
-        lines.append(f"### Table 3: {first['comparison']}\n")
-        lines += _context_lines(first, [{**first, "estimator": "ST"}])[:3]
-        lines.append(f"- R = {first['repetitions']} standard-split (ST) repetitions, each one "
-                     f"{first['strategy']}")
+        lines.append(f"### Table 3: {md_text(first['comparison'])}\n")
+        lines += _context_lines(first, table3_strategies(group))
         lines.append("")
         table = []
         for r in group:
             flag = f" **(warning: {r['warning']})**" if r["warning"] else ""
-            table.append([f"{r['model']}{flag}", md_code(r["spec"], in_table=True),
+            table.append([f"{r['strategy_short']} ({md_text(r['strategy'])})",
+                          f"{r['model']}{flag}", md_code(r["spec"], in_table=True),
                           r["repetitions"], format_shown(r["mean_f1_points"], 2),
                           format_shown(r["standard_error_f1_points"], 3),
                           f"[{format_shown(r['low_f1_points'], 2)}, "
                           f"{format_shown(r['high_f1_points'], 2)}]"])
-        lines += md_table(["Model", "Spec", "R", "Mean F1 (F1 points)", "SE (F1 points)",
-                           "95% CI (F1 points)"], table)
+        lines += md_table(["Strategy", "Model", "Spec", "R", "Mean F1 (F1 points)",
+                           "SE (F1 points)", "95% CI (F1 points)"], table)
         lines.append("\n" + TABLE3_NOTE + "\n")
     return "\n".join(lines)
+
+
+def table3_strategies(group: list[dict]) -> list[dict]:
+    """One row of a comparison's Table 3 per strategy, named as Table 4 names its estimators
+    (``estimator``: ST, RS, BCV), for the lines and captions that say what the block rests on.
+
+    Parameters
+    ----------
+    group : list of dict
+        Table 3's rows of one comparison.
+
+    Returns
+    -------
+    list of dict
+        The first row of each strategy.
+    """
+    first: dict[str, dict] = {}
+    for r in group:
+        first.setdefault(r["strategy_short"], {**r, "estimator": r["strategy_short"]})
+    if list(first) == [HOLDOUT.short]:  # the standard split alone: said so
+        return [{**first[HOLDOUT.short], "standard_split": True}]
+    return list(first.values())
 
 
 # ---- terminal ------------------------------------------------------------------------------------
@@ -1001,7 +1047,7 @@ def claims_markdown(rows: list[dict], aso: list[dict] | None = None) -> str:
     lines = []
     for group in comparison_groups(rows):
         first = group[0]
-        lines.append(f"### Significance claims: {first['comparison']}\n")
+        lines.append(f"### Significance claims: {md_text(first['comparison'])}\n")
         lines += _context_lines(first, [{**first, "estimator": "", "repetitions":
                                          first["repetitions"]}])[:3]
         lines.append(f"- R = {first['repetitions']} repetitions per strategy; alpha = "

@@ -67,7 +67,7 @@ def test_the_module_runs_a_study(project):
     result = _snakemake(project)
     assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
     tables = project / "results" / "tables"
-    assert "### Table 4: a_vs_b on tiny" in (tables / "table4.md").read_text()
+    assert "### Table 4: a\\_vs\\_b on tiny" in (tables / "table4.md").read_text()
     # the front page ends with our workflow's description, found beside our Snakefile
     description = (snakefile().parent / "report" / "workflow.rst").read_text()
     assert (project / "results" / "report" / "front.rst").read_text().endswith(description)

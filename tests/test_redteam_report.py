@@ -42,7 +42,9 @@ from reprocompare.estimators.reproducibility import summarize
 from reprocompare.pipeline import provenance
 from reprocompare.reports.front import answer_rst
 from reprocompare.reports.html import markdown_html
-from reprocompare.reports.tables import table4_rows
+from reprocompare.reports.latex import escape as latex_escape
+from reprocompare.reports.latex import table3_latex, table4_latex
+from reprocompare.reports.tables import table3_markdown, table3_rows, table4_markdown, table4_rows
 from reprocompare.study.config import SCHEMA_PATH, validate
 from reprocompare.study.summary import verdicts
 
@@ -215,11 +217,53 @@ def render(where: str, text: str) -> str:
     if where == "HTML table":
         return markdown_html(f"### {text}\n\n| model | F1 |\n|---|---|\n| {text} | 1 |\n\n- {text}"
                              f"\n\n{text}", text)
+    if where == "front page corpus":  # corpora.<name>.label (issue 36)
+        rows = table4_rows({f"p on {text}": {**_summary("A"), "corpus_label": text}})
+        return snakemake_rendered(answer_rst(rows, {}))
+    if where in ("Table 3 corpus", "Table 4 corpus"):
+        summaries = {f"p on {text}": {**make_summary(), "corpus_label": text}}
+        markdown = (table3_markdown(table3_rows(summaries)) if where == "Table 3 corpus"
+                    else table4_markdown(table4_rows(summaries)))
+        return markdown_html(markdown, "Table")
+    raise AssertionError(where)
+
+
+def corpus_outcome(where: str, text: str) -> tuple[str, str]:
+    """A corpus label in a LaTeX caption (escaped: every special character as its command) or
+    a figure's title (literal: no mathtext, no error)."""
+    summaries = {f"p on {text}": {**make_summary(), "corpus_label": text}}
+    if where == "LaTeX corpus":
+        tex = table3_latex(table3_rows(summaries)) + table4_latex(table4_rows(summaries))
+        shown = latex_escape(text)
+        if shown not in tex:
+            return "altered", f"{shown!r} not in the caption"
+        # with its escaped form taken out, no trace of the text is left bare
+        if shown != text and text.strip() and text in tex.replace(shown, ""):
+            return "injected", f"{text!r} printed unescaped"
+        return ACCEPTANCE, ""
+    if where == "figure corpus":
+        import matplotlib
+
+        matplotlib.use("Agg")
+        from matplotlib.figure import Figure
+
+        from reprocompare.reports.figures import _panel_title
+
+        figure = Figure()
+        ax = figure.add_subplot()
+        _panel_title(ax, f"p on {text}", {"A": text, "B": "B"})
+        figure.canvas.draw()  # mathtext would raise here, or render the text as math
+        title = ax.get_title()
+        if "$" in text and "\\$" not in title:
+            return "injected", f"{title!r}: a $ left to mathtext"
+        return ACCEPTANCE, ""
     raise AssertionError(where)
 
 
 RENDERERS = ("front page", "front page warning", "description", "description command",
-             "HTML table")
+             "HTML table", "front page corpus", "Table 3 corpus", "Table 4 corpus")
+#: where a corpus's label lands outside HTML: LaTeX captions, matplotlib's titles
+CORPUS_RENDERERS = ("LaTeX corpus", "figure corpus")
 
 
 def _markup_cases() -> list[Case]:
@@ -231,6 +275,25 @@ def _markup_cases() -> list[Case]:
     cases += [Case("markup", f"label with {name}", ("label", text), REFUSAL,
                    f"models.crf.label: {text!r} holds the control character")
               for name, text in NOT_SHOWN.items()]
+    # a corpus's label (issue 36): refused where it could not be shown, else shown as written
+    cases += [Case("markup", f"corpus label with {name}", ("corpus label", text), REFUSAL,
+                   f"corpora.tiny.label: {text!r} holds the control character")
+              for name, text in NOT_SHOWN.items()]
+    cases += [
+        Case("markup", "corpus label empty", ("corpus label", ""), REFUSAL,
+             "corpora.tiny.label"),
+        Case("markup", "corpus label of 41 characters", ("corpus label", "x" * 41), REFUSAL,
+             "corpora.tiny.label"),
+        Case("markup", "corpus label with a line break", ("corpus label", "a\nb"), REFUSAL,
+             "corpora.tiny.label"),
+        Case("markup", "corpus label of 40 characters", ("corpus label", "x" * 40), ACCEPTANCE),
+        Case("markup", "corpus label 'CoNLL-2002 Dutch'", ("corpus label", "CoNLL-2002 Dutch"),
+             ACCEPTANCE),
+        Case("markup", "corpus label naming another corpus", ("corpus label", "other"),
+             REFUSAL, "corpora.tiny.label: 'other' already names corpus 'other'"),
+    ]
+    cases += [Case("markup", f"{where}: {text!r}", (where, text), ACCEPTANCE)
+              for where in CORPUS_RENDERERS for text in MARKUP + ["$x$ and $y", "100% & #1"]]
     return cases
 
 
@@ -238,6 +301,14 @@ def markup_outcome(where: str, text: str) -> tuple[str, str]:
     if where == "label":
         return _library_class(lambda: validate(_mutated_config(("models", "crf", "label"),
                                                                text), "study.yaml"))
+    if where == "corpus label":
+        config = _mutated_config(("corpora", "tiny", "label"), text)
+        if text == "other":  # a second corpus, unlabelled: tables would print both "other"
+            config["corpora"] = {"other": {"path": config["corpora"]["tiny"]["path"]},
+                                 **config["corpora"]}
+        return _library_class(lambda: validate(config, "study.yaml"))
+    if where in CORPUS_RENDERERS:
+        return corpus_outcome(where, text)
     if where == "report data":
         # the checklist's params, which Snakemake's report embeds in a <script> as they are
         config = validate(copy.deepcopy(CONFIG), "study.yaml")
@@ -381,13 +452,22 @@ def chromium() -> str:
     pytest.skip(message)
 
 
-def dom(browser: str, page: Path, profile: Path) -> str:
+def dom(browser: str, page: Path, profile: Path, window: tuple[int, int] | None = None,
+        screenshot: Path | None = None) -> str:
     """The page's document after its scripts ran (ten seconds of virtual time, so that the
-    report's React app has drawn it), as headless Chromium serializes it."""
-    result = subprocess.run(
-        [browser, "--headless", "--no-sandbox", "--disable-gpu", f"--user-data-dir={profile}",
-         "--virtual-time-budget=10000", "--dump-dom", page.as_uri()],
-        capture_output=True, text=True, timeout=120)
+    report's React app has drawn it), as headless Chromium serializes it; in a window of
+    ``window`` (width, height: headless Chromium's page is 143 px less high), and with a
+    ``screenshot`` of it taken on the way when given."""
+    flags = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+             f"--user-data-dir={profile}", "--virtual-time-budget=10000"]
+    if window is not None:
+        flags.append(f"--window-size={window[0]},{window[1]}")
+    if screenshot is not None:
+        taken = subprocess.run([*flags, f"--screenshot={screenshot}", page.as_uri()],
+                               capture_output=True, text=True, timeout=120)
+        assert taken.returncode == 0 and screenshot.is_file(), taken.stderr[-2000:]
+    result = subprocess.run([*flags, "--dump-dom", page.as_uri()],
+                            capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr[-2000:]
     return result.stdout
 

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from reprocompare.base.errors import UserError
+from reprocompare.base.strategies import STRATEGIES
 from reprocompare.estimators.claims import Claim, claim_reproducibility
 from reprocompare.estimators.effect import mean_interval
 from reprocompare.estimators.reproducibility import model_interval, summarize
@@ -220,15 +221,44 @@ def test_table3_units_and_context():
     assert float(a["standard_error_f1_points"]) == pytest.approx(100 * interval.standard_error, abs=1e-6)
     assert float(a["low_f1_points"]) == pytest.approx(100 * interval.low, abs=1e-6)
     markdown = table3_markdown(rows)
-    assert "| Model | Spec | R | Mean F1 (F1 points) | SE (F1 points) | 95% CI (F1 points) |" \
-        in markdown
-    assert f"| A | `crf:scheme=IOB2` | 4 | 90.12 | {100 * interval.standard_error:.3f} |" \
-        in markdown
-    assert "R = 4 standard-split (ST) repetitions, each one 4:1 hold-out" in markdown
+    assert "| Strategy | Model | Spec | R | Mean F1 (F1 points) | SE (F1 points) | 95% CI " \
+           "(F1 points) |" in markdown
+    assert f"| ST (4:1 hold-out) | A | `crf:scheme=IOB2` | 4 | 90.12 | " \
+           f"{100 * interval.standard_error:.3f} |" in markdown
+    # a summary without the claims' scores (`reprocompare summarize`): the standard split's
+    assert "R = 4 standard-split repetitions (4:1 hold-out)" in markdown
     assert "How to read" in markdown
     latex = table3_latex(rows)
     assert r"\label{tab:table3-crf-50-a-b-on-conll2000}" in latex and "90.12" in latex
     assert r"B$^{\dagger}$" in latex and r"A: \texttt{crf:\allowbreak{}scheme" in latex
+
+
+def test_table3_reports_every_strategy_of_the_study():
+    """Issue 36: each model's F1 over the repetitions of ST, RS and BCV (the scores the claims
+    record: ST's hold-out, RS's mean over Table 4's k hold-outs, BCV's mean over its folds)."""
+    scores = {STRATEGIES[0].name: {"A": [0.90, 0.91, 0.92], "B": [0.80, 0.81, 0.83]},
+              STRATEGIES[1].name: {"A": [0.905, 0.906, 0.907], "B": [0.81, 0.82, 0.815]},
+              STRATEGIES[2].name: {"A": [0.91, 0.915, 0.912], "B": [0.82, 0.825, 0.821]}}
+    rows = table3_rows({LABEL: make_summary()}, {LABEL: scores})
+    assert [(r["strategy_short"], r["model"]) for r in rows] == \
+        [(s.short, m) for s in STRATEGIES for m in ("A", "B")]
+    assert [r["strategy"] for r in rows[::2]] == ["4:1 hold-out", "6 x 4:1 hold-outs", "5x2 BCV"]
+    for r, (s, m) in zip(rows, [(s, m) for s in STRATEGIES for m in ("A", "B")]):
+        interval = model_interval(scores[s.name][m])
+        assert r["mean_f1_points"] == pytest.approx(100 * interval.mean)
+        assert r["low_f1_points"] == pytest.approx(100 * interval.low)
+        assert r["repetitions"] == 3
+    markdown = table3_markdown(rows)
+    assert "| RS (6 x 4:1 hold-outs) | A |" in markdown and "| BCV (5x2 BCV) | B **(" in markdown
+    assert "R = 3 independent repetitions of every strategy; strategies: ST = 4:1 hold-out; " \
+           "RS = 6 x 4:1 hold-outs; BCV = 5x2 BCV" in markdown
+    for s in STRATEGIES:
+        assert f"{s.short} {s.model_f1}" in markdown
+    latex = table3_latex(rows)
+    assert r"\begin{tabular}{llccc}" in latex and "RS & A & 90.60" in latex
+    assert "over the repetitions of each strategy" in latex
+    columns = list(csv.DictReader(io.StringIO(to_csv(rows, TABLE3_COLUMNS))))
+    assert [c["strategy_short"] for c in columns] == [s.short for s in STRATEGIES for _ in "AB"]
 
 
 def test_tables_are_byte_identical_for_equal_summaries():

@@ -57,6 +57,9 @@ class Strategy:
     describe : callable
         ``describe(config_settings)``: one line for the experimental-results checklist, from
         a checked config's settings (the schema's defaults filled in).
+    model_f1 : str
+        What Table 3 takes as a model's F1 in one repetition (the score Table 4's estimators
+        see: :mod:`reprocompare.pipeline.significance_jobs` computes it from the counts).
     """
 
     name: str
@@ -72,6 +75,7 @@ class Strategy:
     votes: bool
     label: Callable[[Mapping, object], str]
     describe: Callable[[Mapping], str]
+    model_f1: str = ""
 
     def splitter_arguments(self, settings: Mapping) -> dict:
         """The arguments of its splitter from its config settings (RS trains max(k) hold-outs;
@@ -97,7 +101,8 @@ HOLDOUT = Strategy(
     tests=("paired_bootstrap", "approximate_randomization", "mcnemar"), votes=False,
     label=lambda s, k: (f"{s['ratio']} hold-out" if s.get("ratio")
                         else "hold-out (ratio not recorded)"),
-    describe=lambda s: f"one random hold-out at {s['ratio']}")
+    describe=lambda s: f"one random hold-out at {s['ratio']}",
+    model_f1="its one hold-out's F1")
 REPEATED_HOLDOUT = Strategy(
     name="repeated-holdout", key="repeated_holdout", code=2, short="RS",
     splitter="RepeatedHoldOut", settings=("k", "ratio"), estimates=("mean", "fold_differences"),
@@ -106,14 +111,16 @@ REPEATED_HOLDOUT = Strategy(
     label=lambda s, k: (f"{'k' if k is None else k} x {s['ratio']} hold-outs" if s.get("ratio")
                         else f"{'k' if k is None else k} hold-outs (ratio not recorded)"),
     describe=lambda s: (f"max(k) = {max(s['k'])} random hold-outs at {s['ratio']}; "
-                        f"k = {', '.join(map(str, s['k']))} reported"))
+                        f"k = {', '.join(map(str, s['k']))} reported"),
+    model_f1="the mean F1 of its first k hold-outs (Table 4's k)")
 BCV = Strategy(
     name="bcv", key="bcv", code=3, short="BCV", splitter="BlockedMx2CV", settings=("m",),
     estimates=("avg", "vote", "mixture", "fold_differences"),
     summarized=("avg", "vote", "mixture"), estimators=("Avg", "Vote", "Mixture"),
     tests=("paired_t_mx2", "combined_f_mx2", "blocked_3x2_t"), votes=True,
     label=lambda s, k: f"{s['m']}x2 BCV" if s.get("m") else "m x 2 BCV (m not recorded)",
-    describe=lambda s: f"blocked {s['m']} x 2 cross-validation")
+    describe=lambda s: f"blocked {s['m']} x 2 cross-validation",
+    model_f1="the mean F1 of its 2m folds")
 
 #: every strategy, in Table 4's order
 STRATEGIES: tuple[Strategy, ...] = (HOLDOUT, REPEATED_HOLDOUT, BCV)

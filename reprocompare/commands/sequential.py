@@ -39,7 +39,8 @@ import psutil
 from reprocompare.base.errors import UserError
 from reprocompare.base.records import read_json
 from reprocompare.commands.resume import planned_runs, restore_records, resume, run_directory
-from reprocompare.pipeline.workflow_files import LOCAL_PROFILE, profile, snakemake_command
+from reprocompare.pipeline.workflow_files import (LOCAL_PROFILE, profile, report_stylesheet,
+                                                  snakemake_command)
 from reprocompare.study.config import blame_command_line, load_yaml, validate, widest
 
 #: the signals passed on to snakemake: a terminal's Ctrl-C reaches only this command's process
@@ -299,7 +300,8 @@ def write_report(config_path: str | Path, directory: str | Path,
         entries = [*entries, f"repetitions={repetitions}"]
     command = snakemake_command("--configfile", str(config_path.resolve()),
                                 "--directory", str(directory),
-                                *(["--config", *entries] if entries else []), "--report", REPORT)
+                                *(["--config", *entries] if entries else []), "--report", REPORT,
+                                "--report-stylesheet", str(report_stylesheet()))
     returncode, received = supervise(command, directory)
     if received is not None:
         say(f"interrupted by {signal.Signals(received).name} while writing the report; run the "

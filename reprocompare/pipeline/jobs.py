@@ -385,8 +385,8 @@ def summarize(estimate_paths: list[str], settings: dict, out: str) -> None:
     # the specs the runs trained (with search.feed_best, the search's best, not the config's)
     run = {"models": summary["models"], **{key: settings[key] for key in (
         "corpus", "model_names", "typed", "strategies", "repetitions", "seed")},
-           **{key: settings[key] for key in ("train_typed", "model_labels", "variation")
-              if key in settings}}
+           **{key: settings[key] for key in ("train_typed", "model_labels", "corpus_label",
+                                             "variation") if key in settings}}
     # every repetition split the same prepared corpus: its size labels the tables
     sentences = read_json(Path(directories[0]) / "split.json")["n_sentences"]
     summary.update(run, warnings=warnings, sentences=sentences)
@@ -432,14 +432,17 @@ def variance(summary_paths: list[str], outputs: dict[str, str]) -> None:
 
 
 def _label(record: dict) -> str:
-    return f"{record['comparison']} on {record['corpus']}"
+    """What tables and figures call a summary: its comparison on its corpus's label (unique
+    among the corpora, :func:`reprocompare.study.config.validate`), else the corpus's name."""
+    return f"{record['comparison']} on {record.get('corpus_label') or record['corpus']}"
 
 
 def _summaries(paths: list[str]) -> list[dict]:
     return [read_json(p) for p in paths]
 
 
-def tables(summary_paths: list[str], outputs: dict[str, str]) -> None:
+def tables(summary_paths: list[str], outputs: dict[str, str],
+           claims_paths: list[str] | None = None) -> None:
     """Table 3 and Table 4 as CSV, Markdown and LaTeX.
 
     Parameters
@@ -448,11 +451,20 @@ def tables(summary_paths: list[str], outputs: dict[str, str]) -> None:
         The comparisons' summaries.
     outputs : dict of str to str
         The files written, by kind.
+    claims_paths : list of str, optional
+        The comparisons' claims records: their per-model scores give Table 3 for every
+        strategy (without them, the standard split's, from the summaries).
     """
     records = _summaries(summary_paths)
     summaries = {_label(r): r["summary"] for r in records}
+    labels = {(r["comparison"], r["corpus"]): _label(r) for r in records}
+    scores = {}
+    for claims in _summaries(claims_paths or []):
+        label = labels.get((claims["comparison"], claims["corpus"]))
+        if label is not None:
+            scores[label] = claims["scores"]
     table4 = t.table4_rows(summaries)
-    table3 = t.table3_rows(summaries)
+    table3 = t.table3_rows(summaries, scores)
     write_text_atomic(outputs["table4_csv"], t.to_csv(table4, t.TABLE4_COLUMNS))
     markdown4, markdown3 = t.table4_markdown(table4), t.table3_markdown(table3)
     write_text_atomic(outputs["table4_md"], markdown4)

@@ -549,6 +549,9 @@ def summary(config: dict, corpus_name: str, comparison: str) -> dict:
             **({"model_labels": {side: config["models"][pair[key]].get("label", pair[key])
                                  for side, key in (("A", "a"), ("B", "b"))}}
                if any("label" in config["models"][pair[key]] for key in ("a", "b")) else {}),
+            # the corpus's, when it has one (else tables print its name)
+            **({"corpus_label": config["corpora"][corpus_name]["label"]}
+               if "label" in config["corpora"][corpus_name] else {}),
             "conclusion": pair["conclusion"], **typing(config, corpus_name),
             "strategies": strategies(config), "repetitions": config["repetitions"],
             "seed": config["seed"], "alpha": config["significance"]["alpha"],

@@ -44,6 +44,22 @@ def snakefile() -> Path:
     return path
 
 
+def report_stylesheet() -> Path:
+    """The report's stylesheet (workflow/report/report.css), as installed: what every report
+    of `reprocompare run` and `sequential` is written with (``--report-stylesheet``), so that
+    its figures fit the window and its front page is wide enough for its intervals.
+
+    A profile cannot carry it: Snakemake resolves a profile's relative path from where it was
+    started, then reads the stylesheet from ``--directory``.
+
+    Returns
+    -------
+    pathlib.Path
+        The stylesheet.
+    """
+    return _folder("reprocompare.workflow") / "report" / "report.css"
+
+
 def profiles() -> Path:
     """The folder of the Snakemake profiles (default, local, slurm), as installed.
 

@@ -250,7 +250,14 @@ def _where_from(path: str) -> str:
 def _check_references(config: dict, source: str) -> None:
     from reprocompare.models import spec_from_mapping  # lazy: scikit-learn; jobs import config
 
+    shown: dict[str, str] = {}  # what tables call each corpus: its label, else its name
     for name, corpus in config["corpora"].items():
+        _check_shown(corpus.get("label"), source, f"corpora.{name}.label")
+        label = corpus.get("label", name)
+        if label in shown:  # tables and figures would print two corpora as one
+            raise UserError(f"{label!r} already names corpus {shown[label]!r}: give each "
+                            "corpus its own label", path=source, key=f"corpora.{name}.label")
+        shown[label] = name
         if corpus["typed"] and corpus["train_typed"]:
             raise UserError("train_typed: true trains typed and scores untyped, so it needs "
                             "typed: false (typed: true already trains and scores typed)",

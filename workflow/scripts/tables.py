@@ -6,6 +6,6 @@ from reprocompare.pipeline.significance_jobs import claims_tables
 
 with job(snakemake.log[0]):
     outputs = dict(snakemake.output.items())
-    tables(list(snakemake.input.summaries), outputs)
+    tables(list(snakemake.input.summaries), outputs, list(snakemake.input.claims))
     claims_tables(list(snakemake.input.claims), list(snakemake.input.summaries),
                   {kind: outputs[f"claims_{kind}"] for kind in ("csv", "md", "html", "tex", "wide_tex")})
