@@ -20,7 +20,8 @@ Training that is random takes ``random_state``.
 
 Taggers: :class:`CRFTagger` (python-crfsuite), :class:`BiLSTMTagger` (torch),
 :class:`MajorityTagger` (per-word majority baseline), :class:`CommandTagger` (two shell commands:
-any framework). Types are registered in :mod:`reprocompare.models.registry` (third-party ones
+any framework), :class:`TransformerTagger` (a Hugging Face token-classification model, with the
+``transformers`` extra). Types are registered in :mod:`reprocompare.models.registry` (third-party ones
 through the entry-point group ``reprocompare.taggers``); capabilities (``uses_gpu``,
 ``trains_by_epochs``, ``needs_characters``) are class attributes. Specs: :func:`parse_spec`
 (``"crf:scheme=IOBES,c1=0.05"``), :func:`spec_from_mapping` (YAML entries), :func:`build_model`.
@@ -51,7 +52,8 @@ from reprocompare.models.specs import (ModelSpec, build_model, model_class, pars
 # import torch.
 _TAGGERS = {"BiLSTMTagger": "reprocompare.models.bilstm", "CRFTagger": "reprocompare.models.crf",
             "MajorityTagger": "reprocompare.models.majority",
-            "CommandTagger": "reprocompare.models.command"}
+            "CommandTagger": "reprocompare.models.command",
+            "TransformerTagger": "reprocompare.models.transformer"}
 
 
 def __getattr__(name: str):
@@ -70,6 +72,7 @@ __all__ = [
     "ModelSpec",
     "Param",
     "SequenceTagger",
+    "TransformerTagger",
     "available",
     "build_model",
     "model_class",

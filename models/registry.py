@@ -207,5 +207,6 @@ register("crf", "reprocompare.models.crf:CRFTagger")
 register("bilstm", "reprocompare.models.bilstm:BiLSTMTagger")
 register("majority", "reprocompare.models.majority:MajorityTagger")
 register("command", "reprocompare.models.command:CommandTagger")
+register("transformers", "reprocompare.models.transformer:TransformerTagger")
 #: The types this package ships (models/README.md documents these).
-BUILTIN = ("crf", "bilstm", "majority", "command")
+BUILTIN = ("crf", "bilstm", "majority", "command", "transformers")

@@ -76,6 +76,10 @@ LAZY = {
     ("reprocompare.search.space", "reprocompare.models"): "scikit-learn",
     # the BiLSTM's declaration (specs, capabilities, GPU requests) never imports torch
     ("reprocompare.models.bilstm", "reprocompare.models.bilstm_torch"): "torch",
+    # the transformer tagger's declaration (specs, configs, GPU requests) imports neither torch
+    # nor transformers; its featurize, fit, predict and unpickling do
+    ("reprocompare.models.transformer", "reprocompare.models.transformer_torch"):
+        "torch, transformers",
 }
 
 

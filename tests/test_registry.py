@@ -19,6 +19,7 @@ from conftest import ROOT, TEST_DATA
 from reprocompare.base.errors import UserError
 from reprocompare.corpora.conll import read_conll
 from reprocompare.models import (BiLSTMTagger, CommandTagger, CRFTagger, MajorityTagger,
+                                 TransformerTagger,
                                  available, build_model, parse_spec, spec_from_mapping,
                                  tagger_class, tagger_class_of)
 from reprocompare.models import catalog, registry
@@ -89,7 +90,7 @@ def test_the_built_in_types_are_registered_like_any_other():
     assert tagger_class("bilstm") is BiLSTMTagger
     assert tagger_class("majority") is MajorityTagger
     assert tagger_class("command") is CommandTagger
-    assert registry.BUILTIN == ("crf", "bilstm", "majority", "command")
+    assert registry.BUILTIN == ("crf", "bilstm", "majority", "command", "transformers")
 
 
 def test_capabilities_are_class_attributes():
@@ -207,7 +208,7 @@ def _run(*args, env_path: Path | None = None):
 def test_models_command_lists_every_type_with_its_parameters(toy_package):
     result = _run("models", env_path=toy_package)
     assert result.returncode == 0, result.stderr
-    for cls in (CRFTagger, BiLSTMTagger, MajorityTagger, CommandTagger):
+    for cls in (CRFTagger, BiLSTMTagger, MajorityTagger, CommandTagger, TransformerTagger):
         assert f"{cls.name}  (reprocompare.models." in result.stdout
         for param in cls.PARAMS:
             assert f"  {param.name} " in result.stdout
@@ -220,7 +221,7 @@ def test_models_command_lists_every_type_with_its_parameters(toy_package):
     unknown = _run("models", "svm")
     assert unknown.returncode == 2
     assert unknown.stderr.strip().endswith("expected one of bilstm, command, crf, majority, "
-                                           "python")
+                                           "python, transformers")
 
 
 def test_models_readme_is_generated_from_the_classes():
