@@ -13,6 +13,7 @@ REPORT_CSS := $(CURDIR)/workflow/report/report.css
 
 env: $(STAMP)
 
+# The lock includes the optional `transformers` extra (pyproject.toml), so make test tests it.
 # torch comes first and alone so that pip takes the CPU wheel (torch==2.13.0) and never
 # resolves the several-GB CUDA build as a side effect of another package's range.
 $(STAMP): pyproject.toml requirements.lock
