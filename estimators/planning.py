@@ -18,7 +18,8 @@ a random variable: this module draws it.
 - :func:`normal_source` draws a single-difference estimator's values as :math:`x \sim
   N(\mathrm{SNR}, 1)` (the SNR is scale-free, Eq. 4); :func:`bootstrap_source` resamples a pilot
   study's repetitions with replacement, whole repetitions at a time, so that Vote, Avg and the
-  mixture keep their correlation.
+  mixture keep their correlation; :func:`continuation_source` continues a study that has run
+  (what a futility rule asks: can it still decide by the maximum?).
 - :func:`simulate` runs many seeded studies (study ``i`` draws from
   ``numpy.random.default_rng([seed, i])``: the first K studies are the same whatever K) and
   returns a :class:`Plan`: the R at the stop (mean, median, 10th and 90th percentiles), the share
@@ -257,6 +258,46 @@ def bootstrap_source(pilot: Mapping[str, Sequence[float]]) -> Source:
     def draw(rng: np.random.Generator, n: int) -> dict:
         index = rng.integers(0, size, n)
         return {name: a[index] for name, a in arrays.items()}
+
+    return draw
+
+
+def continuation_source(observed: Mapping[str, Sequence[float]], source: Source) -> Source:
+    """A study that has run: its observed repetitions first, then ``source``'s draws.
+
+    What futility stopping (issue 39, item 1) needs at look R: the chance that the study, as it
+    stands, reaches a verdict by ``max_repetitions`` is the ``decided_share`` of
+    :func:`simulate` over this source, with ``source`` the current estimate (for instance
+    :func:`normal_source` at the SNR so far, or :func:`bootstrap_source` of the values so far).
+    The observed looks are replayed as they were (the same values give the same verdicts).
+
+    Parameters
+    ----------
+    observed : mapping of str to sequence of float
+        Each estimator's values so far, all of the same length R.
+    source : callable
+        Draws the repetitions after R (every estimator of ``observed``).
+
+    Returns
+    -------
+    callable
+        ``source(rng, n)``: the R observed values followed by n - R drawn ones.
+
+    Examples
+    --------
+    >>> draw = continuation_source({"Avg": [0.1, 0.2]}, normal_source(0.0))
+    >>> draw(np.random.default_rng(0), 4)["Avg"][:2].tolist()
+    [0.1, 0.2]
+    """
+    head = {name: np.asarray(v, dtype=np.float64) for name, v in observed.items()}
+    sizes = {a.size for a in head.values()}
+    if len(sizes) != 1:
+        raise ValueError(f"the observed values differ in length: {sorted(sizes)}")
+    size = sizes.pop()
+
+    def draw(rng: np.random.Generator, n: int) -> dict:
+        tail = source(rng, max(n - size, 0))
+        return {name: np.concatenate([a, tail[name]])[:n] for name, a in head.items()}
 
     return draw
 

@@ -237,3 +237,17 @@ def test_plan_refuses_bad_input_in_one_line(tmp_path, args, fragment):
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert fragment in result.stderr
     assert result.stdout == ""
+
+
+def test_a_continued_study_replays_its_observed_looks():
+    """What a futility rule asks at look R: the observed values first, then draws; a study
+    already decided at R = 5 stays stopped there in every continuation, an undecided one
+    goes on."""
+    decided = {"Avg": [1.0, 1.1, 0.9, 1.05, 0.95]}  # A > B reproduces at R = 5 (verdict's doctest)
+    plan = planning.simulate(planning.continuation_source(decided, planning.normal_source(0.0)),
+                             ["Avg"], studies=10, wave=5, max_repetitions=20)
+    assert {(s.stopped_at, s.decisions["Avg"]) for s in plan.studies} == {(5, "A>B")}
+    undecided = {"Avg": [0.3, -0.2, 0.5, 0.1, -0.4]}
+    plan = planning.simulate(planning.continuation_source(undecided, planning.normal_source(3.0)),
+                             ["Avg"], studies=10, wave=5, max_repetitions=20)
+    assert all(s.stopped_at > 5 for s in plan.studies)
