@@ -99,13 +99,16 @@ def _check_design(wave: int, max_repetitions: int) -> tuple[int, int]:
 def look_verdicts(values: Mapping[str, np.ndarray], repetitions: int,
                   estimators: Sequence[str], *, wave: int, max_repetitions: int,
                   conclusion: str = "A>B", threshold: float = THRESHOLD,
-                  confidence: float = CONFIDENCE, comparisons: int = 1) -> dict[str, Verdict]:
+                  confidence: float = CONFIDENCE, comparisons: int = 1,
+                  forecast: bool = True) -> dict[str, Verdict]:
     """The deciding estimators' verdicts at one look, as the workflow's summaries give them.
 
     The confidence of each verdict is the family's, Bonferroni-adjusted over ``comparisons x
     len(estimators)`` verdicts; the mixture's null offset is the closed form for normal Vote
     and Avg (``snr_normal``) from the first ``repetitions`` of Vote and Avg; the single
-    differences' is 0.
+    differences' is 0. ``forecast=False`` skips an undecided verdict's "N more" (the search is
+    most of a look's time, and no decision reads it): the verdicts then carry
+    ``max_repetitions = repetitions`` and no forecast, their decisions unchanged.
 
     Parameters
     ----------
@@ -127,6 +130,8 @@ def look_verdicts(values: Mapping[str, np.ndarray], repetitions: int,
         The family's confidence, in (0, 1).
     comparisons : int, default 1
         How many comparisons the study decides (the family grows with them).
+    forecast : bool, default True
+        Search "N more" for an undecided verdict, as the workflow does.
 
     Returns
     -------
@@ -134,13 +139,15 @@ def look_verdicts(values: Mapping[str, np.ndarray], repetitions: int,
         Each deciding estimator's verdict.
     """
     each = family_confidence(confidence, int(comparisons) * len(estimators))
+    # verdict's "N more" searches from R + 1 up to its maximum: none above R, no search
+    limit = max_repetitions if forecast else repetitions
     out = {}
     for name in estimators:
         snr0 = (mixture_null_offset(values["Vote"][:repetitions], values["Avg"][:repetitions],
                                     conclusion).snr_normal if name == "Mixture" else 0.0)
         out[name] = verdict(values[name][:repetitions], conclusion, threshold=threshold,
                             confidence=each, snr0=snr0, time_uniform=True,
-                            max_repetitions=max_repetitions, wave=wave)
+                            max_repetitions=limit, wave=wave)
     return out
 
 
@@ -174,8 +181,10 @@ def run_rule(values: Mapping[str, np.ndarray], estimators: Sequence[str], *, wav
     comparisons : int, default 1
         How many comparisons the study decides.
     futility : callable, optional
-        ``futility(R, verdicts) -> bool``, asked at every look that is not decided: True stops
-        the study there without a verdict (it claims nothing).
+        ``futility(R, verdicts) -> bool``, asked at every look before the last that is not
+        decided: True stops the study there without a verdict (it claims nothing). The
+        verdicts it gets carry no "N more" (``look_verdicts(..., forecast=False)``); a rule
+        that simulates the rest of the study uses :func:`continuation_source`.
 
     Returns
     -------
@@ -189,18 +198,20 @@ def run_rule(values: Mapping[str, np.ndarray], estimators: Sequence[str], *, wav
                                                          estimators else ()))))
     taken: list[int] = []
     futile = decided = False
+    settings = dict(wave=wave, max_repetitions=max_repetitions, conclusion=conclusion,
+                    threshold=threshold, confidence=confidence, comparisons=comparisons)
     for r in looks(available, wave):
         taken.append(r)
-        found = look_verdicts(values, r, estimators, wave=wave,
-                              max_repetitions=max_repetitions, conclusion=conclusion,
-                              threshold=threshold, confidence=confidence,
-                              comparisons=comparisons)
+        # the looks on the way decide without "N more" (5x faster); the stop gets it below
+        found = look_verdicts(values, r, estimators, forecast=False, **settings)
         decided = all(v.decision != "undecided" for v in found.values())
         if decided:
             break
         if futility is not None and r < max_repetitions and futility(r, found):
             futile = True
             break
+    # the verdicts at the stop as the workflow writes them, "N more" included
+    found = look_verdicts(values, taken[-1], estimators, **settings)
     return SimulatedStudy(stopped_at=taken[-1], decided=decided, futile=futile,
                           looks=tuple(taken), verdicts=found)
 
