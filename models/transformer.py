@@ -29,6 +29,7 @@ tagger featurizes, trains, predicts or is unpickled; without the optional depend
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Hashable, Sequence
 
 from reprocompare.corpora.conll import Sentence
@@ -130,6 +131,28 @@ class TransformerTagger(SequenceTagger):
         self.device = device
         self.num_threads = num_threads
         self.random_state = random_state
+
+    # ----------------------------------------------------------------- provenance
+    @classmethod
+    def source_files(cls, params: dict) -> list[Path]:
+        """The files of a model folder (weights, configuration, tokenizer): the workflow hashes
+        them, so that a model saved anew into the same folder retrains the jobs that use it.
+        None for a hub name (a cached model is as an installed package: rerun by hand).
+
+        Parameters
+        ----------
+        params : dict
+            The spec's hyperparameters (``model``).
+
+        Returns
+        -------
+        list of pathlib.Path
+            The folder's files.
+        """
+        folder = Path(str(params.get("model", ""))).expanduser()
+        if not str(params.get("model", "")).strip() or not folder.is_dir():
+            return []
+        return sorted(path.resolve() for path in folder.iterdir() if path.is_file())
 
     # ----------------------------------------------------------------- features
     def feature_key(self) -> Hashable:

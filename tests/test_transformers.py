@@ -11,6 +11,7 @@ key.
 
 from __future__ import annotations
 
+import doctest
 import json
 import pickle
 import subprocess
@@ -84,6 +85,20 @@ def test_the_declaration_imports_neither_torch_nor_transformers():
             "print(sorted(m for m in ('torch', 'transformers') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_doctests():
+    from reprocompare.models import transformer_torch
+
+    assert doctest.testmod(transformer_torch).failed == 0
+
+
+def test_the_workflow_hashes_the_model_folder(tiny_bert):
+    from reprocompare.models import TransformerTagger
+
+    files = TransformerTagger.source_files({"model": str(tiny_bert)})
+    assert {f.name for f in files} >= {"config.json", "model.safetensors", "tokenizer.json"}
+    assert TransformerTagger.source_files({"model": "some-org/cached-model"}) == []
 
 
 def test_reprocompare_models_lists_transformers_with_its_ranges():
