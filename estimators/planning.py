@@ -50,8 +50,9 @@ VERDICTS = ("A>B", "B>A", "none")
 
 #: draws one study's values, every estimator's, for ``n`` repetitions: ``source(rng, n)``
 Source = Callable[[np.random.Generator, int], dict]
-#: the futility hook: ``futility(r, verdicts)`` is True to stop at look ``r`` without a verdict
-Futility = Callable[[int, Mapping[str, Verdict]], bool]
+#: the futility hook: ``futility(r, verdicts, observed)`` is True to stop at look ``r`` without
+#: a verdict (``observed``: every estimator's first ``r`` values)
+Futility = Callable[[int, Mapping[str, Verdict], Mapping[str, np.ndarray]], bool]
 
 
 @dataclass(frozen=True)
@@ -160,7 +161,7 @@ def run_rule(values: Mapping[str, np.ndarray], estimators: Sequence[str], *, wav
     Looks at R = max(2, wave), 2 wave, ... up to ``min(max_repetitions, len(values))`` (a last,
     partial wave still gets its look), as ``reprocompare sequential`` runs its waves; at each
     look the verdicts of :func:`look_verdicts`; stops at the first look where none is
-    "undecided", or where ``futility(R, verdicts)`` says so, or at the last look.
+    "undecided", or where ``futility(R, verdicts, observed)`` says so, or at the last look.
 
     Parameters
     ----------
@@ -181,10 +182,11 @@ def run_rule(values: Mapping[str, np.ndarray], estimators: Sequence[str], *, wav
     comparisons : int, default 1
         How many comparisons the study decides.
     futility : callable, optional
-        ``futility(R, verdicts) -> bool``, asked at every look before the last that is not
-        decided: True stops the study there without a verdict (it claims nothing). The
-        verdicts it gets carry no "N more" (``look_verdicts(..., forecast=False)``); a rule
-        that simulates the rest of the study uses :func:`continuation_source`.
+        ``futility(R, verdicts, observed) -> bool``, asked at every look before the last that
+        is not decided, with every estimator's first R values: True stops the study there
+        without a verdict (it claims nothing). The verdicts it gets carry no "N more"
+        (``look_verdicts(..., forecast=False)``); a rule that simulates the rest of the study
+        runs :func:`simulate` on :func:`continuation_source` of ``observed``.
 
     Returns
     -------
@@ -207,7 +209,8 @@ def run_rule(values: Mapping[str, np.ndarray], estimators: Sequence[str], *, wav
         decided = all(v.decision != "undecided" for v in found.values())
         if decided:
             break
-        if futility is not None and r < max_repetitions and futility(r, found):
+        if futility is not None and r < max_repetitions and \
+                futility(r, found, {name: v[:r] for name, v in values.items()}):
             futile = True
             break
     # the verdicts at the stop as the workflow writes them, "N more" included

@@ -128,8 +128,9 @@ def test_the_pilot_bootstrap_of_a_committed_study_gives_finite_numbers():
 def test_the_futility_hook_stops_without_a_verdict():
     asked = []
 
-    def futility(r, found):
+    def futility(r, found, observed):
         asked.append((r, sorted(found)))
+        assert all(len(v) == r for v in observed.values())
         return r >= 10
 
     plan = planning.simulate(planning.normal_source(0.84), ["Avg"], studies=20, seed=0,
