@@ -434,7 +434,10 @@ def _figure2(comparisons: dict[str, dict]) -> Figure:
                 else:
                     if present:
                         strategy = strategy_labels(strategies, table4_k)  # Table 4's labels
-                        labels = {e: f"{e}\n{strategy[e]}" for e in present}
+                        # wrapped to a box's width: "6 x 8:1 hold-outs" ran into its
+                        # neighbours' labels
+                        labels = {e: "\n".join([e, *textwrap.wrap(
+                            strategy[e], 12, break_on_hyphens=False)]) for e in present}
                         _boxes(ax, [(labels[e], values[e], COLOR_OF[e]) for e in present])
                         ax.set_xlabel("estimator (splitting strategy)")
                     else:

@@ -250,7 +250,7 @@ def test_figure2_two_rows_boxes_means_and_zero_lines(values):
             assert len(_zero_lines(top[column])) == 1
             assert len(_lines(top[column], None, "D")) == len(rs_k)
             # the RS box is k = 6 (the paper's Table 4) and says so
-            assert "RS\n6 x 8:1 hold-outs" in [t.get_text() for t in bottom[column].get_xticklabels()]
+            assert "RS\n6 x 8:1\nhold-outs" in [t.get_text() for t in bottom[column].get_xticklabels()]
             # a column shares its y range
             assert top[column].get_ylim() == bottom[column].get_ylim()
         else:
@@ -310,6 +310,6 @@ def test_figure2_rs_label_is_table4_k_even_when_two_k_coincide(values):
     fig = _figure2({name: {**comparison, "values": v, "strategies": strategies,
                            "table4_k": 6}})
     labels = [t.get_text() for t in fig.axes[1].get_xticklabels()]
-    assert labels == ["ST\n4:1 hold-out", "RS\n6 x 8:1 hold-outs", "Avg\n5x2 BCV", "Vote\n5x2 BCV",
+    assert labels == ["ST\n4:1 hold-out", "RS\n6 x 8:1\nhold-outs", "Avg\n5x2 BCV", "Vote\n5x2 BCV",
                       "Mixture\n5x2 BCV"]
     assert fig.axes[0].get_xlabel() == "number of random splits k (8:1 hold-outs averaged)"
