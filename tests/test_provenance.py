@@ -198,6 +198,9 @@ CASES = {
     "corpora.<name>.path": [("a copy of the file", copy_of_corpus, NOTHING),
                             ("a file with other sentences", other_corpus,
                              everything_after_the_corpus())],
+    # a display name: the summaries that print it (both comparisons on tiny) and the reports
+    "corpora.<name>.label": [("tiny labelled", change("corpora.tiny.label", "Tiny CoNLL"),
+                              plan(summarize=2, **REPORTS))],
     "corpora.<name>.token_column": [("the POS column as tokens", change(
         "corpora.tiny.token_column", 1), everything_after_the_corpus())],
     "corpora.<name>.tag_column": [("the same column counted from the start", change(

@@ -210,6 +210,7 @@ def render(where: str, text: str) -> str:
         config = validate(copy.deepcopy(CONFIG), "study.yaml")
         if where == "description":
             config["models"]["crf"]["label"] = text
+            config["corpora"]["tiny"]["label"] = text  # issue 36: "on tiny (label)"
         else:  # a value the schema does not bound (a command tagger's command), lines included
             config["models"]["maj"]["command"] = f"{text}\n\n.. raw:: html\n\n   <b>x</b>"
         description = (ROOT / "workflow" / "report" / "workflow.rst").read_text()
