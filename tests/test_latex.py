@@ -42,7 +42,9 @@ def _label(path: Path) -> str:
 
 def _all_tables(summary_paths: list[Path], claims_paths: list[Path], tmp_path: Path) -> dict:
     summaries = {_label(p): json.loads(p.read_text())["summary"] for p in summary_paths}
-    rows4, rows3 = table4_rows(summaries), table3_rows(summaries)
+    # Table 3 for every strategy, from the claims' per-model scores, as the workflow's tables
+    scores = {_label(p): json.loads(p.read_text())["scores"] for p in claims_paths}
+    rows4, rows3 = table4_rows(summaries), table3_rows(summaries, scores)
     tables = {"table4": latex.table4_latex(rows4), "table4-wide": latex.table4_wide_latex(rows4),
               "table3": latex.table3_latex(rows3)}
     if claims_paths:
