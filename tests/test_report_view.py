@@ -125,3 +125,17 @@ def test_the_front_page_keeps_every_interval_on_one_line(report, tmp_path, windo
     assert len(seen["interval_lines"]) == 10, seen
     assert set(seen["interval_lines"]) == {1}, seen
     assert seen["column"] >= 800, seen
+
+
+def test_the_corpus_label_and_every_strategy_reach_the_tables(report):
+    """The study's corpus label ("Tiny CoNLL", not its key "tiny") in every table it prints,
+    and Table 3 for each of its three strategies (issue 36)."""
+    tables = report.parent / "tables"
+    table3, table4 = (tables / "table3.md").read_text(), (tables / "table4.md").read_text()
+    assert "### Table 3: crf\\_vs\\_maj on Tiny CoNLL" in table3
+    assert "- Corpus: Tiny CoNLL, 120 sentences" in table3 and "Tiny CoNLL" in table4
+    for row in ("| ST (8:1 hold-out) | A |", "| RS (2 x 8:1 hold-outs) | B |",
+                "| BCV (2x2 BCV) | A |"):
+        assert row in table3, row
+    assert "Tiny CoNLL" in (tables / "table3.tex").read_text()
+    assert "Tiny CoNLL" in (tables / "table3.html").read_text()
