@@ -23,7 +23,6 @@ from reprocompare.base.records import csv_text
 from reprocompare.base.strategies import (ESTIMATORS, HOLDOUT, REPEATED_HOLDOUT, STRATEGIES,
                                           labels as strategy_labels)
 from reprocompare.estimators.effect import mean_interval
-from reprocompare.estimators.reproducibility import model_interval
 
 
 #: the context every row carries, so that a CSV row stands on its own
@@ -484,6 +483,9 @@ def table3_rows(summaries: dict[str, dict],
         bad = _degenerate_models(summary)
         by_strategy = (scores or {}).get(comparison)
         if by_strategy:
+            # lazy: scipy; every command imports the tables, few build Table 3
+            from reprocompare.estimators.reproducibility import model_interval
+
             intervals = {s: {model: model_interval(f1s).as_dict()
                              for model, f1s in by_strategy[s.name].items() if len(f1s) >= 2}
                          for s in STRATEGIES if s.name in by_strategy}
