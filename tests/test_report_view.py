@@ -81,7 +81,8 @@ def view(report: Path, tmp: Path, window: tuple[int, int], opening: str = "",
     of :data:`MEASURE`."""
     page = report.read_text()
     head, _, tail = page.rpartition("</body>")  # the last: the app's sources hold the word
-    script = f"<script>setTimeout(() => {{{opening}}}, 300);setTimeout(() => {{{MEASURE}}}, 1500);</script>"
+    script = (f"<script>setTimeout(() => {{{opening}}}, 300);"
+              f"setTimeout(() => {{{MEASURE}}}, 1500);</script>")
     driven = tmp / f"view-{window[0]}x{window[1]}.html"
     driven.write_text(head + script + "</body>" + tail)
     document = dom(chromium(), driven, tmp / "profile", window, screenshot)
