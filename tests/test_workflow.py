@@ -21,6 +21,8 @@ import yaml
 import conftest
 from blocking import blocking_study, handshake
 from conftest import ROOT, SNAKEMAKE, TINY
+from reprocompare.base.strategies import HOLDOUT, STRATEGIES
+from reprocompare.estimators.reproducibility import model_interval
 from reprocompare.study.summary import summarize_runs
 
 TABLES = ["table3.csv", "table3.md", "table3.tex", "table4.csv", "table4.md", "table4.tex"]
@@ -80,10 +82,19 @@ def test_tables_match_the_library(reference):
     assert rows["Avg"]["mixture_chose_vote"] == ""
     with open(reference / "results" / "tables" / "table3.csv") as stream:
         table3 = list(csv.DictReader(stream))
-    assert [r["model"] for r in table3] == ["A", "B"]
+    # every strategy (issue 36), each model's F1 per repetition as the claims record it
+    assert [(r["strategy_short"], r["model"]) for r in table3] == \
+        [(s.short, m) for s in STRATEGIES for m in ("A", "B")]
+    claims = json.loads((reference / "results" / "summaries" / "tiny" / "crf.claims.json")
+                        .read_text())
     for row in table3:
-        assert float(row["mean_f1_points"]) / 100 == pytest.approx(summary["per_model"][row["model"]]["mean"],
-                                                   abs=1e-6)
+        if row["strategy_short"] == HOLDOUT.short:  # the summary's standard split, the same
+            assert float(row["mean_f1_points"]) / 100 == pytest.approx(
+                summary["per_model"][row["model"]]["mean"], abs=1e-6)
+        name = next(s.name for s in STRATEGIES if s.short == row["strategy_short"])
+        expected = model_interval(claims["scores"][name][row["model"]])
+        assert float(row["mean_f1_points"]) / 100 == pytest.approx(expected.mean, abs=1e-6)
+        assert float(row["low_f1_points"]) / 100 == pytest.approx(expected.low, abs=1e-6)
     assert "\\toprule" in (reference / "results" / "tables" / "table4.tex").read_text()
     for figure in ("figure1", "figure2"):
         assert (reference / "results" / "figures" / f"{figure}.png").read_bytes()[:4] == \
