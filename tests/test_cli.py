@@ -174,7 +174,7 @@ def _options_taking_numbers():
 
 
 def test_every_number_an_option_takes_has_a_checked_range():
-    from reprocompare.commands.cli import BOUNDS
+    from reprocompare.commands.options import BOUNDS, OPEN_BOUNDS
 
     found = _options_taking_numbers()
     assert {option for _, option, _ in found} >= {"--k", "--m", "--trials", "--simulations"}
@@ -182,12 +182,21 @@ def test_every_number_an_option_takes_has_a_checked_range():
         assert kind not in (int, float), f"{command} {option} takes any {kind.__name__}"
         if option == "--ratio":
             continue
+        if option in OPEN_BOUNDS:  # both ends excluded, and what lies beyond
+            number, low, high = OPEN_BOUNDS[option]
+            assert kind(str((low + high) / 2)) == (low + high) / 2
+            for outside in (low, high, low - 1, high + 1, "nan", ""):
+                with pytest.raises(Exception, match=r"in \(|must be in"):
+                    kind(str(outside))
+            continue
         bound = BOUNDS["--table4-k" if (command, option) == ("summarize", "--k") else option]
-        _, low, high = bound
+        number, low, high = bound
         assert kind(str(low)) == low and kind(str(high)) == high
-        for outside in (low - 1, high + 1, "1e3", "nan", ""):
+        step = 1 if number is int else 1e-6 * max(1.0, abs(high))
+        outside = [low - step, high + step, "nan", ""] + (["1e3"] if number is int else [])
+        for value in outside:
             with pytest.raises(Exception, match=r"in \[|must be in"):
-                kind(str(outside))
+                kind(str(value))
 
 
 @pytest.mark.parametrize("argv,fragment", [

@@ -15,7 +15,6 @@ import pytest
 
 from conftest import ROOT, TEST_DATA, snakemake
 from reprocompare.base.errors import UserError
-from reprocompare.commands import resume as study
 from reprocompare.study.config import corpus_seed
 from test_cli import run
 
@@ -32,13 +31,6 @@ def test_split_with_a_corpus_name_uses_the_workflows_seed(tmp_path):
     run("split", TINY, "--strategy", "bcv", "--seed", str(expected), "--out",
         tmp_path / "seed.json")
     assert (tmp_path / "named.json").read_bytes() == (tmp_path / "seed.json").read_bytes()
-
-
-def test_resume_without_the_workflow_refuses_in_one_line(tmp_path, monkeypatch):
-    installed = tmp_path / "site-packages" / "reprocompare" / "study.py"
-    monkeypatch.setattr(study, "__file__", str(installed))
-    with pytest.raises(UserError, match="clone of the project"):
-        study.resume(ROOT / "config" / "config.yaml", tmp_path)
 
 
 def test_make_lint_runs_the_linters():

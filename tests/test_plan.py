@@ -220,8 +220,8 @@ def test_plan_study_reads_run_directories(tmp_path):
 
 
 @pytest.mark.parametrize("args,fragment", [
-    (["--snr", "inf"], "finite"),
-    (["--snr", "nan"], "finite"),
+    (["--snr", "inf"], "must be in [-1000.0, 1000.0], got inf"),
+    (["--snr", "nan"], "must be in [-1000.0, 1000.0], got nan"),
     (["--snr", "1", "--studies", "0"], "[1, 10000]"),
     (["--snr", "1", "--studies", "10001"], "[1, 10000]"),
     (["--snr", "1", "--wave", "10", "--max-repetitions", "5"], "below one wave"),

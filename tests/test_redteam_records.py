@@ -426,7 +426,9 @@ def _claims_lines(tmp: Path, corpora: list[tuple[str, str]]) -> dict[str, str]:
     claims_tables([p for k, p in paths if k == "claims"],
                   [p for k, p in paths if k == "summary"], outputs)
     # the Markdown table: a section per comparison on a corpus, its sentence in it
-    sections = (tmp / "claims.md").read_text().split("### Significance claims: x on ")[1:]
+    # read as a reader sees it: the Markdown escapes of names (a\_copy) undone
+    text = re.sub(r"\\([\\`*_{}\[\]()#+\-.!|<>~])", r"\1", (tmp / "claims.md").read_text())
+    sections = text.split("### Significance claims: x on ")[1:]
     return {section.split("\n", 1)[0]: next((line for line in section.splitlines()
                                              if line.startswith("Replicability")), "")
             for section in sections}

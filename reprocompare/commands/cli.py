@@ -2,7 +2,7 @@
 
 Every subcommand is a thin layer over a library function; mistakes a user can make end in one
 line on stderr naming the file and line (or the option) and exit status 2, never a traceback.
-Every number an option takes has a documented range (``BOUNDS``), checked while the arguments
+Every number an option takes has a documented range (:mod:`reprocompare.commands.options`), checked while the arguments
 are parsed, before any work: ``split --k 1000000000`` is refused, not allocated. The world
 failing under a command (Ctrl-C, a full disk, a closed pipe, memory) also ends in one line: exit
 status 130 for an interrupt, 1 for the rest.
@@ -23,6 +23,8 @@ from reprocompare.base.records import TABLE4_K, dumps_json
 from reprocompare.base.records import write_directory_atomic, write_text_atomic
 from reprocompare.base.strategies import BCV, NAMES, STRATEGIES
 from reprocompare.commands import init, plan, run
+from reprocompare.commands.options import bounded as _bounded
+from reprocompare.commands.options import shown_range as _range
 from reprocompare.commands.resume import resume
 from reprocompare.commands.sequential import run_sequential
 from reprocompare.corpora.conll import check_has_chunks, read_conll, task_corpus
@@ -35,51 +37,8 @@ EXIT_USER_ERROR = 2
 EXIT_FAILURE = 1
 EXIT_INTERRUPTED = 130
 
-#: option -> (type, lowest, highest): the range of every number an option takes (issue 23). The
-#: columns a corpus may have, the config schema's own bounds for k (100) and m (15), and for the
-#: expected-max simulation what fits in memory (with simulate_bias's own bound on N x searches).
-BOUNDS = {
-    "--token-column": (int, -1000, 999),
-    "--tag-column": (int, -1000, 999),
-    # the splits' and Table 4's settings: the config schema's bounds, the one place they live
-    "--k": (int, schemas.bound("strategies.repeated_holdout.k[]", "minimum"),
-            schemas.bound("strategies.repeated_holdout.k[]")),
-    "--m": (int, schemas.bound("strategies.bcv.m", "minimum"), schemas.bound("strategies.bcv.m")),
-    "--seed": (int, 0, 2**63 - 1),
-    "--repetition": (int, 0, 999_999),
-    "--table4-k": (int, schemas.bound("strategies.repeated_holdout.table4_k", "minimum"),
-                   schemas.bound("strategies.repeated_holdout.table4_k")),
-    "--trials": (int, 1, 10_000),
-    "--budgets": (int, 1, 10_000),
-    "--simulations": (int, 2, 1_000_000),
-}
 #: the largest part of a --ratio (train:validation)
 MAX_RATIO_PART = 1_000_000
-
-
-def _bounded(option: str):
-    """The argparse type of ``option``: its kind within its range from ``BOUNDS``, else one
-    line naming the range."""
-    kind, low, high = BOUNDS[option]
-    words = "an integer" if kind is int else "a number"
-
-    def parse(text: str):
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected {words} in [{low}, {high}], "
-                                             f"got {text!r}") from None
-        if not low <= value <= high:  # NaN compares false: refused too
-            raise argparse.ArgumentTypeError(f"must be in [{low}, {high}], got {text}")
-        return value
-
-    parse.__name__ = words  # what argparse would name in its own messages
-    return parse
-
-
-def _range(option: str) -> str:
-    _, low, high = BOUNDS[option]
-    return f"{low}..{high}"
 
 
 class _Parser(argparse.ArgumentParser):

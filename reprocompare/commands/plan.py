@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from pathlib import Path
 
@@ -19,54 +18,7 @@ from reprocompare import schemas
 from reprocompare.base.errors import UserError
 from reprocompare.base.records import dumps_json, read_json, read_repetitions
 from reprocompare.base.strategies import ESTIMATORS
-
-#: what a flag's number may be: the config schema's bounds where it has them
-WAVES = (schemas.bound("stopping.wave", "minimum"), schemas.bound("stopping.wave"))
-MAXIMA = (schemas.bound("stopping.max_repetitions", "minimum"),
-          schemas.bound("stopping.max_repetitions"))
-#: the simulated studies: each is up to max_repetitions / wave verdicts of 5-30 ms
-STUDIES = (1, 10_000)
-#: |SNR| beyond this decides at the first look whatever the design: nothing to plan
-MAX_SNR = 1000.0
-#: jobs at once, on a machine or a cluster
-SLOTS = (1, 1_000_000)
-
-
-def _integer(low: int, high: int):
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected an integer in [{low}, {high}], got "
-                                             f"{text!r}") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be in [{low}, {high}], got {text}")
-        return value
-
-    parse.__name__ = "an integer"
-    return parse
-
-
-def _snr(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not math.isfinite(value) or abs(value) > MAX_SNR:
-        raise argparse.ArgumentTypeError(f"must be a finite number in [-{MAX_SNR:g}, "
-                                         f"{MAX_SNR:g}], got {text}")
-    return value
-
-
-def _share(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number in (0, 1), got {text!r}") from None
-    if not 0 < value < 1:  # NaN compares false: refused too
-        raise argparse.ArgumentTypeError(f"must be in (0, 1), got {text}")
-    return value
-
+from reprocompare.commands.options import bounded, shown_range
 
 def add_parser(sub) -> None:
     """``reprocompare plan``, registered on the CLI's subcommands.
@@ -90,32 +42,32 @@ def add_parser(sub) -> None:
                     "estimates resampled from a pilot study's repetitions, with its measured "
                     "runtimes turned into core-hours and wall time.")
     source = plan.add_mutually_exclusive_group(required=True)
-    source.add_argument("--snr", type=_snr, metavar="S",
+    source.add_argument("--snr", type=bounded("--snr"), metavar="S",
                         help="true SNR of A - B (mean over standard deviation; finite, "
-                             f"|S| <= {MAX_SNR:g})")
+                             f"{shown_range('--snr')})")
     source.add_argument("--study", type=Path, metavar="DIR",
                         help="a pilot study's directory (its results/summaries)")
     plan.add_argument("--comparison", metavar="CORPUS/NAME",
                       help="with --study, the comparison to plan when it has several")
-    plan.add_argument("--max-repetitions", type=_integer(*MAXIMA), default=maximum, metavar="N",
-                      help=f"the most repetitions ({maximum}; {MAXIMA[0]}..{MAXIMA[1]})")
-    plan.add_argument("--wave", type=_integer(*WAVES), default=wave, metavar="W",
-                      help=f"repetitions per wave ({wave}; {WAVES[0]}..{WAVES[1]})")
+    plan.add_argument("--max-repetitions", type=bounded("--max-repetitions"), default=maximum, metavar="N",
+                      help=f"the most repetitions ({maximum}; {shown_range('--max-repetitions')})")
+    plan.add_argument("--wave", type=bounded("--wave"), default=wave, metavar="W",
+                      help=f"repetitions per wave ({wave}; {shown_range('--wave')})")
     plan.add_argument("--estimator", action="append", choices=ESTIMATORS, metavar="E",
                       help=f"a deciding estimator, repeatable ({deciding}; one of "
                            f"{', '.join(ESTIMATORS)}; --snr: one single difference)")
-    plan.add_argument("--threshold", type=_share, default=threshold,
+    plan.add_argument("--threshold", type=bounded("--threshold"), default=threshold,
                       help=f"tau on the reproducibility ({threshold:g})")
-    plan.add_argument("--confidence", type=_share, default=confidence,
+    plan.add_argument("--confidence", type=bounded("--confidence"), default=confidence,
                       help=f"confidence of the verdicts together ({confidence:g})")
-    plan.add_argument("--studies", type=_integer(*STUDIES), default=200, metavar="K",
-                      help=f"simulated studies (200; {STUDIES[0]}..{STUDIES[1]})")
-    plan.add_argument("--seed", type=_integer(0, 2**63 - 1), default=0,
+    plan.add_argument("--studies", type=bounded("--studies"), default=200, metavar="K",
+                      help=f"simulated studies (200; {shown_range('--studies')})")
+    plan.add_argument("--seed", type=bounded("--seed"), default=0,
                       help="the simulation's seed (0)")
     slots = plan.add_mutually_exclusive_group()
-    slots.add_argument("--cores", type=_integer(*SLOTS), metavar="C",
+    slots.add_argument("--cores", type=bounded("--cores"), metavar="C",
                        help="with --study: wall time on C cores of one machine (1)")
-    slots.add_argument("--jobs", type=_integer(*SLOTS), metavar="N",
+    slots.add_argument("--jobs", type=bounded("--jobs"), metavar="N",
                        help="with --study: wall time on a cluster running N jobs at once")
     plan.add_argument("--json", action="store_true", help="print JSON")
     plan.set_defaults(run=cmd_plan)
