@@ -29,6 +29,7 @@ tagger featurizes, trains, predicts or is unpickled; without the optional depend
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Hashable, Sequence
 
@@ -41,8 +42,39 @@ FEATURE_VERSION = 1
 MIN_LENGTH = 8
 
 
+#: a hub name: "name" or "organization/name"
+_HUB_NAME = re.compile(r"[A-Za-z0-9][\w.-]*(/[A-Za-z0-9][\w.-]*)?")
+#: the files a saved tokenizer leaves (any of them): tokenizer.json is a fast one's
+TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "vocab.txt", "vocab.json",
+                   "spiece.model", "sentencepiece.bpe.model", "merges.txt")
+
+
 def _check_model(value) -> str | None:
-    return None if value.strip() else "must name a model folder or a cached hub model"
+    """``model`` at config validation, before any job runs, without torch or transformers: a
+    folder holds a config.json and a tokenizer's files, a hub name is in the Hugging Face cache.
+    What only the library can tell (a slow tokenizer, the position limit against
+    ``max_length``) is refused when the job featurizes, before either model of the job trains."""
+    if not value.strip():
+        return "must name a model folder or a cached hub model"
+    folder = Path(value).expanduser()
+    if folder.exists():
+        if not (folder / "config.json").is_file():
+            return (f"{value!r} is not a folder with a config.json (a saved Hugging Face model)")
+        if not any((folder / name).is_file() for name in TOKENIZER_FILES):
+            return (f"{value!r} holds no tokenizer (tokenizer.json); save the model's fast "
+                    "tokenizer beside it (tokenizer.save_pretrained)")
+        return None
+    absent = (f"{value!r} is neither a folder with a config.json nor a model in the Hugging "
+              "Face cache (nothing is downloaded")
+    if not _HUB_NAME.fullmatch(value.strip()):
+        return absent + ")"
+    absent += f": fetch it first, e.g. `hf download {value.strip()}`)"
+    try:  # the cache lookup transformers makes offline (huggingface_hub comes with it)
+        from huggingface_hub import try_to_load_from_cache
+    except ImportError:  # no extra: featurizing says which one to install
+        return None
+    cached = try_to_load_from_cache(value.strip(), "config.json")
+    return None if isinstance(cached, str) else absent
 
 
 class TransformerTagger(SequenceTagger):
@@ -88,10 +120,17 @@ class TransformerTagger(SequenceTagger):
 
     Examples
     --------
-    >>> from reprocompare.models import parse_spec, build_model
-    >>> tagger = build_model(parse_spec("transformers:model=models/tiny-bert,epochs=5"))
+    >>> tagger = TransformerTagger(model="models/tiny-bert", epochs=5)
     >>> tagger.uses_gpu, tagger.max_length
     (True, 128)
+
+    A spec is checked when it is read, before any job runs:
+
+    >>> from reprocompare.models import parse_spec
+    >>> parse_spec("transformers:model=no/such/folder")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    reprocompare.base.errors.UserError: model: 'no/such/folder' is neither a folder with a ...
     """
 
     name = "transformers"

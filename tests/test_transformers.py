@@ -22,7 +22,7 @@ import pytest
 from conftest import TEST_DATA, build_once, reprocompare, snakemake
 from reprocompare.base.errors import UserError
 from reprocompare.corpora.conll import read_conll
-from reprocompare.models import build_model, parse_spec
+from reprocompare.models import build_model, parse_spec, spec_from_mapping
 
 pytest.importorskip("transformers")  # make test installs the extra
 
@@ -88,9 +88,10 @@ def test_the_declaration_imports_neither_torch_nor_transformers():
 
 
 def test_doctests():
-    from reprocompare.models import transformer_torch
+    from reprocompare.models import transformer, transformer_torch
 
     assert doctest.testmod(transformer_torch).failed == 0
+    assert doctest.testmod(transformer).failed == 0
 
 
 def test_the_workflow_hashes_the_model_folder(tiny_bert):
@@ -168,6 +169,22 @@ def test_bad_input_ends_in_one_line_naming_the_key(tiny_bert, tmp_path, corpus, 
     with pytest.raises(UserError, match="must be in \\[8,") as error:
         tagger(tiny_bert, "max_length=7")
     assert error.value.key == "max_length"
+
+    # refused when the spec is read (config validation), before any job runs: no folder, no
+    # config.json, no tokenizer, a hub name not in the cache
+    for model, words in [(tmp_path / "nowhere", "neither a folder with a config.json nor"),
+                         (tmp_path, "not a folder with a config.json"),
+                         ("no-such-org/no-such-model", "hf download no-such-org/no-such-model")]:
+        with pytest.raises(UserError, match=words) as error:
+            parse_spec(f"transformers:model={model}")
+        assert error.value.key == "model" and "\n" not in str(error.value)
+    bare = tmp_path / "no-tokenizer"
+    bare.mkdir()
+    (bare / "config.json").write_text((tiny_bert / "config.json").read_text())
+    with pytest.raises(UserError, match="holds no tokenizer") as error:
+        spec_from_mapping("bert", {"type": "transformers", "model": str(bare)})
+    assert error.value.key == "models.bert.model"
+    parse_spec(f"transformers:model={tiny_bert}")  # a saved model passes
 
     class Slow:  # what a tokenizer without a Rust backend (no word_ids, no offsets) says
         is_fast = False
