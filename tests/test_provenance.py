@@ -295,6 +295,8 @@ CASES = {
                              summaries(2))],
     "stopping.wave": [("10", change("stopping.wave", 10), NOTHING)],
     "stopping.max_repetitions": [("100", change("stopping.max_repetitions", 100), NOTHING)],
+    # the futility level is judged in the summaries, and only when stopping is on
+    "stopping.futility": [("0.5", change("stopping.futility", 0.5), NOTHING)],
     # no model of the study trains on a device; the checklist prints the setting
     "device": [("cuda", change("device", "cuda"), CHECKLIST)],
     "search.enabled": [("off", change("search.enabled", False), CHECKLIST)],
@@ -388,3 +390,26 @@ def test_changing_a_key_reruns_exactly_its_jobs(finished, key, i):
         assert dry_run(workdir, config) == expected, description
     finally:
         (workdir / "study.yaml").write_text(yaml.safe_dump(base))
+
+
+def test_a_passed_corpus_check_is_kept_by_what_it_depends_on(tmp_path):
+    """The key under which the workflow keeps a corpus check that passed (common.smk): the same
+    for the same bytes at another path, another for other bytes or a setting the check reads."""
+    from reprocompare.pipeline.provenance import corpus_check
+    from reprocompare.study.config import validate
+
+    corpus = documents_corpus(tmp_path / "a.conll")
+    config = validate(study(corpus), source="study.yaml")
+    key = corpus_check(config, "tiny")
+    moved = tmp_path / "b.conll"
+    shutil.copy(corpus, moved)
+    config["corpora"]["tiny"]["path"] = str(moved)
+    assert corpus_check(config, "tiny") == key
+    config["corpora"]["tiny"]["subsample"] = 20
+    assert corpus_check(config, "tiny") != key
+    config["corpora"]["tiny"]["subsample"] = None
+    config["strategies"]["bcv"]["m"] = 3
+    assert corpus_check(config, "tiny") != key
+    config["strategies"]["bcv"]["m"] = 2
+    moved.write_text(corpus.read_text() + "\n")
+    assert corpus_check(config, "tiny") != key

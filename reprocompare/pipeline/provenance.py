@@ -94,6 +94,51 @@ def corpus(config: dict, name: str) -> dict:
     return record
 
 
+#: the modules whose code decides whether a corpus passes the check before any job
+#: (reprocompare.study.config.check_corpora: reading, scheme detection, splitting)
+_CHECKING_CODE = ("reprocompare.study.config", "reprocompare.base.strategies",
+                  "reprocompare.corpora", "reprocompare.splitters")
+
+
+def corpus_check(config: dict, name: str) -> str:
+    """What the check of one corpus before any job depends on, as one sha256: the file's
+    content, every config value the check reads (the corpus's settings but its path, the
+    strategies, ``variation.sample_size``) and the source of the code that checks. The workflow
+    keeps the keys of the checks that passed (common.smk), so that planning a study again, as
+    every wave of a sequential study does, reads no corpus whose check cannot have changed.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+    name : str
+        The corpus's name.
+
+    Returns
+    -------
+    str
+        The hex digest.
+    """
+    import hashlib
+    from importlib.util import find_spec
+
+    settings = {key: value for key, value in config["corpora"][name].items() if key != "path"}
+    files = {}
+    for module_name in _CHECKING_CODE:
+        found = find_spec(module_name)  # its files, without importing it
+        folders = found.submodule_search_locations
+        paths = ([Path(found.origin)] if folders is None else
+                 sorted(path for folder in folders for path in Path(folder).glob("*.py")))
+        for path in paths:
+            stat = path.stat()
+            files[str(path)] = _file_sha256(str(path), stat.st_mtime_ns, stat.st_size)
+    record = canonical({"sha256": source_sha256(config["corpora"][name]["path"]),
+                        "settings": settings, "strategies": config["strategies"],
+                        "sample_size": config["variation"]["sample_size"],
+                        "code": sorted(files.values())})
+    return hashlib.sha256(json.dumps(record, sort_keys=True).encode()).hexdigest()
+
+
 def split(config: dict, corpus_name: str, strategy: str) -> dict:
     """One repetition's split: the strategy's settings, the corpus's seed and its documents.
 

@@ -15,6 +15,7 @@ from reprocompare.base.strategies import NAMES, strategy as strategy_of
 from reprocompare.pipeline import provenance
 from reprocompare.pipeline.search_workflow import (
     comparison_best_configs,
+    feed_best,
     search_outputs,
     uses_gpu,
 )
@@ -36,12 +37,26 @@ except UserError as error:
     error = blame_command_line(error, workflow.config_settings.config)
     sys.exit(f"reprocompare: config error: {error}")
 
-# A bad corpus, too, stops the run before any job (jobs on a cluster skip the re-check).
+# A bad corpus, too, stops the run before any job (jobs on a cluster skip the re-check). A check
+# that passed is kept under .snakemake/ by what it depends on (provenance.corpus_check: the file's
+# content, the settings it reads, the checking code), so planning again, as each wave of a
+# sequential study does, reads no corpus whose check cannot have changed.
+CHECKED_CORPORA = os.path.join(".snakemake", "reprocompare", "checked-corpora")
+
 if workflow.is_main_process:
-    try:
-        check_corpora(config)
-    except UserError as error:
-        sys.exit(f"reprocompare: corpus error: {error}")
+    for name, settings in config["corpora"].items():
+        passed = os.path.join(CHECKED_CORPORA, provenance.corpus_check(config, name))
+        if os.path.exists(passed):
+            continue
+        try:
+            check_corpora({**config, "corpora": {name: settings}})
+        except UserError as error:
+            sys.exit(f"reprocompare: corpus error: {error}")
+        try:
+            os.makedirs(CHECKED_CORPORA, exist_ok=True)
+            open(passed, "w").close()
+        except OSError:  # a read-only folder: check again next time
+            pass
 
     # a sequential study's R is the wave it has reached, which `reprocompare sequential` passes
     # with --config: run alone on the config, the summaries would shrink back to its first wave
@@ -132,16 +147,35 @@ def compare_gpu(wildcards):
     return int(config["device"] == "cuda" and comparison_uses_gpu(wildcards.comparison))
 
 
+# Snakemake calls a rule's functions once for each job (9,000 at R = 1000): where the config makes
+# a value the same for every job, the rules get the value instead of the function.
+COMPARE_RUNTIME = (
+    compare_runtime
+    if any(
+        model.get("resources", {}).get("runtime") is not None
+        for model in config["models"].values()
+    )
+    else COMPARE_MINUTES
+)
+COMPARE_GPU = compare_gpu if config["device"] == "cuda" else 0
+
+
 # Each rule's one params value (reprocompare.pipeline.provenance): exactly the config values its outputs
 # depend on, so that changing one reruns the jobs it affects and no other.
 def corpus_params(wildcards):
     return provenance.corpus(config, wildcards.corpus)
 
 
+# the same for every repetition: computed once per corpus, comparison and strategy, not once
+# for each of the DAG's thousands of jobs
+_COMPARE_PARAMS = {}
+
+
 def compare_params(wildcards):
-    return provenance.compare(
-        config, wildcards.corpus, wildcards.comparison, wildcards.strategy
-    )
+    key = (wildcards.corpus, wildcards.comparison, wildcards.strategy)
+    if key not in _COMPARE_PARAMS:
+        _COMPARE_PARAMS[key] = provenance.compare(config, *key)
+    return _COMPARE_PARAMS[key]
 
 
 def summary_params(wildcards):
@@ -189,6 +223,9 @@ def claims_files():
 def best_configs(wildcards):
     """With search.feed_best: the best configurations of the comparison's searched models."""
     return comparison_best_configs(config, wildcards.comparison)
+
+
+BEST_CONFIGS = best_configs if feed_best(config) else []
 
 
 def final_outputs():

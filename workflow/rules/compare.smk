@@ -8,7 +8,7 @@ rule compare:
     input:
         conll="results/corpora/{corpus}/corpus.conll",
         info="results/corpora/{corpus}/corpus.json",
-        best=best_configs,  # search.feed_best: the searched models' best configurations
+        best=BEST_CONFIGS,  # search.feed_best: the searched models' best configurations
     # update: Snakemake keeps a job's earlier outputs while it reruns (and restores them if it
     # fails), so that a random-splits job rerun for a larger max(k) trains only the new
     # hold-outs (reprocompare.pipeline.jobs); every other job rewrites all of them.
@@ -30,8 +30,8 @@ rule compare:
     threads: 1
     resources:
         mem_mb=compare_mem_mb,
-        runtime=compare_runtime,
-        gpu=compare_gpu,
+        runtime=COMPARE_RUNTIME,
+        gpu=COMPARE_GPU,
     params:
         settings=compare_params,
     script:

@@ -151,7 +151,7 @@ rule seed_runs:
         conll="results/corpora/{corpus}/corpus.conll",
         info="results/corpora/{corpus}/corpus.json",
         split="results/splits/{corpus}/fixed.json",
-        best=best_configs,
+        best=BEST_CONFIGS,
     output:
         "results/seed_variance/{corpus}/{comparison}.json",
     log:
@@ -163,8 +163,8 @@ rule seed_runs:
     threads: 1
     resources:
         mem_mb=compare_mem_mb,
-        runtime=compare_runtime,
-        gpu=compare_gpu,
+        runtime=COMPARE_RUNTIME,
+        gpu=COMPARE_GPU,
     params:
         settings=lambda wildcards: provenance.seed_runs(
             config, wildcards.corpus, wildcards.comparison
