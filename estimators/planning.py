@@ -36,6 +36,7 @@ from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
+from reprocompare.estimators.futility import DRAWS, decided_probability, judge
 from reprocompare.estimators.null import SINGLE, mixture_null_offset
 from reprocompare.estimators.reproducibility import snr
 from reprocompare.estimators.sequential import looks
@@ -217,6 +218,40 @@ def run_rule(values: Mapping[str, np.ndarray], estimators: Sequence[str], *, wav
     found = look_verdicts(values, taken[-1], estimators, **settings)
     return SimulatedStudy(stopped_at=taken[-1], decided=decided, futile=futile,
                           looks=tuple(taken), verdicts=found)
+
+
+def futility_rule(level: float, *, wave: int, max_repetitions: int,
+                  draws: int = DRAWS) -> Futility:
+    """The workflow's futility stopping as a :func:`run_rule` hook (issue 39, item 1).
+
+    At look R the study is futile when :func:`~reprocompare.estimators.futility.judge` says so
+    for its undecided deciding estimators, with the paths seeded by R, as the workflow's
+    summaries judge it (``stopping.futility``).
+
+    Parameters
+    ----------
+    level : float
+        ``stopping.futility``, in [0, 1): futile when a verdict by the maximum is less likely.
+    wave : int
+        Repetitions per wave.
+    max_repetitions : int
+        The study's maximum R.
+    draws : int, default DRAWS
+        Predictive paths per judgement.
+
+    Returns
+    -------
+    callable
+        ``futility(R, verdicts, observed) -> bool``.
+    """
+    def futile(r: int, verdicts: Mapping[str, Verdict],
+               observed: Mapping[str, np.ndarray]) -> bool:
+        return judge({name: decided_probability(
+            observed[name], v.conclusion, wave=wave, max_repetitions=max_repetitions,
+            threshold=v.threshold, confidence=v.confidence, snr0=v.snr0, draws=draws, seed=r)
+            for name, v in verdicts.items() if v.decision == "undecided"}, level).futile
+
+    return futile
 
 
 def normal_source(snr_value: float, estimator: str = "Avg") -> Source:

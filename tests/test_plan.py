@@ -178,9 +178,24 @@ def test_plan_snr_json_has_the_issues_keys():
     out = json.loads(result.stdout)
     for key in KEYS:
         assert key in out
-    assert out["futility_share"] == 0.0 and out["truth"] == {"Avg": "A>B"}
-    assert (out["wave"], out["max_repetitions"], out["threshold"], out["confidence"]) == \
-        (5, 20, 0.8, 0.95)  # the schema's defaults
+    assert out["truth"] == {"Avg": "A>B"}
+    assert (out["wave"], out["max_repetitions"], out["threshold"], out["confidence"],
+            out["futility"]) == (5, 20, 0.8, 0.95, 0.2)  # the schema's defaults
+
+
+def test_plan_simulates_futility_stopping_as_the_workflow_runs_it():
+    """On the threshold no verdict is reachable by R = 40: with the default level most
+    simulated studies stop early for futility and say so; with 0 none does, and they run to
+    the maximum."""
+    common = ("--snr", "0.84", "--max-repetitions", "40", "--studies", "20", "--json")
+    on = json.loads(_cli(*common).stdout)
+    off = json.loads(_cli(*common, "--futility", "0").stdout)
+    assert on["futility_share"] >= 0.5 and off["futility_share"] == 0.0
+    assert on["mean_repetitions"] < off["mean_repetitions"]
+    table = _cli("--snr", "0.84", "--max-repetitions", "40", "--studies", "20").stdout
+    assert "a verdict by R = 40 less likely than 0.2" in table
+    refused = _cli("--snr", "1", "--futility", "1")
+    assert refused.returncode == 2 and "--futility" in refused.stderr
 
 
 def test_plan_study_prints_cost_and_writes_nothing(tmp_path):

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -25,13 +26,13 @@ pytestmark = pytest.mark.slow
 REPROCOMPARE = [sys.executable, "-m", "reprocompare"]
 
 
-def study(a: dict, b: dict, wave: int, maximum: int) -> dict:
+def study(a: dict, b: dict, wave: int, maximum: int, futility: float | None = None) -> dict:
+    stopping = {"enabled": True, "estimators": ["ST"], "wave": wave, "max_repetitions": maximum}
     return {"corpora": {"tiny": {"path": str(TEST_DATA / "tiny.conll")}},
             "models": {"a": a, "b": b},
             "comparisons": {"p": {"a": "a", "b": "b", "corpora": ["tiny"]}},
             "strategies": {"holdout": {}},
-            "stopping": {"enabled": True, "estimators": ["ST"], "wave": wave,
-                         "max_repetitions": maximum}}
+            "stopping": stopping if futility is None else {**stopping, "futility": futility}}
 
 
 def sequential(tmp_path, config: dict) -> subprocess.CompletedProcess:
@@ -104,15 +105,37 @@ def test_a_clear_winner_stops_at_its_first_decision_point(tmp_path):
 
 
 def test_no_clear_difference_runs_to_the_maximum_and_says_so(tmp_path):
+    # futility stopping off: the study runs every wave up to its maximum
     result = sequential(tmp_path, study({"type": "crf", "max_iterations": 10},
                                         {"type": "crf", "max_iterations": 11},
-                                        wave=2, maximum=4))
+                                        wave=2, maximum=4, futility=0))
     assert "wave to R = 2" in result.stdout and "wave to R = 4" in result.stdout
     assert "stopped at R = 4: the maximum of 4 repetitions reached, still undecided" \
         in result.stdout
     assert repetitions_run(tmp_path) == 4
     table = (tmp_path / "results/tables/table4.md").read_text()
     assert "R = 4: the maximum reached, undecided." in table
+
+
+def test_a_verdict_out_of_reach_stops_the_study_for_futility(tmp_path):
+    """Two near-identical CRFs, a maximum of 20: the summary of a look judges the chance of a
+    verdict by R = 20 (estimators/futility.py); below the level (here 0.9, so that the tiny
+    corpus shows it within a wave or two) the study stops there, trains nothing more, and
+    every table says why, with the probability."""
+    result = sequential(tmp_path, study({"type": "crf", "max_iterations": 10},
+                                        {"type": "crf", "max_iterations": 11},
+                                        wave=2, maximum=20, futility=0.9))
+    line = next(text for text in result.stdout.splitlines() if text.startswith("stopped at"))
+    stop = int(line.split("R = ")[1].split(":")[0])
+    assert stop < 20 and "no verdict reachable by R = 20 (predictive probability 0." in line
+    assert repetitions_run(tmp_path) == stop
+    summary = json.loads((tmp_path / "results/summaries/tiny/p.json").read_text())["summary"]
+    judged = summary["stopping"]["futility_judgement"]
+    assert summary["stopping"]["futile"] and judged["probability"] < 0.9 == judged["level"]
+    table = (tmp_path / "results/tables/table4.md").read_text()
+    assert (f"R = {stop}: stopped without a verdict, one by R = 20 being unlikely: predictive "
+            f"probability {judged['probability']:.3f} (ST), below the futility level 0.9.") \
+        in table
 
 
 def test_a_study_without_stopping_is_refused_in_one_line(tmp_path):

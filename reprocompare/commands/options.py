@@ -33,6 +33,8 @@ BOUNDS = {
     "--wave": (int, schemas.bound("stopping.wave", "minimum"), schemas.bound("stopping.wave")),
     "--max-repetitions": (int, schemas.bound("stopping.max_repetitions", "minimum"),
                           schemas.bound("stopping.max_repetitions")),
+    "--futility": (float, schemas.bound("stopping.futility", "minimum"),
+                   schemas.bound("stopping.futility")),
     "--studies": (int, 1, 10_000),  # each up to max / wave verdicts of 5-30 ms
     "--cores": (int, 1, 1_000_000),
     "--jobs": (int, 1, 1_000_000),

@@ -32,11 +32,12 @@ def add_parser(sub) -> None:
     threshold, confidence = (schemas.default("verdict.threshold"),
                              schemas.default("verdict.confidence"))
     deciding = ", ".join(schemas.default("stopping.estimators"))
+    futility = schemas.default("stopping.futility")
     plan = sub.add_parser(
         "plan", help="simulate a sequential study's stopping rule: repetitions, verdicts, cost",
         description="Simulate the sequential stopping rule as `reprocompare sequential` runs it "
                     "(waves up to a maximum, confidence sequences, stop when every deciding "
-                    "estimator is decided) on seeded studies: the R at the stop (mean, median, "
+                    "estimator is decided or a verdict by the maximum has become unlikely) on seeded studies: the R at the stop (mean, median, "
                     "10th-90th percentile), the shares decided, stopped for futility and "
                     "decided wrong. --snr S: estimates with true SNR S; --study DIR: "
                     "estimates resampled from a pilot study's repetitions, with its measured "
@@ -60,6 +61,9 @@ def add_parser(sub) -> None:
                       help=f"tau on the reproducibility ({threshold:g})")
     plan.add_argument("--confidence", type=bounded("--confidence"), default=confidence,
                       help=f"confidence of the verdicts together ({confidence:g})")
+    plan.add_argument("--futility", type=bounded("--futility"), default=futility, metavar="P",
+                      help=f"stop without a verdict once one by the maximum is less likely than "
+                           f"P ({futility:g}; {shown_range('--futility')}; 0: off)")
     plan.add_argument("--studies", type=bounded("--studies"), default=200, metavar="K",
                       help=f"simulated studies (200; {shown_range('--studies')})")
     plan.add_argument("--seed", type=bounded("--seed"), default=0,
@@ -215,9 +219,12 @@ def cmd_plan(args: argparse.Namespace) -> int:
         truth = planning.truth_of_values(pilot_values, estimators, conclusion, args.threshold)
         extra.update(study=str(args.study), comparison=comparison,
                      pilot_repetitions=lengths[estimators[0]])
+    futility = (planning.futility_rule(args.futility, wave=args.wave,
+                                       max_repetitions=args.max_repetitions)
+                if args.futility > 0 else None)
     plan = planning.simulate(source, estimators, studies=args.studies, seed=args.seed,
-                             conclusion=conclusion, truth=truth, **design)
-    summary = {**plan.summary(), **extra}
+                             conclusion=conclusion, truth=truth, futility=futility, **design)
+    summary = {**plan.summary(), **extra, "futility": args.futility}
     if args.study is not None:
         seconds, measured = job_seconds(args.study, summary["comparison"])
         summary["runtime_repetitions"] = measured
@@ -255,7 +262,9 @@ def _table(s: dict) -> str:
         f"{s['median_repetitions']}, 10th-90th percentile {s['p10_repetitions']}-"
         f"{s['p90_repetitions']}",
         f"  {'decided':<26} {pct(s['decided_share'])}",
-        f"  {'stopped for futility':<26} {pct(s['futility_share'])} (no futility rule yet)",
+        f"  {'stopped for futility':<26} {pct(s['futility_share'])} "
+        + (f"(a verdict by R = {s['max_repetitions']} less likely than {s['futility']:g})"
+           if s["futility"] else "(futility stopping off)"),
         f"  {'wrong verdict':<26} {pct(s['wrong_share'])} (against {truth}"
         + (", the pilot's own point verdict)" if "study" in s else ")")]
     if "core_hours_per_repetition" in s:

@@ -21,6 +21,7 @@ from reprocompare.base.strategies import (BCV, ESTIMATORS, HOLDOUT, NAMES, REPEA
 from reprocompare.base.verify import check_run
 from reprocompare.estimators.difference import mixture
 from reprocompare.estimators.effect import mean_interval
+from reprocompare.estimators.futility import forecast, judge
 from reprocompare.estimators.null import null_offsets
 from reprocompare.estimators.reproducibility import model_interval, summarize
 from reprocompare.estimators.sequential import (looks, mean_confidence_sequence,
@@ -220,6 +221,13 @@ def verdicts(values: dict, offsets: dict, conclusion: str, verdict_settings: dic
         found[name] = verdict(values[name], conclusion, threshold=settings["threshold"],
                               confidence=each, snr0=snr0s[name], time_uniform=sequential,
                               max_repetitions=maximum, wave=wave, rope=rope).as_dict()
+        if sequential and found[name]["decision"] == "undecided" and \
+                found[name]["repetitions"] < maximum:
+            # "N more" as a predictive distribution (issue 39, item 3), seeded by the look
+            found[name]["forecast"] = forecast(
+                values[name], conclusion, wave=wave, max_repetitions=maximum,
+                threshold=settings["threshold"], confidence=each, snr0=snr0s[name],
+                seed=found[name]["repetitions"])
     record = {"verdicts": found,
               "verdict_rule": rule(settings["threshold"], settings["confidence"],
                                    time_uniform=sequential, conclusion=conclusion,
@@ -229,10 +237,20 @@ def verdicts(values: dict, offsets: dict, conclusion: str, verdict_settings: dic
         deciding = [name for name in stopping["estimators"] if name in found]
         repetitions = max((v["repetitions"] for v in found.values()), default=0)
         decided = bool(deciding) and all(found[n]["decision"] != "undecided" for n in deciding)
+        judged = None
+        if deciding and not decided and repetitions < stopping["max_repetitions"]:
+            # futility on the forecasts' paths (estimators/futility.py); an equivalence verdict
+            # (rope) reads the mean's interval, which they do not forecast: not judged
+            judged = judge({n: (found[n].get("forecast") or {}).get("probability")
+                            if rope is None else None
+                            for n in deciding if found[n]["decision"] == "undecided"},
+                           stopping.get("futility", 0.0)).as_dict()
+        futile = bool(judged and judged["futile"])
         record["stopping"] = {
             **stopping, "repetitions": repetitions, "decided": decided,
-            "waves": -(-repetitions // stopping["wave"]),
-            "stopped": decided or repetitions >= stopping["max_repetitions"]}
+            "waves": -(-repetitions // stopping["wave"]), "futile": futile,
+            "futility_judgement": judged,
+            "stopped": decided or futile or repetitions >= stopping["max_repetitions"]}
     return record
 
 
