@@ -170,6 +170,49 @@ def random_splits() -> str:
                                 "SNR at largest k", "sqrt(k) growth predicts", "Avg's SNR"], rows))
 
 
+def sd_ratio(values, reference, confidence: float = 0.95) -> tuple[float, float, float]:
+    """SD(values) / SD(reference) and its interval from the F distribution (two independent
+    normal samples: s1^2/s2^2 over F(n1 - 1, n2 - 1) is pivotal), as (ratio, low, high)."""
+    from scipy import stats
+
+    a, b = np.asarray(values, dtype=np.float64), np.asarray(reference, dtype=np.float64)
+    ratio = float(np.std(a, ddof=1) / np.std(b, ddof=1))
+    alpha = 1 - confidence
+    upper = stats.f.ppf(1 - alpha / 2, a.size - 1, b.size - 1)
+    lower = stats.f.ppf(alpha / 2, a.size - 1, b.size - 1)
+    return ratio, ratio / math.sqrt(upper), ratio / math.sqrt(lower)
+
+
+def sd_ratios() -> str:
+    """Criterion I with its intervals: how many times Avg's SD of A - B are ST's and RS's.
+
+    A study that stopped by looking could have stopped at any of its looks up to its maximum:
+    each interval is then at 1 - 0.05 / L for its L possible looks (Bonferroni), which holds at
+    whichever look it stopped. The F interval assumes normal estimates: where Shapiro-Wilk or
+    ties rejected that model for either sample (the verdict's path), the row says so.
+    """
+    from reprocompare.estimators.sequential import looks
+
+    rows = []
+    for study, _, record in _study_directories():
+        summary, values = record["summary"], record["values"]
+        stopping = summary.get("stopping")
+        possible = len(looks(stopping["max_repetitions"], stopping["wave"])) if stopping else 1
+        confidence = 1 - 0.05 / possible
+        kind = ("F, fixed R" if possible == 1 else
+                f"F at {100 * confidence:.2f}% (Bonferroni over {possible} possible looks)")
+        rejected = [name for name in ("ST", "RS", "Avg")
+                    if summary["verdicts"][name].get("path", "normal") != "normal"]
+        cells = []
+        for name in ("ST", "RS"):
+            ratio, low, high = sd_ratio(values[name], values["Avg"], confidence)
+            cells.append(f"{ratio:.2f} [{low:.2f}, {high:.2f}]")
+        rows.append([study, summary["sentences"], _tagger(summary), len(values["Avg"]), *cells,
+                     kind, ", ".join(rejected) + " (approximate)" if rejected else "normal"])
+    return "\n".join(md_table(["task", "sentences", "tagger", "R", "SD(ST) / SD(Avg) [95%]",
+                                "SD(RS) / SD(Avg) [95%]", "interval", "estimates"], rows))
+
+
 def main() -> None:
     print("\n\n".join(table(study, record) for study, record in summaries().items()))
     print("\nBy sample size, one tagger per task (mean of A - B in F1 points / SNR [95% "
@@ -177,6 +220,10 @@ def main() -> None:
     print(by_size())
     print("\nRandom splits by k (SNR relative to the conclusion under test):\n")
     print(random_splits())
+    print("\nCriterion I with its intervals: the SD of A - B of ST and of RS (k as in Table 4) "
+          "over Avg's, 95% intervals; 'approximate' where the normal model the interval assumes "
+          "was rejected for that sample (ties or Shapiro-Wilk):\n")
+    print(sd_ratios())
 
 
 if __name__ == "__main__":
