@@ -404,10 +404,20 @@ def run_waves(config_path: str | Path, directory: str | Path = ".",
         if repetitions >= maximum:
             reason = f"the maximum of {maximum} repetitions reached, still undecided"
             break
+        # futility (estimators/futility.py): stop once every undecided comparison is unlikely
+        # to decide by the maximum; the others' next wave would be spent for nothing
+        if all(s["stopping"]["stopped"] for s in summaries):
+            futile = [s for s in summaries if s["stopping"].get("futile")]
+            judged = min((s["stopping"]["futility_judgement"] for s in futile),
+                         key=lambda j: j["probability"])
+            reason = (f"no verdict reachable by R = {maximum} (predictive probability "
+                      f"{judged['probability']:.3f} < {judged['level']:g}, {judged['estimator']})")
+            break
         repetitions = min(repetitions + wave, maximum)
     say(f"stopped at R = {repetitions}: {reason}")
     return {"repetitions": repetitions, "reason": reason,
-            "decided": all(s["stopping"]["decided"] for s in summaries)}
+            "decided": all(s["stopping"]["decided"] for s in summaries),
+            "futile": any(s["stopping"].get("futile") for s in summaries)}
 
 
 def run_sequential(config_path: str | Path, directory: str | Path = ".",
