@@ -26,7 +26,7 @@ from reprocompare.reports.tables import (CLAIMS_NOTE, DEGENERATE_ADVICE, HOLM_NO
                                          calibration_text, comparison_groups, format_shown,
                                          null_offset_note, repetitions_text, snr_interval_name,
                                          table3_strategies, table4_note,
-                                         verdict_cell, verdict_lines)
+                                         stopping_state, verdict_cell, verdict_lines)
 
 #: what Table 3 takes as a model's F1 in one repetition, by the strategy's short name
 STRATEGY_F1 = {s.short: s.model_f1 for s in STRATEGIES}
@@ -255,10 +255,8 @@ def _stopping_note(group: list[dict]) -> str:
     stopping = group[0].get("stopping")
     if not stopping:
         return ""
-    state = ("decided" if stopping["decided"] else
-             "maximum reached, undecided" if stopping["stopped"] else "still running")
     return (f"Sequential: waves of {stopping['wave']} up to {stopping['max_repetitions']}, "
-            f"R = {stopping['repetitions']}, {state}. ")
+            f"R = {stopping['repetitions']}, {escape(stopping_state(stopping))}. ")
 
 
 def _table4_notes(first: dict, group: list[dict]) -> list[str]:

@@ -253,7 +253,7 @@ def _verdict(summary: dict, estimator: str) -> dict:
                 "predictive_reproducibility_low": None, "predictive_reproducibility_high": None,
                 "predictive_reproducibility_interval": "", "verdict_path": "",
                 "repetitions_to_decide": None, "verdict_threshold": None,
-                "verdict_confidence": None}
+                "verdict_confidence": None, "forecast": None}
     return {"verdict": v["decision"], "verdict_text": v["text"],
             "verdict_threshold": v.get("threshold"), "verdict_confidence": v.get("confidence"),
             "predictive_reproducibility": v["reproducibility"],
@@ -265,7 +265,7 @@ def _verdict(summary: dict, estimator: str) -> dict:
                 "SNR exact interval (fixed R)"),
             "verdict_path": v.get("path", "normal") + (f" ({v['path_reason']})"
                                                        if v.get("path_reason") else ""),
-            "repetitions_to_decide": v["more"]}
+            "repetitions_to_decide": v["more"], "forecast": v.get("forecast")}
 
 
 def verdict_cell(row: dict) -> str:
@@ -290,6 +290,48 @@ def verdict_cell(row: dict) -> str:
     return {"A>B": "A > B reproduces", "B>A": "B > A reproduces",
             "none": "neither direction reproduces", "equivalent": "no practical difference",
             "degenerate": "no verdict: no spread"}[decision]
+
+
+def stopping_state(stopping: dict) -> str:
+    """Where a sequential study stands after its last wave, in words (Table 4, the claims, the
+    LaTeX notes): decided, stopped for futility with its probability, at the maximum, or still
+    running with the chance of a verdict by the maximum.
+
+    Parameters
+    ----------
+    stopping : dict
+        The summary's ``stopping`` record.
+
+    Returns
+    -------
+    str
+    """
+    judged = stopping.get("futility_judgement") or {}
+    maximum = stopping["max_repetitions"]
+    chance = (f"predictive probability {judged['probability']:.3f} ({judged['estimator']})"
+              if judged.get("probability") is not None else None)
+    if stopping["decided"]:
+        return "every deciding estimator decided"
+    if stopping.get("futile"):
+        return (f"stopped without a verdict, one by R = {maximum} being unlikely: "
+                f"{chance}, below the futility level {judged['level']:g}")
+    if stopping["stopped"]:
+        return "the maximum reached, undecided"
+    state = "still running: the next wave adds repetitions"
+    if chance:
+        state += f" (a verdict by R = {maximum}: {chance})"
+    if judged.get("not_judged"):
+        state += (f"; not judged for futility: {', '.join(judged['not_judged'])} (a verdict "
+                  "off the normal model's SNR)")
+    return state
+
+
+def _forecast_text(forecast: dict, maximum: int) -> str:
+    if forecast["median_more"] is None:
+        return f"no path decides by R = {maximum}"
+    return (f"a verdict by R = {maximum} with probability {forecast['probability']:.2f}, "
+            f"median {forecast['median_more']} more (10th-90th percentile "
+            f"{forecast['p10_more']}-{forecast['p90_more']}) where it comes")
 
 
 def verdict_lines(group: list[dict], summary_rule: str, stopping: dict | None) -> list[str]:
@@ -328,14 +370,22 @@ def verdict_lines(group: list[dict], summary_rule: str, stopping: dict | None) -
                                     if r["repetitions_to_decide"] is not None
                                     else "more than the maximum")
             for r in undecided) + f" (now {repetitions_text(group).split(' independent')[0]}).")
+        forecasts = [(r["estimator"], r["forecast"]) for r in undecided if r.get("forecast")]
+        if forecasts and stopping:
+            # an undecided verdict on Eq. 1's shares is not forecast: say so, not nothing
+            unforecast = [r["estimator"] for r in undecided if not r.get("forecast")
+                          and r["verdict_path"].startswith("distribution")]
+            lines.append(f"Forecast over {forecasts[0][1]['paths']:,} paths of the normal model's "
+                         "posterior predictive (estimators/futility.py): " + "; ".join(
+                             f"{name} " + _forecast_text(f, stopping["max_repetitions"])
+                             for name, f in forecasts)
+                         + (f"; {', '.join(unforecast)} not forecast (its verdict reads Eq. 1's "
+                            "shares)" if unforecast else "") + ".")
     if stopping:
-        state = ("every deciding estimator decided" if stopping["decided"] else
-                 "the maximum reached, undecided" if stopping["stopped"] else
-                 "still running: the next wave adds repetitions")
         lines.append(f"Sequential study: waves of {stopping['wave']} repetitions up to "
                      f"{stopping['max_repetitions']}, decided by "
                      f"{', '.join(stopping['estimators'])}; {stopping['waves']} waves run, "
-                     f"R = {stopping['repetitions']}: {state}.")
+                     f"R = {stopping['repetitions']}: {stopping_state(stopping)}.")
     return lines
 
 
