@@ -3,8 +3,8 @@ writers of every file.
 
 - Names: the strategies (config keys and the splitters' names), the estimators of Table 4 and
   the strategy each needs, and the default k of Table 4's RS.
-- Paths: a repetition's run directory, a comparison's summary and claims (the workflow's rules
-  and the CLI's ``resume`` and ``sequential`` use the same patterns), and the table of a
+- Paths: a repetition's run directory, a comparison's summary and claims (patterns named once,
+  with every other output's, in :mod:`reprocompare.base.paths`), and the table of a
   strategy's repetitions that a committed study holds in place of their JSON files
   (:data:`REPETITIONS`: :func:`tabulate_repetitions`, :func:`read_repetitions`,
   :func:`restore_repetitions`).
@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from reprocompare import schemas
+from reprocompare.base import paths
 from reprocompare.base.errors import UserError
 
 
@@ -39,14 +40,11 @@ from reprocompare.base.errors import UserError
 #: the schema's default)
 TABLE4_K = schemas.default("strategies.repeated_holdout.table4_k")
 
-#: a repetition's run directory, a comparison's summary and claims (Snakemake's patterns)
-RUN = "results/compare/{corpus}/{comparison}/{strategy}/rep{repetition}"
-SUMMARY = "results/summaries/{corpus}/{comparison}.json"
-CLAIMS = "results/summaries/{corpus}/{comparison}.claims.json"
-#: a committed study's JSON records of a strategy's repetitions, one line each (issue 35): its
-#: files are what Snakemake reads and writes, the table what git keeps (a few files, not four
-#: per repetition); counts.tsv.gz stays a file of each repetition, split.json its seed's
-REPETITIONS = "results/compare/{corpus}/{comparison}/{strategy}/records.jsonl"
+# a repetition's run directory, a comparison's summary and claims, and a committed study's
+# table of a strategy's repetitions (issue 35: a few files, not four per repetition;
+# counts.tsv.gz stays a file of each repetition, split.json its seed's): the workflow's patterns,
+# named once in reprocompare.base.paths
+RUN, SUMMARY, CLAIMS, REPETITIONS = paths.RUN, paths.SUMMARY, paths.CLAIMS, paths.REPETITIONS
 #: the files of a repetition the table holds, in a line's order
 TABULATED = ("settings.json", "scores.json", "runtime.json", "estimates.json")
 

@@ -46,7 +46,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from reprocompare.base import records
+from reprocompare.base import paths, records
 from reprocompare.base.errors import UserError
 from reprocompare.base.records import read_json, write_text_atomic
 from reprocompare.base.strategies import strategy as strategy_of
@@ -135,7 +135,8 @@ def tabulate(directory: str | Path) -> list[Path]:
     list of pathlib.Path
         The records.jsonl written.
     """
-    strategies = sorted(Path(directory).glob("results/compare/*/*/*"))
+    strategies = sorted(Path(directory).glob(
+        paths.STRATEGY.format(corpus="*", comparison="*", strategy="*")))
     return [path for path in map(records.tabulate_repetitions, strategies) if path]
 
 
@@ -201,7 +202,7 @@ def check_settings(config: dict, directory: Path) -> tuple[list[Path], int]:
 
 
 def _run_key(directory: Path, run: Path) -> tuple[str, str, str, int]:
-    corpus, comparison, strategy, rep = run.relative_to(directory / "results" / "compare").parts
+    corpus, comparison, strategy, rep = run.relative_to(directory / paths.COMPARE).parts
     return corpus, comparison, strategy, int(rep.removeprefix("rep"))
 
 
@@ -233,13 +234,13 @@ def restore_splits(config: dict, directory: Path, runs: list[Path]) -> list[Path
         if (run / "split.json").is_file():
             continue
         corpus, comparison, strategy, r = _run_key(directory, run)
-        prepared = directory / "results" / "corpora" / corpus
+        conll = directory / paths.CORPUS.format(corpus=corpus)
         if corpus not in corpora:
-            corpora[corpus] = jobs.load_prepared(str(prepared / "corpus.conll"),
-                                                 str(prepared / "corpus.json"))
+            corpora[corpus] = jobs.load_prepared(
+                str(conll), str(directory / paths.CORPUS_INFO.format(corpus=corpus)))
         settings = provenance.compare(config, corpus, comparison, strategy)
         # the job's own derivation (a design of samples included), not a copy of it
-        _, split = jobs._repetition(corpora[corpus], str(prepared / "corpus.conll"), settings, r)
+        _, split = jobs._repetition(corpora[corpus], str(conll), settings, r)
         write_text_atomic(run / "split.json", dumps(split))
         restored.append(run)
     return restored
@@ -285,7 +286,7 @@ def corpus_sha256(config: dict, directory: Path) -> dict[str, str | None]:
     """
     sha256 = {}
     for corpus in config["corpora"]:
-        info = directory / "results" / "corpora" / corpus / "corpus.json"
+        info = directory / paths.CORPUS_INFO.format(corpus=corpus)
         sha256[corpus] = read_json(info).get("sha256") if info.is_file() else None
     return sha256
 
@@ -311,10 +312,10 @@ def check_corpora(config: dict, directory: Path, complete: list[Path],
     """
     sha256 = corpus_sha256(config, directory)
     for run in dict.fromkeys([*restored, *complete]):  # a restored split checks nothing else
-        corpus = run.relative_to(directory / "results" / "compare").parts[0]
+        corpus = run.relative_to(directory / paths.COMPARE).parts[0]
         if run in set(restored):
             recorded, path = committed.get(corpus), \
-                directory / "results" / "corpora" / corpus / "corpus.json"
+                directory / paths.CORPUS_INFO.format(corpus=corpus)
         else:
             recorded, path = read_json(run / "split.json").get("corpus_sha256"), \
                 run / "split.json"
@@ -342,11 +343,11 @@ def _stale_summaries(config: dict, directory: Path, complete: list[Path],
     else:
         missing = [run_directory(directory, *planned) for planned in planned_runs(config)]
         missing = [run for run in missing if run not in done]
-    pairs = dict.fromkeys(run.relative_to(directory / "results" / "compare").parts[:2]
+    pairs = dict.fromkeys(run.relative_to(directory / paths.COMPARE).parts[:2]
                           for run in missing)
-    paths = [directory / pattern.format(corpus=corpus, comparison=comparison)
-             for corpus, comparison in pairs for pattern in (records.SUMMARY, records.CLAIMS)]
-    return [path for path in paths if path.is_file()]
+    found = [directory / pattern.format(corpus=corpus, comparison=comparison)
+             for corpus, comparison in pairs for pattern in (paths.SUMMARY, paths.CLAIMS)]
+    return [path for path in found if path.is_file()]
 
 
 def _snakemake(config_path: Path, directory: Path, *arguments: str) -> None:
@@ -387,7 +388,7 @@ def resume(config_path: str | Path, directory: str | Path, say=print) -> dict:
     committed = corpus_sha256(config, directory)  # what the committed repetitions split
     # the prepared copies, where missing: a job that later needs one would otherwise make it
     # then, newer than every repetition of its corpus, and Snakemake would rerun them all
-    corpora = [f"results/corpora/{name}/corpus.conll" for name in config["corpora"]]
+    corpora = [paths.CORPUS.format(corpus=name) for name in config["corpora"]]
     _snakemake(config_path, directory, *corpora)
     written = restore_records(config, directory)
     restored = restore_splits(config, directory, claimed)

@@ -6,8 +6,8 @@
 
 rule compare:
     input:
-        conll="results/corpora/{corpus}/corpus.conll",
-        info="results/corpora/{corpus}/corpus.json",
+        conll=paths.CORPUS,
+        info=paths.CORPUS_INFO,
         best=BEST_CONFIGS,  # search.feed_best: the searched models' best configurations
     # update: Snakemake keeps a job's earlier outputs while it reruns (and restores them if it
     # fails), so that a random-splits job rerun for a larger max(k) trains only the new

@@ -6,8 +6,8 @@ rule corpus:
         # ancient: the file is known by its sha256 (in params), not its time or path
         lambda wildcards: ancient(config["corpora"][wildcards.corpus]["path"]),
     output:
-        conll="results/corpora/{corpus}/corpus.conll",
-        info="results/corpora/{corpus}/corpus.json",
+        conll=paths.CORPUS,
+        info=paths.CORPUS_INFO,
     log:
         "logs/corpora/{corpus}.log",
     benchmark:

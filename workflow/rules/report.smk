@@ -6,32 +6,32 @@ rule tables:
         summaries=summary_files(),
         claims=claims_files(),
     output:
-        table4_csv="results/tables/table4.csv",
-        table4_md="results/tables/table4.md",
+        table4_csv=paths.table("table4.csv"),
+        table4_md=paths.table("table4.md"),
         table4_html=report(
-            "results/tables/table4.html",
+            paths.table("table4.html"),
             category="Tables",
             caption="../report/table4.rst",
         ),
-        table4_tex="results/tables/table4.tex",
-        table4_wide_tex="results/tables/table4-wide.tex",
-        table3_csv="results/tables/table3.csv",
-        table3_md="results/tables/table3.md",
+        table4_tex=paths.table("table4.tex"),
+        table4_wide_tex=paths.table("table4-wide.tex"),
+        table3_csv=paths.table("table3.csv"),
+        table3_md=paths.table("table3.md"),
         table3_html=report(
-            "results/tables/table3.html",
+            paths.table("table3.html"),
             category="Tables",
             caption="../report/table3.rst",
         ),
-        table3_tex="results/tables/table3.tex",
-        claims_csv="results/tables/claims.csv",
-        claims_md="results/tables/claims.md",
+        table3_tex=paths.table("table3.tex"),
+        claims_csv=paths.table("claims.csv"),
+        claims_md=paths.table("claims.md"),
         claims_html=report(
-            "results/tables/claims.html",
+            paths.table("claims.html"),
             category="Tables",
             caption="../report/claims.rst",
         ),
-        claims_tex="results/tables/claims.tex",
-        claims_wide_tex="results/tables/claims-wide.tex",
+        claims_tex=paths.table("claims.tex"),
+        claims_wide_tex=paths.table("claims-wide.tex"),
     log:
         "logs/report/tables.log",
     benchmark:
@@ -53,17 +53,17 @@ rule figures:
         summary_files(),
     output:
         figure1=report(
-            "results/figures/figure1.png",
+            paths.figure("figure1.png"),
             category="Figures",
             caption="../report/figure1.rst",
         ),
-        figure1_pdf="results/figures/figure1.pdf",
+        figure1_pdf=paths.figure("figure1.pdf"),
         figure2=report(
-            "results/figures/figure2.png",
+            paths.figure("figure2.png"),
             category="Figures",
             caption="../report/figure2.rst",
         ),
-        figure2_pdf="results/figures/figure2.pdf",
+        figure2_pdf=paths.figure("figure2.pdf"),
     log:
         "logs/report/figures.log",
     benchmark:
@@ -89,7 +89,7 @@ rule front_page:
         # of this workflow, wherever it runs from (an installed package, a module)
         description=workflow.source_path("../report/workflow.rst"),
     output:
-        "results/report/front.rst",
+        paths.FRONT_PAGE,
     log:
         "logs/report/front_page.log",
     conda:
@@ -110,20 +110,20 @@ rule variance:
     input:
         summary_files(),
     output:
-        csv="results/tables/variance.csv",
-        md="results/tables/variance.md",
+        csv=paths.table("variance.csv"),
+        md=paths.table("variance.md"),
         html=report(
-            "results/tables/variance.html",
+            paths.table("variance.html"),
             category="Tables",
             caption="../report/variance.rst",
         ),
-        tex="results/tables/variance.tex",
+        tex=paths.table("variance.tex"),
         figure=report(
-            "results/figures/variance.png",
+            paths.figure("variance.png"),
             category="Figures",
             caption="../report/variance.rst",
         ),
-        figure_pdf="results/figures/variance.pdf",
+        figure_pdf=paths.figure("variance.pdf"),
     log:
         "logs/report/variance.log",
     benchmark:

@@ -16,10 +16,10 @@ CURVES_CORPUS = curves_corpus(config)
 
 rule fixed_split:
     input:
-        conll="results/corpora/{corpus}/corpus.conll",
-        info="results/corpora/{corpus}/corpus.json",
+        conll=paths.CORPUS,
+        info=paths.CORPUS_INFO,
     output:
-        "results/splits/{corpus}/fixed.json",
+        paths.FIXED_SPLIT,
     log:
         "logs/splits/{corpus}/fixed.log",
     benchmark:
@@ -39,11 +39,11 @@ rule fixed_split:
 # trials first..last (0-based, inclusive) of one model: a larger budget adds jobs, keeps these
 rule search_trials:
     input:
-        conll="results/corpora/{corpus}/corpus.conll",
-        info="results/corpora/{corpus}/corpus.json",
-        split="results/splits/{corpus}/fixed.json",
+        conll=paths.CORPUS,
+        info=paths.CORPUS_INFO,
+        split=paths.FIXED_SPLIT,
     output:
-        "results/search/{corpus}/trials/{model}/{first}-{last}.json",
+        paths.TRIALS,
     log:
         "logs/search/{corpus}/{model}/{first}-{last}.log",
     benchmark:
@@ -73,7 +73,7 @@ rule search_table:
     input:
         lambda wildcards: trial_files(config, wildcards.corpus),
     output:
-        "results/search/{corpus}/trials.csv",
+        paths.TRIALS_TABLE,
     log:
         "logs/search/{corpus}/trials.log",
     benchmark:
@@ -94,16 +94,16 @@ rule search_table:
 
 rule budget:
     input:
-        f"results/search/{SEARCH_CORPUS}/trials.csv",
+        paths.TRIALS_TABLE.format(corpus=SEARCH_CORPUS),
     output:
-        json=f"results/search/{SEARCH_CORPUS}/budget.json",
-        table="results/tables/budget.md",
+        json=paths.BUDGET.format(corpus=SEARCH_CORPUS),
+        table=paths.table("budget.md"),
         figure=report(
-            "results/figures/budget.png",
+            paths.figure("budget.png"),
             category="Search",
             caption="../report/budget.rst",
         ),
-        figure_pdf="results/figures/budget.pdf",
+        figure_pdf=paths.figure("budget.pdf"),
     log:
         "logs/search/budget.log",
     benchmark:
@@ -125,7 +125,7 @@ rule search_best:
     input:
         lambda wildcards: trial_files(config, wildcards.corpus, [wildcards.model]),
     output:
-        "results/search/{corpus}/best/{model}.json",
+        paths.BEST,
     log:
         "logs/search/{corpus}/{model}/best.log",
     wildcard_constraints:
@@ -148,12 +148,12 @@ rule search_best:
 
 rule seed_runs:
     input:
-        conll="results/corpora/{corpus}/corpus.conll",
-        info="results/corpora/{corpus}/corpus.json",
-        split="results/splits/{corpus}/fixed.json",
+        conll=paths.CORPUS,
+        info=paths.CORPUS_INFO,
+        split=paths.FIXED_SPLIT,
         best=BEST_CONFIGS,
     output:
-        "results/seed_variance/{corpus}/{comparison}.json",
+        paths.SEED_RUNS,
     log:
         "logs/seed_variance/{corpus}/{comparison}.log",
     benchmark:
@@ -177,8 +177,8 @@ rule seed_variance:
     input:
         seed_run_files(config),
     output:
-        csv="results/tables/seed_variance.csv",
-        md="results/tables/seed_variance.md",
+        csv=paths.table("seed_variance.csv"),
+        md=paths.table("seed_variance.md"),
     log:
         "logs/seed_variance/table.log",
     benchmark:
@@ -197,12 +197,12 @@ rule seed_variance:
 
 rule learning_curve_runs:
     input:
-        conll="results/corpora/{corpus}/corpus.conll",
-        info="results/corpora/{corpus}/corpus.json",
-        split="results/splits/{corpus}/fixed.json",
+        conll=paths.CORPUS,
+        info=paths.CORPUS_INFO,
+        split=paths.FIXED_SPLIT,
         best=lambda wildcards: best_configs_of(config, [wildcards.model]),
     output:
-        "results/learning_curves/{corpus}/{model}.json",
+        paths.CURVE_RUNS,
     log:
         "logs/learning_curves/{corpus}/{model}.log",
     benchmark:
@@ -228,13 +228,13 @@ rule learning_curve:
     input:
         curve_files(config),
     output:
-        csv="results/tables/learning_curve.csv",
+        csv=paths.table("learning_curve.csv"),
         figure=report(
-            "results/figures/learning_curve.png",
+            paths.figure("learning_curve.png"),
             category="Search",
             caption="../report/learning_curve.rst",
         ),
-        figure_pdf="results/figures/learning_curve.pdf",
+        figure_pdf=paths.figure("learning_curve.pdf"),
     log:
         "logs/learning_curves/figure.log",
     benchmark:
@@ -254,7 +254,7 @@ rule checklist:
         unpack(lambda wildcards: checklist_inputs(config)),
     output:
         report(
-            "results/checklist.md",
+            paths.CHECKLIST,
             category="Checklist",
             caption="../report/checklist.rst",
         ),
