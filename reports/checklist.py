@@ -22,11 +22,12 @@ import platform
 from pathlib import Path
 from typing import Mapping
 
-from reprocompare.base.markdown import md_table
+from reprocompare.base.markdown import md_table, md_text
 from reprocompare.base.records import read_json
 from reprocompare.base.strategies import strategy as strategy_of
 from reprocompare.models import spec_from_mapping, tagger_class_of
 from reprocompare.models.devices import cuda_devices
+from reprocompare.reports.tables import far_below_warning
 from reprocompare.search.config import search_corpus, space_of
 from reprocompare.search.trials import read_trials_csv
 
@@ -369,6 +370,10 @@ def _validation(records: dict) -> list[str]:
     # a model with F1 = 0 on every fold learned nothing: say so where its numbers are read
     warnings = [w for summary in records["summaries"]
                 for w in summary["summary"].get("warnings", [])]
+    # and a model far below the other (reports.tables.FAR_BELOW_POINTS) is probably undertrained
+    warnings += [md_text(f"{summary['comparison']} on {summary['corpus']}: {text}").rstrip(".")
+                 for summary in records["summaries"]
+                 if (text := far_below_warning(summary["summary"]))]
     lines += [f"**Warning:** {w}." for w in warnings] + ([""] if warnings else [])
     if records["budget"]:
         lines += ["Best validation chunk F1 of the random search (fixed split):", ""]

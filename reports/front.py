@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from reprocompare.reports.tables import (DEGENERATE_ADVICE, comparison_groups,
+from reprocompare.reports.tables import (advice_of, comparison_groups,
                                          format_interval, repetitions_text, verdict_cell)
 
 
@@ -55,8 +55,8 @@ def _comparison(group: list[dict]) -> list[str]:
                   f"     - {format_interval(r['reproducibility'], r['reproducibility_low'], r['reproducibility_high'], 2)}"]
     lines.append("")
     if first["warning"]:
-        lines += [".. warning::", "", f"   {_escaped(first['warning'])}: the comparison says nothing about the "
-                  f"other model. {DEGENERATE_ADVICE}", ""]
+        lines += [".. warning::", "", f"   {_escaped(first['warning'])}. "
+                  f"{_escaped(advice_of(first))}", ""]
     return lines
 
 

@@ -21,8 +21,8 @@ import textwrap
 
 from reprocompare import schemas
 from reprocompare.base.strategies import STRATEGIES
-from reprocompare.reports.tables import (CLAIMS_NOTE, DEGENERATE_ADVICE, HOLM_NOTE,
-                                         TABLE3_NOTE, TEST_NAMES, bootstrap_caveat,
+from reprocompare.reports.tables import (CLAIMS_NOTE, HOLM_NOTE, TABLE3_NOTE, TEST_NAMES,
+                                         advice_of, bootstrap_caveat,
                                          calibration_text, comparison_groups, format_shown,
                                          null_offset_note, repetitions_text, snr_interval_name,
                                          table3_strategies, table4_note,
@@ -212,6 +212,13 @@ def _strategies_note(group: list[dict]) -> str:
                      for strategy, names in by_strategy.items()) + ". "
 
 
+def _dagger_note(group: list[dict]) -> str:
+    """Table 3's footnote to its daggers: each flagged model's warning (F1 = 0, far below)."""
+    flagged = {r["model"]: r["warning"] for r in group if r["warning"]}
+    return "".join(rf"$^{{\dagger}}${escape(model)}: {prose(warning)}. "
+                   for model, warning in flagged.items())
+
+
 def _note(parts: list[str]) -> list[str]:
     text = " ".join(p.strip() for p in parts if p and p.strip())
     return [r"\par\smallskip", r"{\footnotesize " + text + "\\par}"] if text else []
@@ -264,9 +271,8 @@ def _table4_notes(first: dict, group: list[dict]) -> list[str]:
     mixture = [r for r in group if r["estimator"] == "Mixture"
                and r["null_reproducibility_normal"] is not None]
     return [
-        (f"\\textbf{{Warning:}} {prose(no_paths(first['warning']))}: the comparison says "
-         f"nothing about which model is better. {prose(DEGENERATE_ADVICE)} "
-         if first["warning"] else ""),
+        (f"\\textbf{{Warning:}} {prose(no_paths(first['warning']))}. "
+         f"{prose(advice_of(first))} " if first["warning"] else ""),
         _models_note(first), _strategies_note(group),
         (rf"Brackets: 95\% intervals (mean: "
          rf"{escape(' or '.join(dict.fromkeys(r['mean_interval'] for r in group)))}; SNR: "
@@ -427,8 +433,7 @@ def table3_latex(rows: list[dict]) -> str:
         used = "; ".join(f"{escape(r['strategy_short'])}: {escape(r['strategy'])}, "
                          f"{escape(STRATEGY_F1[r['strategy_short']])}" for r in strategies)
         out += [r"\bottomrule", r"\end{tabular}",
-                *_note([r"$^{\dagger}$F1 = 0 on every fold. " if any(r["warning"] for r in group)
-                        else "", f"{specs}. ",
+                *_note([_dagger_note(group), f"{specs}. ",
                         f"{used}; one F1 per repetition; SE = SD / "
                         r"$\sqrt{R}$; 95\% CI: Student's $t$."]),
                 r"\end{table}", *_how_to_read(TABLE3_NOTE), ""]
