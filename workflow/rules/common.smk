@@ -2,6 +2,8 @@
 import os
 import sys
 
+from snakemake.common import get_function_params, overwrite_function_params
+
 from reprocompare.study.config import (
     blame_command_line,
     check_corpora,
@@ -177,6 +179,13 @@ def compare_params(wildcards):
     if key not in _COMPARE_PARAMS:
         _COMPARE_PARAMS[key] = provenance.compare(config, *key)
     return _COMPARE_PARAMS[key]
+
+
+# Snakemake reads a function's signature (inspect.signature) each time it calls it, two or three
+# times for each of the 9,000 training jobs; as its own wrappers (snakemake.ioutils) do, the
+# functions of every training job carry theirs, read once.
+for _function in (compare_params, compare_mem_mb, compare_priority):
+    overwrite_function_params(_function, get_function_params(_function))
 
 
 def summary_params(wildcards):
