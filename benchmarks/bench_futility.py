@@ -98,7 +98,7 @@ def table(studies: int, jobs: int = 1) -> str:
                f"{np.__version__}")
     note = (f"{studies} studies per row (seed {SEED}), waves of {WAVE} up to {MAXIMUM}, one "
             f"deciding estimator, 95% confidence, threshold 0.8; `benchmarks/bench_futility.py "
-            f"--studies {studies}` on {machine}, at nice 19 beside other work.")
+            f"--studies {studies} --jobs 2` on {machine}, beside other work.")
     return "\n".join(md_table(HEADER, rows)) + "\n\n" + note + "\n"
 
 
