@@ -14,12 +14,10 @@ CORPUS = "results/corpora/{corpus}/corpus.conll"
 CORPUS_INFO = "results/corpora/{corpus}/corpus.json"
 
 #: a strategy's repetitions of one comparison on one corpus, and one repetition's run directory
-#: (rule compare), with the files it writes there
+#: (rule compare)
 COMPARE = "results/compare"
 STRATEGY = f"{COMPARE}/{{corpus}}/{{comparison}}/{{strategy}}"
 RUN = f"{STRATEGY}/rep{{repetition}}"
-RUN_FILES = ("estimates.json", "scores.json", "counts.tsv.gz", "runtime.json", "split.json",
-             "settings.json")
 #: a committed study's JSON records of a strategy's repetitions, one line each (issue 35): its
 #: files are what Snakemake reads and writes, the table what git keeps
 REPETITIONS = f"{STRATEGY}/records.jsonl"
