@@ -37,7 +37,7 @@ from pathlib import Path
 import psutil
 
 from reprocompare.base.errors import UserError
-from reprocompare.base.records import read_json
+from reprocompare.base.records import SUMMARY, read_json
 from reprocompare.commands.resume import planned_runs, restore_records, resume, run_directory
 from reprocompare.pipeline.workflow_files import (LOCAL_PROFILE, profile, report_stylesheet,
                                                   snakemake_command)
@@ -73,7 +73,7 @@ def _complete(config: dict, directory: Path) -> int:
 
 
 def _summaries(config: dict, directory: Path) -> list[dict]:
-    paths = [directory / "results" / "summaries" / corpus / f"{name}.json"
+    paths = [directory / SUMMARY.format(corpus=corpus, comparison=name)
              for name, comparison in sorted(config["comparisons"].items())
              for corpus in comparison["corpora"]]
     try:
