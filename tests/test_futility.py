@@ -194,3 +194,15 @@ def test_table4_prints_the_forecast_under_a_sequential_study():
     assert verdict_lines([row], "rule", futile)[-1].endswith(
         "R = 10: stopped without a verdict, one by R = 60 being unlikely: predictive probability "
         "0.080 (Avg), below the futility level 0.2.")
+
+
+def test_the_rule_names_only_deciding_estimators_the_study_ran():
+    """A study of ST alone, with the default deciding estimator (Avg) it never ran: the rule
+    does not claim a verdict by Avg, and ST's verdict is read at the family's confidence."""
+    from reprocompare.study.summary import verdicts
+
+    values = {"ST": list(1.0 + np.random.default_rng(3).standard_normal(10))}
+    found = verdicts(values, {}, "A>B", {"threshold": 0.8, "confidence": 0.95,
+                                          "deciding": ["Avg"], "comparisons": 1})
+    assert "(Avg)" not in found["verdict_rule"]
+    assert found["verdicts"]["ST"]["confidence"] == pytest.approx(0.95)

@@ -209,6 +209,8 @@ def verdicts(values: dict, offsets: dict, conclusion: str, verdict_settings: dic
     maximum = stopping["max_repetitions"] if sequential else MAX_REPETITIONS
     wave = stopping["wave"] if sequential else None
     deciding = list(settings.get("deciding") or (stopping["estimators"] if sequential else []))
+    # only an estimator the study ran can decide (a study of ST alone has no Avg to claim by)
+    deciding = [name for name in deciding if len(values.get(name, ())) >= 2]
     comparisons = int(settings.get("comparisons") or 1)
     each = family_confidence(settings["confidence"], comparisons * max(1, len(deciding)))
     rope = settings.get("rope")
