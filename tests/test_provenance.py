@@ -413,3 +413,30 @@ def test_a_passed_corpus_check_is_kept_by_what_it_depends_on(tmp_path):
     config["strategies"]["bcv"]["m"] = 2
     moved.write_text(corpus.read_text() + "\n")
     assert corpus_check(config, "tiny") != key
+
+
+def test_the_library_a_summary_computes_with_is_a_param_of_its_jobs(tmp_path, monkeypatch):
+    """An upgrade of reprocompare reruns the summaries and reports it would compute otherwise:
+    the digest of a package's sources changes with any of its files, subpackages included, and
+    stays put otherwise; the summarize and report rules carry it as a param."""
+    from conftest import ROOT
+    from reprocompare.pipeline import provenance
+
+    package = tmp_path / "libpkg"
+    (package / "sub").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "sub" / "__init__.py").write_text("")
+    (package / "sub" / "maths.py").write_text("def snr(x):\n    return x\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    first = provenance.library_code(["libpkg"])
+    assert provenance.library_code(["libpkg"]) == first
+    (package / "sub" / "maths.py").write_text("def snr(x):\n    return 2 * x\n")
+    assert provenance.library_code(["libpkg"]) != first
+    rules = {name: (ROOT / "workflow" / "rules" / f"{name}.smk").read_text()
+             for name in ("compare", "report", "search")}
+    assert "library=SUMMARY_LIBRARY" in rules["compare"].split("rule summarize:")[1].split(
+        "rule ")[0]
+    for rule, where in (("tables", "report"), ("figures", "report"), ("front_page", "report"),
+                        ("checklist", "search")):
+        assert "library=REPORT_LIBRARY" in rules[where].split(f"rule {rule}:")[1].split(
+            "\nrule ")[0], rule

@@ -100,6 +100,50 @@ _CHECKING_CODE = ("reprocompare.study.config", "reprocompare.base.strategies",
                   "reprocompare.corpora", "reprocompare.splitters")
 
 
+def _source_digests(module_names) -> list[str]:
+    """The sha256 of every source file of these modules or packages, found without importing
+    them (cached by path, size and mtime)."""
+    from importlib.util import find_spec
+
+    files = {}
+    for module_name in module_names:
+        found = find_spec(module_name)
+        folders = found.submodule_search_locations
+        paths = ([Path(found.origin)] if folders is None else
+                 sorted(path for folder in folders for path in Path(folder).rglob("*.py")))
+        for path in paths:
+            stat = path.stat()
+            files[str(path)] = _file_sha256(str(path), stat.st_mtime_ns, stat.st_size)
+    return sorted(files.values())
+
+
+#: the library code a summary computes with, and the code that writes tables, figures, the front
+#: page and the checklist from summaries: a job whose numbers or words this code decides reruns
+#: when it changes (an upgrade of reprocompare), where Snakemake's own "code" trigger sees only
+#: the rule's script
+SUMMARY_CODE = ("reprocompare.estimators", "reprocompare.study", "reprocompare.base")
+REPORT_CODE = (*SUMMARY_CODE, "reprocompare.reports")
+
+
+def library_code(module_names) -> str:
+    """One sha256 of the source of these modules or packages (their .py files, subpackages
+    included): a rule's param, so that a job reruns when the library it computes with changes.
+
+    Parameters
+    ----------
+    module_names : sequence of str
+        Importable names (:data:`SUMMARY_CODE`, :data:`REPORT_CODE`).
+
+    Returns
+    -------
+    str
+        The hex digest.
+    """
+    import hashlib
+
+    return hashlib.sha256(json.dumps(_source_digests(module_names)).encode()).hexdigest()
+
+
 def corpus_check(config: dict, name: str) -> str:
     """What the check of one corpus before any job depends on, as one sha256: the file's
     content, every config value the check reads (the corpus's settings but its path, the
@@ -120,22 +164,12 @@ def corpus_check(config: dict, name: str) -> str:
         The hex digest.
     """
     import hashlib
-    from importlib.util import find_spec
 
     settings = {key: value for key, value in config["corpora"][name].items() if key != "path"}
-    files = {}
-    for module_name in _CHECKING_CODE:
-        found = find_spec(module_name)  # its files, without importing it
-        folders = found.submodule_search_locations
-        paths = ([Path(found.origin)] if folders is None else
-                 sorted(path for folder in folders for path in Path(folder).glob("*.py")))
-        for path in paths:
-            stat = path.stat()
-            files[str(path)] = _file_sha256(str(path), stat.st_mtime_ns, stat.st_size)
     record = canonical({"sha256": source_sha256(config["corpora"][name]["path"]),
                         "settings": settings, "strategies": config["strategies"],
                         "sample_size": config["variation"]["sample_size"],
-                        "code": sorted(files.values())})
+                        "code": _source_digests(_CHECKING_CODE)})
     return hashlib.sha256(json.dumps(record, sort_keys=True).encode()).hexdigest()
 
 

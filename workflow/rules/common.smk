@@ -29,6 +29,12 @@ CONFIG_SOURCE = (
     ", ".join(map(str, workflow.overwrite_configfiles)) or "config/config.yaml"
 )
 
+# The library the summaries and the reports compute with, as params of their rules: a summary or
+# a table made by another version of reprocompare is made again (Snakemake's own code trigger
+# sees only a rule's script, not the package it imports).
+SUMMARY_LIBRARY = provenance.library_code(provenance.SUMMARY_CODE)
+REPORT_LIBRARY = provenance.library_code(provenance.REPORT_CODE)
+
 # Validate before any job: one message naming the key, no traceback (see reprocompare.study.config).
 # The config files are read once more for what Snakemake's reader lets pass: a key given twice.
 try:

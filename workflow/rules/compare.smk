@@ -59,5 +59,6 @@ rule summarize:
         runtime=10,
     params:
         settings=summary_params,
+        library=SUMMARY_LIBRARY,
     script:
         "../scripts/summarize.py"

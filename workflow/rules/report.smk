@@ -44,6 +44,7 @@ rule tables:
         runtime=10,
     params:
         settings=lambda wildcards: provenance.reports(pairs()),
+        library=REPORT_LIBRARY,
     script:
         "../scripts/tables.py"
 
@@ -76,6 +77,7 @@ rule figures:
         runtime=10,
     params:
         settings=lambda wildcards: provenance.reports(pairs()),
+        library=REPORT_LIBRARY,
     script:
         "../scripts/figures.py"
 
@@ -100,6 +102,7 @@ rule front_page:
         runtime=10,
     params:
         settings=lambda wildcards: provenance.reports(pairs()),
+        library=REPORT_LIBRARY,
     script:
         "../scripts/front_page.py"
 

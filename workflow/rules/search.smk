@@ -270,5 +270,6 @@ rule checklist:
         runtime=10,
     params:
         settings=lambda wildcards: provenance.checklist(config, CONFIG_SOURCE),
+        library=REPORT_LIBRARY,
     script:
         "../scripts/checklist.py"
