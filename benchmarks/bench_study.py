@@ -27,6 +27,7 @@ import statistics
 from pathlib import Path
 
 from markers import replace_between
+from reprocompare.base.paths import COMPARE
 from reprocompare.base.records import read_repetitions
 
 STAMP = re.compile(r"^\[(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]$")
@@ -59,7 +60,7 @@ def training_seconds(directory: Path) -> dict[str, tuple[int, int, float]]:
     of every repetition of every corpus and comparison (a fold trains A and B: two fits), as
     each strategy's records.jsonl holds them."""
     totals: dict[str, list] = {}
-    for strategy in sorted((directory / "results" / "compare").glob("*/*/*")):
+    for strategy in sorted((directory / COMPARE).glob("*/*/*")):
         for files in read_repetitions(strategy).values():
             folds = files["runtime.json"]["folds"]
             total = totals.setdefault(strategy.name, [0, 0, 0.0])
@@ -71,7 +72,7 @@ def training_seconds(directory: Path) -> dict[str, tuple[int, int, float]]:
 
 def cells(directory: Path) -> int:
     """How many (corpus, comparison, strategy) cells a study's results hold."""
-    return len({path.parent for path in (directory / "results" / "compare").glob("*/*/*/rep*")})
+    return len({path.parent for path in (directory / COMPARE).glob("*/*/*/rep*")})
 
 
 def committed(studies: list[Path]) -> str:

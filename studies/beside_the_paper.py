@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from reprocompare.base.markdown import md_code, md_table
+from reprocompare.base.paths import COMPARE, SUMMARIES
 from reprocompare.base.records import read_repetitions
 
 HERE = Path(__file__).resolve().parent
@@ -40,7 +41,7 @@ VERDICT_WORDS = {"A>B": "A > B reproduces", "B>A": "B > A reproduces",
 
 
 def _summary_paths(directory: Path) -> list[Path]:
-    return [path for path in sorted((directory / "results" / "summaries").glob("*/*.json"))
+    return [path for path in sorted((directory / SUMMARIES).glob("*/*.json"))
             if not path.name.endswith(".claims.json")]
 
 
@@ -145,7 +146,7 @@ def holdout_correlation(directory: Path) -> float:
     of their correlation matrix says how much one hold-out's difference tells about another's.
     """
     rows = [files["estimates.json"]["fold_differences"] for strategy in sorted(
-        (directory / "results" / "compare").glob("*/*/repeated-holdout"))
+        (directory / COMPARE).glob("*/*/repeated-holdout"))
         for files in read_repetitions(strategy).values()]
     matrix = np.corrcoef(np.asarray(rows, dtype=np.float64), rowvar=False)
     return float(matrix[~np.eye(len(matrix), dtype=bool)].mean())

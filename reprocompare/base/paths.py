@@ -23,8 +23,9 @@ RUN = f"{STRATEGY}/rep{{repetition}}"
 REPETITIONS = f"{STRATEGY}/records.jsonl"
 
 #: a comparison's summary and claims on one corpus (rule summarize)
-SUMMARY = "results/summaries/{corpus}/{comparison}.json"
-CLAIMS = "results/summaries/{corpus}/{comparison}.claims.json"
+SUMMARIES = "results/summaries"
+SUMMARY = f"{SUMMARIES}/{{corpus}}/{{comparison}}.json"
+CLAIMS = f"{SUMMARIES}/{{corpus}}/{{comparison}}.claims.json"
 
 #: the tables and figures (rules tables, figures, variance, the search's), by file name
 TABLE = "results/tables/{name}"

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from reprocompare import schemas
 from reprocompare.base.errors import UserError
+from reprocompare.base.paths import COMPARE, SUMMARIES
 from reprocompare.base.records import dumps_json, read_json, read_repetitions
 from reprocompare.base.strategies import ESTIMATORS
 from reprocompare.commands.options import bounded, shown_range
@@ -78,7 +79,7 @@ def add_parser(sub) -> None:
 
 
 def _summaries(directory: Path) -> dict[str, Path]:
-    root = directory / "results" / "summaries"
+    root = directory / SUMMARIES
     return {f"{path.parent.name}/{path.stem}": path
             for path in sorted(root.glob("*/*.json")) if not path.name.endswith(".claims.json")}
 
@@ -136,7 +137,7 @@ def job_seconds(directory: Path, comparison: str) -> tuple[dict[str, float], int
         repetitions measured of any strategy.
     """
     corpus, name = comparison.split("/", 1)
-    base = directory / "results" / "compare" / corpus / name
+    base = directory / COMPARE / corpus / name
     means, counts = {}, []
     for strategy_dir in sorted(p for p in base.glob("*") if p.is_dir()):
         runtimes = {n: record["runtime.json"] for n, record in

@@ -7,6 +7,8 @@ the working directory, under ``results/``, as the rules write them.
 
 from __future__ import annotations
 
+from reprocompare.base.paths import (BEST, BUDGET, CORPUS_INFO, CURVE_RUNS, FIXED_SPLIT,
+                                      SEED_RUNS, TRIALS, TRIALS_TABLE, figure, table)
 from reprocompare.base.records import SUMMARY, run_directory
 from reprocompare.base.strategies import strategy as strategy_of
 from reprocompare.models import tagger_class_of
@@ -65,7 +67,7 @@ def trial_files(config: dict, corpus: str, models: list[str] | None = None) -> l
     list of str
         The paths, relative to the study's directory.
     """
-    return [f"results/search/{corpus}/trials/{model}/{first}-{last}.json"
+    return [TRIALS.format(corpus=corpus, model=model, first=first, last=last)
             for model in (models or searched_models(config))
             for first, last in trial_jobs(config, model)]
 
@@ -87,7 +89,7 @@ def best_configs_of(config: dict, models) -> list[str]:
     """
     if not feed_best(config):
         return []
-    return [f"results/search/{search_corpus(config)}/best/{model}.json"
+    return [BEST.format(corpus=search_corpus(config), model=model)
             for model in dict.fromkeys(models) if model in config["search"]["models"]]
 
 
@@ -123,7 +125,7 @@ def curve_files(config: dict) -> list[str]:
     list of str
         The paths, relative to the study's directory.
     """
-    return [f"results/learning_curves/{curves_corpus(config)}/{model}.json"
+    return [CURVE_RUNS.format(corpus=curves_corpus(config), model=model)
             for model in config["learning_curves"]["models"]]
 
 
@@ -140,7 +142,7 @@ def seed_run_files(config: dict) -> list[str]:
     list of str
         The paths, relative to the study's directory.
     """
-    return [f"results/seed_variance/{corpus}/{comparison}.json"
+    return [SEED_RUNS.format(corpus=corpus, comparison=comparison)
             for corpus, comparison in pairs(config)]
 
 
@@ -160,12 +162,12 @@ def search_outputs(config: dict) -> list[str]:
     outputs = []
     if search_enabled(config):
         corpus = search_corpus(config)
-        outputs += [f"results/search/{corpus}/trials.csv", f"results/search/{corpus}/budget.json",
-                    "results/tables/budget.md", "results/figures/budget.png"]
+        outputs += [TRIALS_TABLE.format(corpus=corpus), BUDGET.format(corpus=corpus),
+                    table("budget.md"), figure("budget.png")]
     if config["seed_variance"]["enabled"]:
-        outputs += ["results/tables/seed_variance.csv", "results/tables/seed_variance.md"]
+        outputs += [table("seed_variance.csv"), table("seed_variance.md")]
     if config["learning_curves"]["enabled"]:
-        outputs += ["results/figures/learning_curve.png"]
+        outputs += [figure("learning_curve.png")]
     return outputs
 
 
@@ -195,19 +197,19 @@ def checklist_inputs(config: dict) -> dict[str, list[str]]:
         corpus = search_corpus(config)
         corpora.add(corpus)
         fixed.add(corpus)
-        inputs["trials"] = [f"results/search/{corpus}/trials.csv"]
-        inputs["budget"] = [f"results/search/{corpus}/budget.json"]
-        inputs["budget_figure"] = ["results/figures/budget.png"]
+        inputs["trials"] = [TRIALS_TABLE.format(corpus=corpus)]
+        inputs["budget"] = [BUDGET.format(corpus=corpus)]
+        inputs["budget_figure"] = [figure("budget.png")]
     if config["seed_variance"]["enabled"]:
         fixed.update(corpus for corpus, _ in pairs(config))
         inputs["seed_runs"] = seed_run_files(config)
-        inputs["seed_variance"] = ["results/tables/seed_variance.csv"]
+        inputs["seed_variance"] = [table("seed_variance.csv")]
     if config["learning_curves"]["enabled"]:
         corpus = curves_corpus(config)
         corpora.add(corpus)
         fixed.add(corpus)
-        inputs["learning_curve"] = ["results/tables/learning_curve.csv"]
-        inputs["learning_curve_figure"] = ["results/figures/learning_curve.png"]
-    inputs["infos"] = [f"results/corpora/{corpus}/corpus.json" for corpus in sorted(corpora)]
-    inputs["fixed_splits"] = [f"results/splits/{corpus}/fixed.json" for corpus in sorted(fixed)]
+        inputs["learning_curve"] = [table("learning_curve.csv")]
+        inputs["learning_curve_figure"] = [figure("learning_curve.png")]
+    inputs["infos"] = [CORPUS_INFO.format(corpus=corpus) for corpus in sorted(corpora)]
+    inputs["fixed_splits"] = [FIXED_SPLIT.format(corpus=corpus) for corpus in sorted(fixed)]
     return inputs
