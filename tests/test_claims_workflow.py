@@ -21,6 +21,7 @@ from conftest import ROOT, TEST_DATA, build_once, copy_study, statsmodels_holm
 from reprocompare.base.seeds import derive_seed
 from reprocompare.base.strategies import NAMES, strategy as strategy_of
 from reprocompare.estimators import aso
+from reprocompare.reports.tables import far_below
 from reprocompare.estimators.claims import (TESTS_BY_STRATEGY, calibration_note, read_counts,
                                             repetition_tests)
 from reprocompare.estimators.significance import corpus_f1
@@ -184,9 +185,12 @@ def test_report_describes_the_study_and_includes_the_claims(study, tmp_path):
     assert answer.count("<table") == 2 and answer.count("<th class=\"head\">Verdict</th>") == 2
     assert answer.count("crf_vs_maj on tiny") == answer.count("maj_vs_crf on tiny") == 1
     assert "A &gt; B reproduces" in answer or "undecided" in answer
-    degenerate = sum(bool(json.loads(path.read_text())["summary"]["degenerate"])
-                     for path in study.glob("summaries/tiny/*_vs_*[!s].json"))
-    assert answer.count('class="admonition warning"') == degenerate  # tests/test_front_page.py
+    # one warning per comparison whose model learnt nothing or scored far below the other
+    # (tests/test_front_page.py, tests/test_far_below.py)
+    summaries = [json.loads(path.read_text())["summary"]
+                 for path in study.glob("summaries/tiny/*_vs_*[!s].json")]
+    warned = sum(bool(s["degenerate"]) or far_below(s) is not None for s in summaries)
+    assert answer.count('class="admonition warning"') == warned
     assert 'class="admonition note"' in answer and "corrected resampled t" in answer
     # lists render as lists for any number of comparisons: 2 comparisons, 2 models, 3 strategies
     described = front[front.index("What was compared"):]

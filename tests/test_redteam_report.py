@@ -21,6 +21,7 @@ from __future__ import annotations
 import copy
 import html.parser
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -489,7 +490,9 @@ def test_no_script_a_user_wrote_runs_in_the_report(tmp_path):
     # the app drew the front page, and it shows each label as written (escaped by the DOM)
     assert "The answer." in page
     assert "onload=document.title=7&gt;" in page and "{% endraw " in page and "{{" in page
-    assert "49" not in page.split("The answer.")[1].split("How the study was run")[0]
+    # 7*7 never evaluated: no 49 standing alone (a score such as 49.8 may stand there)
+    answer = page.split("The answer.")[1].split("How the study was run")[0]
+    assert not re.search(r"(?<![\d.])49(?![\d.])", answer)
     assert "onerror=document.title=8&gt;" in page
 
 

@@ -135,7 +135,8 @@ def test_the_corpus_label_and_every_strategy_reach_the_tables(report):
     table3, table4 = (tables / "table3.md").read_text(), (tables / "table4.md").read_text()
     assert "### Table 3: crf\\_vs\\_maj on Tiny CoNLL" in table3
     assert "- Corpus: Tiny CoNLL, 120 sentences" in table3 and "Tiny CoNLL" in table4
-    for row in ("| ST (8:1 hold-out) | A |", "| RS (2 x 8:1 hold-outs) | B |",
+    # (B, the majority baseline, carries the far-below flag: its row starts the same)
+    for row in ("| ST (8:1 hold-out) | A |", "| RS (2 x 8:1 hold-outs) | B",
                 "| BCV (2x2 BCV) | A |"):
         assert row in table3, row
     assert "Tiny CoNLL" in (tables / "table3.tex").read_text()

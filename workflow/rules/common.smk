@@ -54,13 +54,19 @@ CHECKED_CORPORA = os.path.join(".snakemake", "reprocompare", "checked-corpora")
 
 if workflow.is_main_process:
     for name, settings in config["corpora"].items():
-        passed = os.path.join(CHECKED_CORPORA, provenance.corpus_check(config, name))
-        if os.path.exists(passed):
+        # a path that is not a readable file has no key: the check below says what is wrong
+        try:
+            passed = os.path.join(CHECKED_CORPORA, provenance.corpus_check(config, name))
+        except OSError:
+            passed = None
+        if passed is not None and os.path.exists(passed):
             continue
         try:
             check_corpora({**config, "corpora": {name: settings}})
         except UserError as error:
             sys.exit(f"reprocompare: corpus error: {error}")
+        if passed is None:
+            continue
         try:
             os.makedirs(CHECKED_CORPORA, exist_ok=True)
             open(passed, "w").close()
