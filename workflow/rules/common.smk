@@ -56,7 +56,9 @@ if workflow.is_main_process:
     for name, settings in config["corpora"].items():
         # a path that is not a readable file has no key: the check below says what is wrong
         try:
-            passed = os.path.join(CHECKED_CORPORA, provenance.corpus_check(config, name))
+            passed = os.path.join(
+                CHECKED_CORPORA, provenance.corpus_check(config, name)
+            )
         except OSError:
             passed = None
         if passed is not None and os.path.exists(passed):
