@@ -659,6 +659,33 @@ def test_resume_stops_on_another_configs_results_before_removing_anything(tmp_pa
     assert (broken / "estimates.json").is_file()  # nothing removed before every check passed
 
 
+def test_results_of_an_older_model_version_say_so_and_not_restore_that_value(tmp_path,
+                                                                           monkeypatch):
+    # a model type whose defaults changed (its version) cannot be "restored" by the user: the
+    # message names the model and says what to do instead
+    from reprocompare.commands import resume as study
+
+    config = validate(_mutated_config(("strategies",), {"bcv": {"m": 2}}), "study.yaml")
+    config_path = tmp_path / "study.yaml"
+    config_path.write_text(json.dumps(config))
+    directory = tmp_path / "study"
+    run = study.run_directory(directory, "tiny", "p", "bcv", 0)
+    shutil.copytree(good_run(tmp_path), run)
+    from reprocompare.pipeline import provenance
+
+    settings = provenance.compare(config, "tiny", "p", "bcv")
+    settings["A"]["version"] = 7  # an older (here: another) version of model A's class
+    (run / "settings.json").write_text(json.dumps(settings))
+    monkeypatch.setattr(study, "_snakemake", lambda *args: None)
+    with pytest.raises(UserError) as raised:
+        study.resume(config_path, directory)
+    message = str(raised.value)
+    assert "these results were trained by an older reprocompare: A.version is 7 in the " \
+           "results" in message, message
+    assert f"model {settings['A']['name']!r}" in message and "restore that value" not in message
+    assert "move this comparison's results away" in message
+
+
 def test_the_committed_studies_are_all_trusted(tmp_path):
     """No committed repetition is one resume would train again (as git holds it, its files
     written back and its split derived from its seed, as resume does: tests/committed.py)."""

@@ -120,6 +120,25 @@ def _first_difference(recorded, expected, key: str = "") -> str:
            f"{json.dumps(expected)} in the config"
 
 
+def _another_config(recorded: dict, expected: dict, config: dict) -> str:
+    """Why a repetition's recorded settings are not the config's, and what to do about it: a
+    value of the config can be restored; a model type's version (its defaults changed in this
+    reprocompare, so a spec that names only the values set trains another network) cannot."""
+    difference = _first_difference(recorded, expected)
+    for side in ("A", "B"):
+        then, now = (settings.get(side, {}) for settings in (recorded, expected))
+        if isinstance(then, dict) and isinstance(now, dict) and then != now \
+                and {k: v for k, v in then.items() if k != "version"} \
+                == {k: v for k, v in now.items() if k != "version"}:
+            model = config["models"].get(now.get("name"), {})
+            return (f"these results were trained by an older reprocompare: {difference} "
+                    f"(model {now.get('name')!r}, type {model.get('type')!r}: its defaults "
+                    "changed since, docs/models.md); move this comparison's results away to "
+                    "train it again at the new defaults")
+    return (f"these results belong to another config: {difference}; restore that value, or "
+            "move the study's results away to train them again")
+
+
 def tabulate(directory: str | Path) -> list[Path]:
     """Write the records.jsonl of every strategy of the study in ``directory`` from its
     complete repetitions: what the study commits of their JSON records (`make study-NAME`
@@ -193,10 +212,7 @@ def check_settings(config: dict, directory: Path) -> tuple[list[Path], int]:
             recorded = tabulated.get("settings.json")
         expected = json.loads(json.dumps(provenance.compare(config, corpus, comparison, strategy)))
         if recorded is not None and recorded != expected:
-            raise UserError(
-                f"these results belong to another config: {_first_difference(recorded, expected)}"
-                "; restore that value, or move the study's results away to train them again",
-                path=run)
+            raise UserError(_another_config(recorded, expected, config), path=run)
         claimed.append(run)
     return claimed, len(planned)
 
