@@ -9,12 +9,21 @@ their NER corpus CoNLL-2003 English, ours CoNLL-2000 and CoNLL-2002 Spanish): th
 study of a task (studies/TASK-full) where it has been run, else its 300-sentence sample
 (studies/TASK). Then each task at every sample size it was run at (studies/TASK: 300 sentences,
 studies/TASK-nN: N, studies/TASK-full: the whole corpus).
+
+    .venv/bin/python studies/beside_the_paper.py --write
+
+rewrites every block of docs/results.md this script owns, between its markers: ``results`` (the
+tables above), ``sizes`` (the sentences on Avg's mean and verdicts at every sample size) and
+``two-comparisons`` (the sentences on studies/two-comparisons), so that no sentence of that page
+quotes a number of a committed study by hand (issue 38, item 6).
 """
 
 from __future__ import annotations
 
 import json
 import math
+import sys
+import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -214,17 +223,210 @@ def sd_ratios() -> str:
                                 "SD(RS) / SD(Avg) [95%]", "interval", "estimates"], rows))
 
 
+NUMBER_WORDS = ("none", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+                "ten", "eleven", "twelve")
+
+
+def _word(count: int) -> str:
+    return NUMBER_WORDS[count] if count < len(NUMBER_WORDS) else f"{count:,}"
+
+
+def _wrap(text: str, indent: str = "") -> str:
+    """``text`` in lines of at most 100 characters, never broken inside "A - B", "A > B" or
+    "B > A" (a line that began with "- " or "> " would turn into a list or a quote)."""
+    kept = text.replace(" - ", "\0-\0").replace(" > ", "\0>\0")
+    return textwrap.fill(kept, width=100, subsequent_indent=indent, break_long_words=False,
+                         break_on_hyphens=False).replace("\0", " ")
+
+
+def _verdicts(decisions: list[str]) -> str:
+    """How a set of samples decided, in words: "none decided", "all three "A > B reproduces"",
+    "one of three "A > B reproduces"" (the undecided ones left unsaid)."""
+    decided = [d for d in decisions if d != "undecided"]
+    if not decided:
+        return "none decided"
+    n = len(decisions)
+    if n == 1:
+        return f'"{VERDICT_WORDS.get(decided[0], decided[0])}"'
+    if len(decided) == n and len(set(decided)) == 1:
+        return f'all {_word(n)} "{VERDICT_WORDS.get(decided[0], decided[0])}"'
+    return ", ".join(f'{_word(decided.count(d))} of {_word(n)} "{VERDICT_WORDS.get(d, d)}"'
+                     for d in sorted(set(decided)))
+
+
+def sizes() -> str:
+    """The sentences of docs/results.md on each task at every sample size, one tagger per task.
+
+    Reads the committed summaries of studies/size-TASK (several samples of each size) and
+    studies/TASK-full (the whole corpus) and says, per size, the range of Avg's mean A - B over
+    the samples and how Avg's verdicts fell, then the whole corpus, then how often ST decided.
+
+    Returns
+    -------
+    str
+        A Markdown list, one item per task (between the ``sizes`` markers of docs/results.md).
+    """
+    items = []
+    for study in sorted(PAPER):
+        by_size: dict[int, list[dict]] = {}
+        for path in _summary_paths(HERE / f"size-{study}"):
+            summary = json.loads(path.read_text())["summary"]
+            by_size.setdefault(summary["sentences"], []).append(summary)
+        whole = [json.loads(path.read_text())["summary"]
+                 for path in _summary_paths(HERE / f"{study}-full")]
+        if not by_size:
+            continue
+        first = next(iter(by_size.values()))[0]
+        parts = []
+        for index, (n, found) in enumerate(sorted(by_size.items())):
+            means = sorted(100 * s["estimators"]["Avg"]["mean"] for s in found)
+            avg = _verdicts([s["verdicts"]["Avg"]["decision"] for s in found])
+            spread = (f"{means[0]:+.2f}" if len(means) == 1 else
+                      f"from {means[0]:+.2f} to {means[-1]:+.2f}")
+            if index == 0:
+                lead = (f"at {n:,} sentences Avg's mean A - B {'is' if len(means) == 1 else 'runs'}"
+                        f" {spread} F1 points across the {_word(len(found))} "
+                        f"sample{'s' if len(found) > 1 else ''}")
+            else:
+                lead = f"at {n:,} {spread}"
+            parts.append(f"{lead} ({avg})")
+        for summary in whole:
+            decision = summary["verdicts"]["Avg"]["decision"]
+            words = VERDICT_WORDS.get(decision, decision)
+            parts.append(f"on the whole corpus ({summary['sentences']:,} sentences) "
+                         f"{100 * summary['estimators']['Avg']['mean']:+.2f} "
+                         + ("(undecided)" if decision == "undecided" else f'("{words}")'))
+        samples = [s for found in by_size.values() for s in found]
+        st = sum(s["verdicts"]["ST"]["decision"] != "undecided" for s in samples)
+        names = first["model_names"]
+        items.append(_wrap(f"- **{study}** (A = {names['A']}, B = {names['B']}): "
+                           + "; ".join(parts) + f". ST decides on {_word(st)} of the "
+                           f"{_word(len(samples))} samples.", indent="  "))
+    return "\n".join(items)
+
+
+def _same_sample(corpus_json: Path) -> str | None:
+    """The study and corpus of a size study that holds the very sample ``corpus_json`` records."""
+    record = json.loads(corpus_json.read_text())
+    key = (record.get("source_sha256"), record.get("subsample"), record.get("subsample_seed"))
+    for other in sorted(HERE.glob("size-*/results/corpora/*/corpus.json")):
+        found = json.loads(other.read_text())
+        if (found.get("source_sha256"), found.get("subsample"), found.get("subsample_seed")) == key:
+            return f"`{other.parts[-2]}` of `studies/{other.parts[-5]}`"
+    return None
+
+
+def two_comparisons() -> str:
+    """The paragraph of docs/results.md on studies/two-comparisons, from its committed summaries.
+
+    Returns
+    -------
+    str
+        One Markdown paragraph: the sample, then per comparison its models, R, Avg's mean A - B
+        and every estimator's verdict (between the ``two-comparisons`` markers).
+    """
+    directory = HERE / "two-comparisons"
+    records = [json.loads(path.read_text()) for path in _summary_paths(directory)]
+    corpora = sorted({record["corpus"] for record in records})
+    sample = []
+    for corpus in corpora:
+        summary = next(r["summary"] for r in records if r["corpus"] == corpus)
+        same = _same_sample(directory / "results" / "corpora" / corpus / "corpus.json")
+        sample.append(f"`{corpus}` ({summary['sentences']:,} sentences"
+                      + (f", the sample {same}" if same else "") + ")")
+    described = []
+    for record in sorted(records, key=lambda r: (r["corpus"], r["comparison"])):
+        summary = record["summary"]
+        names, specs, estimators = summary["model_names"], summary["models"], summary["estimators"]
+        present = [name for name in ESTIMATORS if name in estimators]
+        groups: dict[str, list[str]] = {}
+        for name in present:
+            decision = summary["verdicts"][name]["decision"]
+            words = VERDICT_WORDS.get(decision, decision)
+            groups.setdefault(words if decision == "undecided" else f'"{words}"', []).append(name)
+        verdicts = ("undecided for every estimator" if list(groups) == ["undecided"] else
+                    ", ".join(f"{words} for {' and '.join(names_)}" if len(names_) < len(present)
+                              else f"{words} for every estimator"
+                              for words, names_ in sorted(groups.items(),
+                                                          key=lambda kv: kv[0] == "undecided")))
+        r_values = ", ".join(map(str, sorted({estimators[n]["repetitions"] for n in present})))
+        described.append(f"{names['A']} against {names['B']} (`{specs['A']}` against "
+                         f"`{specs['B']}`) at R = {r_values}: Avg's mean A - B "
+                         f"{100 * estimators['Avg']['mean']:+.2f} F1 points, {verdicts}")
+    levels = sorted({f"{100 * r['summary']['verdicts']['Avg']['confidence']:g}%" for r in records})
+    return _wrap(f"`studies/two-comparisons` holds {_word(len(records))} comparisons on "
+                 f"{' and '.join(sample)}; each verdict at {', '.join(levels)} (Bonferroni over "
+                 "the comparisons), the significance tests with Holm's correction: "
+                 + "; ".join(described) + ".")
+
+
+def results() -> str:
+    """The tables between the ``results`` markers of docs/results.md (what this script prints).
+
+    Returns
+    -------
+    str
+        Table 4 beside the paper's per task, then the tables by sample size, by k and of
+        Criterion I with intervals.
+    """
+    return "\n".join([
+        "\n\n".join(table(study, record) for study, record in summaries().items()),
+        "\nBy sample size, one tagger per task (mean of A - B in F1 points / SNR [95% "
+        "interval of the kind in the last column]; three overlapping samples of each size):\n",
+        by_size(),
+        "\nRandom splits by k (SNR relative to the conclusion under test):\n",
+        random_splits(),
+        "\nCriterion I with its intervals: the SD of A - B of ST and of RS (k as in Table 4) "
+        "over Avg's, 95% intervals; 'approximate' where the normal model the interval assumes "
+        "was rejected for that sample (ties or Shapiro-Wilk):\n",
+        sd_ratios()])
+
+
+#: docs/results.md's blocks this script owns: marker name -> what goes between the markers
+BLOCKS = {"results": results, "sizes": sizes, "two-comparisons": two_comparisons}
+PAGE = HERE.parent / "docs" / "results.md"
+
+
+def block(text: str, name: str) -> str:
+    """What lies between ``<!-- NAME:begin -->`` and ``<!-- NAME:end -->`` in ``text``.
+
+    Parameters
+    ----------
+    text : str
+        A page.
+    name : str
+        The marker's name.
+
+    Returns
+    -------
+    str
+        The block, without the marker lines.
+    """
+    inner = text.split(f"<!-- {name}:begin -->\n", 1)[1].split(f"<!-- {name}:end -->", 1)[0]
+    return inner.removesuffix("\n")
+
+
+def write(page: Path = PAGE) -> None:
+    """Rewrite every block of ``page`` that :data:`BLOCKS` names from the committed summaries.
+
+    Parameters
+    ----------
+    page : pathlib.Path
+        The page (docs/results.md).
+    """
+    text = page.read_text()
+    for name, make in BLOCKS.items():
+        begin, end = f"<!-- {name}:begin -->\n", f"<!-- {name}:end -->"
+        head, rest = text.split(begin, 1)
+        text = head + begin + make().strip() + "\n" + end + rest.split(end, 1)[1]
+    page.write_text(text)
+
+
 def main() -> None:
-    print("\n\n".join(table(study, record) for study, record in summaries().items()))
-    print("\nBy sample size, one tagger per task (mean of A - B in F1 points / SNR [95% "
-          "interval of the kind in the last column]; three overlapping samples of each size):\n")
-    print(by_size())
-    print("\nRandom splits by k (SNR relative to the conclusion under test):\n")
-    print(random_splits())
-    print("\nCriterion I with its intervals: the SD of A - B of ST and of RS (k as in Table 4) "
-          "over Avg's, 95% intervals; 'approximate' where the normal model the interval assumes "
-          "was rejected for that sample (ties or Shapiro-Wilk):\n")
-    print(sd_ratios())
+    if sys.argv[1:] == ["--write"]:
+        write()
+    else:
+        print(results())
 
 
 if __name__ == "__main__":

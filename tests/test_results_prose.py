@@ -1,0 +1,469 @@
+"""The numbers README "Results" and docs/results.md quote from the committed studies (issue 38,
+item 6).
+
+The tables of docs/results.md are generated (studies/beside_the_paper.py, sample_overlap.py) and
+tested where they are; so are the sentences between its ``sizes`` and ``two-comparisons``
+markers. Every other sentence of those pages (and the note of docs/sequential.md) that quotes a
+number of a committed study is checked here: each test reads the number from the committed files
+(studies/*/results/summaries/, benchmarks/RESULTS.md) with the project's own readers, formats it
+as the page does and asserts the sentence holds it. A rerun that moves a number fails the test
+that quotes it: rewrite the sentence to what the data then say (and, where the words no longer
+fit, the test's sentence with it). Paper values and hand arithmetic are not checked.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import sys
+from pathlib import Path
+
+import pytest
+
+from reprocompare.base.paths import SUMMARIES
+from reprocompare.base.records import read_json
+
+ROOT = Path(__file__).resolve().parents[1]
+STUDIES = ROOT / "studies"
+BCV = ("Avg", "Vote", "Mixture")
+WORDS = ("none", "one", "two", "three")
+
+
+def _module(path: Path):
+    spec = importlib.util.spec_from_file_location(f"_prose_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def beside():
+    return _module(STUDIES / "beside_the_paper.py")
+
+
+def page(relative: str) -> str:
+    """A page with its line breaks and runs of spaces made single spaces (and a quote's "> "
+    taken off the start of its lines)."""
+    lines = (ROOT / relative).read_text(encoding="utf-8").splitlines()
+    return " ".join(" ".join(line.removeprefix(">") for line in lines).split())
+
+
+def records(study: str) -> list[dict]:
+    """A committed study's summaries (one per corpus and comparison), as the workflow wrote them."""
+    return [read_json(path) for path in sorted((STUDIES / study / SUMMARIES).glob("*/*.json"))
+            if not path.name.endswith(".claims.json")]
+
+
+def summary(study: str) -> dict:
+    """The summary of a study with one corpus and one comparison."""
+    (record,) = records(study)
+    return record["summary"]
+
+
+def by_size(study: str) -> dict[int, list[dict]]:
+    """A size study's summaries by sample size."""
+    found: dict[int, list[dict]] = {}
+    for record in records(study):
+        found.setdefault(record["summary"]["sentences"], []).append(record["summary"])
+    return found
+
+
+def points(summary_: dict, estimator: str, key: str = "mean") -> float:
+    """An estimator's mean (or SD, interval end) of A - B in F1 points."""
+    return 100 * summary_["estimators"][estimator][key]
+
+
+def decision(summary_: dict, estimator: str) -> str:
+    return summary_["verdicts"][estimator]["decision"]
+
+
+def repetitions(summary_: dict) -> int:
+    (r,) = {e["repetitions"] for e in summary_["estimators"].values()}
+    return r
+
+
+def table_rows(markdown: str) -> list[list[str]]:
+    """The body rows of a Markdown table, as cells."""
+    return [[cell.strip() for cell in line.strip().strip("|").split("|")]
+            for line in markdown.splitlines()[2:] if line.startswith("|")]
+
+
+def quoted(text: str, sentence: str) -> None:
+    assert sentence in text, f"the page does not quote what the committed files say:\n{sentence}"
+
+
+# README, "Results"
+
+def test_readme_quotes_the_whole_ner_study():
+    ner = summary("ner-full")
+    means = {e: points(ner, e) for e in ner["estimators"]}
+    assert min(means, key=means.get) == "Avg" and max(means, key=means.get) == "ST"
+    assert {decision(ner, e) for e in ner["estimators"]} == {"A>B"}
+    assert "IOBES" in ner["models"]["A"] and "IOB2" in ner["models"]["B"]
+    quoted(page("README.md"),
+           f'on the whole CoNLL-2002 NER corpus every estimator says "A > B reproduces" after '
+           f"R = {repetitions(ner)}, the CRF trained on IOBES tags ahead of IOB2 by "
+           f"{means['Avg']:.2f} (Avg) to {means['ST']:.2f} (ST) F1 points")
+
+
+def test_readme_quotes_the_samples():
+    sizes = {n: s for study in ("size-chunking", "size-ner") for n, s in by_size(study).items()}
+    readme = page("README.md")
+    quoted(readme, f"on samples of {min(sizes):,} to {max(sizes):,} sentences and on the whole "
+                   "training set")
+    ner = by_size("size-ner")
+    small, large = min(ner), max(ner)
+    means = sorted(points(s, "Avg") for s in ner[small])
+    assert means[0] < 0 < means[-1]  # "disagree in sign"
+    assert {decision(s, "Avg") for s in ner[small]} == {"undecided"}  # "none decided"
+    assert [decision(s, "Avg") for s in ner[large]] == ["A>B"] * 3
+    quoted(readme, f"{WORDS[len(ner[small])]} {small:,}-sentence samples disagree in sign (Avg "
+                   f"{means[0]:+.2f} to {means[-1]:+.2f} points, none decided), and all three "
+                   f'{large:,}-sentence samples decide "A > B reproduces"')
+
+
+def test_readme_quotes_the_whole_chunking_study():
+    chunking = summary("chunking-full")
+    assert "IOBES" in chunking["models"]["B"] and points(chunking, "Avg") < 0
+    assert {e for e in chunking["estimators"] if decision(chunking, e) == "B>A"} == set(BCV)
+    quoted(page("README.md"),
+           f"(IOBES ahead by {-points(chunking, 'Avg'):.2f} points, \"B > A reproduces\" for Avg, "
+           f"Vote and the mixture after R = {repetitions(chunking)})")
+
+
+# docs/results.md: the studies
+
+def test_results_names_each_study_as_committed():
+    text = page("docs/results.md")
+    for small in ("chunking", "ner"):
+        s = summary(small)
+        assert s["sentences"] == 300 and all("max_iterations=30" in m for m in s["models"].values())
+    (r_small,) = {repetitions(summary(name)) for name in ("chunking", "ner")}
+    (k_small,) = {tuple(summary(name)["strategies"]["repeated-holdout"]["k"])
+                  for name in ("chunking", "ner")}
+    quoted(text, f"a seeded 300-sentence sample, 30 L-BFGS iterations, R = {r_small} repetitions "
+                 f"of ST, RS (k = {min(k_small)}..{max(k_small)}) and 3x2 BCV")
+    (r_600,) = {repetitions(summary(f"{name}-n600")) for name in ("chunking", "ner")}
+    assert {summary(f"{name}-n600")["sentences"] for name in ("chunking", "ner")} == {600}
+    quoted(text, f"a 600-sentence sample, 30 iterations, R = {r_600}.")
+    # the identical 300-sentence NER sample at 30 and at 200 iterations
+    thirty, two_hundred = summary("ner"), next(s for s in by_size("size-ner")[300]
+                                               if s["corpus"].endswith("_s0"))
+    assert thirty["corpus_sha256"] == two_hundred["corpus_sha256"]
+    quoted(text, f"on the identical 300-sentence NER sample, Avg's mean is "
+                 f"{points(thirty, 'Avg'):+.2f} points at 30 iterations and "
+                 f"{points(two_hundred, 'Avg'):+.2f} at 200")
+    sizes = {study: by_size(study) for study in ("size-chunking", "size-ner")}
+    (found,) = {tuple(sorted(s)) for s in sizes.values()}
+    assert all(len(samples) == 3 for s in sizes.values() for samples in s.values())
+    (most,) = {s["stopping"]["max_repetitions"] for study in sizes.values()
+               for samples in study.values() for s in samples}
+    quoted(text, f"three samples of {', '.join(f'{n:,}' for n in found[:-1])} and "
+                 f"{found[-1]:,} sentences, CRFs trained to convergence (200 iterations), BCV and "
+                 f"ST, sequential with at most R = {most}")
+    whole = [summary("chunking-full"), summary("ner-full")]
+    quoted(text, f"the whole training set ({whole[0]['sentences']:,} and "
+                 f"{whole[1]['sentences']:,} sentences)")
+    (k_whole,) = {tuple(s["strategies"]["repeated-holdout"]["k"]) for s in whole}
+    quoted(text, f"RS with k = {', '.join(map(str, k_whole))}, as sequential studies")
+    (stopping,) = {(s["stopping"]["wave"], s["stopping"]["max_repetitions"]) for s in whole}
+    (stopped,) = {s["stopping"]["repetitions"] for s in whole}
+    quoted(text, f"(waves of {stopping[0]}, at most {stopping[1]}). Both stopped at R = {stopped}.")
+    # "F1 moves by at most 0.03 points beyond [200 iterations]": benchmarks/RESULTS.md
+    convergence = (ROOT / "benchmarks" / "RESULTS.md").read_text().split(
+        "## CRF convergence", 1)[1].split("\n## ", 1)[0]
+    beyond = [abs(float(row[3].split()[0])) for row in table_rows(
+        "\n".join(line for line in convergence.splitlines() if line.startswith("|")))
+              if row[1] == "400"]
+    assert len(beyond) == 4
+    quoted(text, f"F1 moves by at most {max(beyond):.2f} points beyond")
+    (threshold,) = {verdict["threshold"] for name in ("chunking", "ner", "chunking-n600",
+                                                      "ner-n600", "chunking-full", "ner-full")
+                    for verdict in summary(name)["verdicts"].values()}
+    quoted(text, f"The verdicts read the 95% interval of P(x > 0) with threshold {threshold:g}")
+    assert {v["confidence"] for name in ("chunking", "ner", "chunking-n600", "ner-n600")
+            for v in summary(name)["verdicts"].values()} == {0.95}
+    (deciding,) = {tuple(s["stopping"]["estimators"]) for s in whole}
+    (each,) = {v["confidence"] for s in whole for v in s["verdicts"].values()}
+    assert deciding == ("Avg", "Mixture") and each == pytest.approx(1 - 0.05 / len(deciding))
+    quoted(text, f"the confidence sequence for the sequential whole-corpus studies (95% for Avg and "
+                 f"the mixture together, so {100 * each:g}% each)")
+
+
+# docs/results.md, "What agrees with the paper"
+
+def test_results_quotes_the_whole_ner_verdict():
+    ner = summary("ner-full")
+    assert {decision(ner, e) for e in ner["estimators"]} == {"A>B"}
+    assert {e["reproducibility"] for e in ner["estimators"].values()} == {1.0}
+    assert "confidence sequence" in ner["estimators"]["Avg"]["interval_kinds"]["mean"]
+    quoted(page("docs/results.md"),
+           f'Every estimator says "A > B reproduces" after R = {repetitions(ner)}: IOBES ahead by '
+           f"{points(ner, 'Avg'):.2f} (Avg; 95% confidence sequence "
+           f"{points(ner, 'Avg', 'mean_low'):.2f}-{points(ner, 'Avg', 'mean_high'):.2f}, since "
+           f"the study stopped by looking) to {points(ner, 'ST'):.2f} (ST) F1 points, "
+           "reproducibility 1.0 in every column")
+
+
+def test_results_quotes_the_sds_and_their_ratios(beside):
+    ner, chunking = summary("ner-full"), summary("chunking-full")
+    (k,) = {ner["table4_k"], chunking["table4_k"]}
+
+    def bcv(s, digits):
+        sds = sorted(points(s, e, "sd") for e in BCV)
+        return f"{sds[0]:.{digits}f}-{sds[-1]:.{digits}f}"
+
+    text = page("docs/results.md")
+    quoted(text, f"On whole NER the SD of A - B is {bcv(ner, 2)} F1 points for the 3x2 BCV "
+                 f"estimators against {points(ner, 'RS', 'sd'):.2f} (RS, k = {k}) and "
+                 f"{points(ner, 'ST', 'sd'):.2f} (ST); on whole chunking {bcv(chunking, 3)} "
+                 f"against {points(chunking, 'RS', 'sd'):.3f} and "
+                 f"{points(chunking, 'ST', 'sd'):.3f}")
+    rows = {(row[0], int(row[1])): row for row in table_rows(beside.sd_ratios())}
+    whole_ner, whole_chunking = rows[("ner", ner["sentences"])], rows[
+        ("chunking", chunking["sentences"])]
+
+    def split(cell):
+        ratio, interval = cell.split(" [")
+        return ratio, "[" + interval
+
+    assert "ST" in whole_chunking[7] and "ST" not in whole_ner[7]  # "approximate: ST's ..."
+    quoted(text, "ST's SD is {} times Avg's on whole NER {} and {} times on whole chunking {} "
+                 "(approximate: ST's estimates there fail the normal model's check), RS's {} and "
+                 "{};".format(*split(whole_ner[4]), *split(whole_chunking[4]),
+                              whole_ner[5], whole_chunking[5]))
+    lows = [float(split(cell)[1][1:].split(",")[0]) for row in rows.values() for cell in row[4:6]]
+    assert min(lows) > 1  # "every interval lies above 1 at every size"
+    factors = set()
+    for row in (whole_ner, whole_chunking):
+        for cell in row[4:6]:
+            ratio, interval = split(cell)
+            low, high = (float(x) for x in interval.strip("[]").split(", "))
+            factors |= {f"{float(ratio) / low:.1f}", f"{high / float(ratio):.1f}"}
+    (factor,) = factors
+    quoted(text, f"though at R = {repetitions(ner)} its size is known only to a factor of about "
+                 f"{factor} either way")
+
+
+def test_results_quotes_st_on_whole_chunking():
+    chunking = summary("chunking-full")
+    most = chunking["stopping"]["max_repetitions"]
+    assert decision(chunking, "ST") == "undecided"
+    assert f"more than the maximum of {most}" in chunking["verdicts"]["ST"]["text"]
+    assert {decision(chunking, e) for e in BCV} == {"B>A"}
+    snrs = sorted((chunking["estimators"][e]["snr"] for e in BCV), reverse=True)
+    quoted(page("docs/results.md"),
+           f"on the whole corpus after {repetitions(chunking)} repetitions ST is undecided with no "
+           f"verdict in sight by the maximum of {most} (SNR "
+           f"{chunking['estimators']['ST']['snr']:.2f}), where the BCV estimators' SNRs are "
+           f'{snrs[0]:.1f} to {snrs[-1]:.1f} and all three decide "B > A reproduces"')
+
+
+def test_results_quotes_random_splits_by_k(beside):
+    whole = {summary(f"{task}-full")["sentences"] for task in ("chunking", "ner")}
+    correlations = sorted(float(row[4]) for row in table_rows(beside.random_splits())
+                          if int(row[1]) not in whole)
+    text = page("docs/results.md")
+    quoted(text, f"Two hold-outs' differences are nearly uncorrelated on the samples (correlation "
+                 f"{correlations[0]:+.3f} to {correlations[-1]:+.3f}, \"Random splits by k\")")
+    chunking = summary("chunking")
+    by_k = {int(k): v["snr"] for k, v in chunking["random_splits_by_k"].items()}
+    low, high = min(by_k), max(by_k)
+    predicted = math.sqrt(high / low) * by_k[low]
+    avg = chunking["estimators"]["Avg"]["snr"]
+    assert abs(by_k[high]) < abs(avg)
+    quoted(text, f"on chunking ({abs(by_k[low]):.2f} at k = {low}, {abs(by_k[high]):.2f} at "
+                 f"k = {high} against {abs(predicted):.2f} predicted); even at k = {high} it stays "
+                 f"below Avg's magnitude ({abs(avg):.2f})")
+
+
+# docs/results.md, "What does not"
+
+def test_results_quotes_the_ner_samples():
+    ner, whole = by_size("size-ner"), summary("ner-full")
+    (small, middle, large) = sorted(ner)
+    means = {n: sorted(points(s, "Avg") for s in ner[n]) for n in ner}
+    assert means[small][0] < 0 < means[small][-1]
+    assert {decision(s, "Avg") for s in ner[small]} == {"undecided"}
+    assert means[middle][0] > 0  # "all lean to IOBES"
+    decided = [decision(s, "Avg") for s in ner[middle]]
+    assert set(decided) <= {"A>B", "undecided"}
+    assert [decision(s, "Avg") for s in ner[large]] == ["A>B"] * 3
+    assert decision(whole, "Avg") == "A>B"
+    quoted(page("docs/results.md"),
+           f"the three {small:,}-sentence samples disagree in sign (Avg {means[small][0]:+.2f} to "
+           f"{means[small][-1]:+.2f} points, none decided), the three {middle:,}-sentence samples "
+           f"all lean to IOBES ({means[middle][0]:+.2f} to {means[middle][-1]:+.2f}, "
+           f"{WORDS[decided.count('A>B')]} \"A > B reproduces\"), and all three {large:,}-sentence "
+           'samples decide "A > B reproduces", as the whole corpus does.')
+
+
+def test_results_quotes_the_chunking_reversal():
+    chunking, sizes = summary("chunking-full"), by_size("size-chunking")
+    assert {e for e in chunking["estimators"] if decision(chunking, e) == "B>A"} == set(BCV)
+    text = page("docs/results.md")
+    quoted(text, f"IOBES chunks {-points(chunking, 'Avg'):.2f} points better than IOB2 (Avg, 95% "
+                 f"confidence sequence {-points(chunking, 'Avg', 'mean_high'):.2f}-"
+                 f"{-points(chunking, 'Avg', 'mean_low'):.2f}), and \"B > A reproduces\" for Avg, "
+                 f"Vote and the mixture after R = {repetitions(chunking)}")
+    small, *larger = sorted(sizes)
+    later = sorted((points(s, "Avg") for n in larger for s in sizes[n]), reverse=True)
+    assert later[0] < 0  # "said the same"
+    first = sorted(points(s, "Avg") for s in sizes[small])
+    quoted(text, f"The samples of {' and '.join(f'{n:,}' for n in larger)} sentences said the "
+                 f"same (Avg {later[0]:+.2f} to {later[-1]:+.2f} points; at {small:,}, "
+                 f"{first[0]:+.2f} to {first[-1]:+.2f})")
+
+
+def test_results_quotes_overlapping_snr_intervals():
+    ner, chunking = summary("ner-full"), summary("chunking-full")
+
+    def interval(s, name):
+        e = s["estimators"][name]
+        return e["snr_low"], e["snr_high"]
+
+    def shown(s, name):
+        low, high = interval(s, name)
+        return f"[{low:.2f}, {high:.2f}]"
+
+    for s, a, b in ((ner, "Avg", "Mixture"), (chunking, "Vote", "Avg"), (ner, "ST", "RS")):
+        (a_low, a_high), (b_low, b_high) = interval(s, a), interval(s, b)
+        assert a_low < b_high and b_low < a_high, (a, b)  # they overlap: no order claimed
+    (looks,) = {tuple(s["verdicts"]["Avg"]["looks"]) for s in (ner, chunking)}
+    text = page("docs/results.md")
+    quoted(text, f"At R = {looks[0]}-{looks[-1]} the SNRs' 95% confidence sequences overlap almost "
+                 f"entirely (whole NER: Avg {shown(ner, 'Avg')}, the mixture "
+                 f"{shown(ner, 'Mixture')}; whole chunking: Vote {shown(chunking, 'Vote')}, Avg "
+                 f"{shown(chunking, 'Avg')})")
+    offset = ner["null_offsets"]["Mixture"]
+    quoted(text, f"({offset['reproducibility_normal']:.2f} / {offset['snr_normal']:.2f} on whole "
+                 "NER: what it shows with no difference at all)")
+    quoted(text, f"their SNRs ({ner['estimators']['ST']['snr']:.1f} and "
+                 f"{ner['estimators']['RS']['snr']:.1f}) have overlapping intervals "
+                 f"({shown(ner, 'ST')} and {shown(ner, 'RS')})")
+
+
+def test_results_quotes_twice_the_sample():
+    pairs = {task: (summary(task), summary(f"{task}-n600")) for task in ("chunking", "ner")}
+    falls = [100 * (1 - points(b, e, "sd") / points(a, e, "sd"))
+             for a, b in pairs.values() for e in BCV]
+    small, large = pairs["chunking"]
+    assert (small["sentences"], large["sentences"]) == (300, 600)
+    assert all(abs(large["estimators"][e]["snr"]) > abs(small["estimators"][e]["snr"])
+               for e in small["estimators"])  # "every |SNR| grows"
+    means = sorted((points(large, e) for e in large["estimators"]), reverse=True)
+    text = page("docs/results.md")
+    quoted(text, f"(600 sentences, R = {repetitions(large)}, the same 30-iteration CRF as the "
+                 "300-sentence studies)")
+    quoted(text, f"the SDs of the BCV estimators fall by {min(falls):.0f}-{max(falls):.0f}% (Avg "
+                 f"{points(small, 'Avg', 'sd'):.2f} to {points(large, 'Avg', 'sd'):.2f} points on "
+                 f"chunking, {points(pairs['ner'][0], 'Avg', 'sd'):.2f} to "
+                 f"{points(pairs['ner'][1], 'Avg', 'sd'):.2f} on NER), and on chunking, where the "
+                 f"means stay where they were ({means[0]:.2f} to {means[-1]:.2f} points), every "
+                 f"|SNR| grows, Avg's from {abs(small['estimators']['Avg']['snr']):.2f} to "
+                 f"{abs(large['estimators']['Avg']['snr']):.2f}.")
+
+
+def test_results_quotes_the_spread_between_samples():
+    overlap = _module(STUDIES / "sample_overlap.py")
+    ratios: dict[str, dict[str, float]] = {}
+    for row in table_rows(overlap.spread()):
+        ratios.setdefault(row[0].removeprefix("size-"), {})[row[1]] = float(row[4]) / float(row[5])
+
+    def where(task, larger):
+        sizes = [n for n, ratio in ratios[task].items() if (ratio > 1) == larger]
+        if len(sizes) == len(ratios[task]):
+            return "at every size"
+        return "at " + " and ".join([", ".join(sizes[:-1]), sizes[-1]] if len(sizes) > 1
+                                    else sizes) + " sentences"
+
+    text = page("docs/results.md")
+    quoted(text, f"The spread of Avg's mean between the samples of a size is up to "
+                 f"{max(ratios['ner'].values()):.0f} times one study's standard error on NER")
+    quoted(text, f"Where the spread between samples is the larger (NER {where('ner', True)}, "
+                 f"chunking {where('chunking', True)})")
+    assert not any(ratio <= 1 for ratio in ratios["ner"].values())
+    within = [n for n, ratio in ratios["chunking"].items() if ratio <= 1]
+    assert len(within) == 1
+    quoted(text, f"only at {within[0]} chunking sentences is it within a study's own error")
+
+
+def test_results_generated_sentences_are_the_committed_summaries(beside):
+    """The ``sizes`` and ``two-comparisons`` blocks are what studies/beside_the_paper.py makes
+    of the committed summaries (regenerate: .venv/bin/python studies/beside_the_paper.py
+    --write)."""
+    text = (ROOT / "docs" / "results.md").read_text(encoding="utf-8")
+    for name in ("sizes", "two-comparisons"):
+        assert beside.block(text, name) == beside.BLOCKS[name]().strip(), name
+
+
+# the replay of the committed order (docs/results.md, docs/sequential.md)
+
+@pytest.fixture(scope="module")
+def replayed():
+    """Each long fixed-R study replayed in its committed order through the stopping rule, as
+    benchmarks/bench_replay.py does: (stop of all five, decisions, fixed-R decisions, values)."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        bench = _module(ROOT / "benchmarks" / "bench_replay.py")
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    from reprocompare.estimators.verdict import verdict
+
+    out = {}
+    for name in ("chunking", "ner"):
+        (record,) = records(name)
+        values, s = record["values"], record["summary"]
+        stop, decisions = bench.replay_order(values, s["conclusion"], range(len(values["ST"])))
+        fixed = {e: verdict(values[e], s["conclusion"], time_uniform=False,
+                            snr0=s["null_offsets"][e]["snr_normal"]).decision for e in decisions}
+        out[name] = (stop, decisions, fixed, values, bench.as_run(values, s["conclusion"]))
+    return out
+
+
+def test_results_quotes_the_committed_order(replayed):
+    chunking, ner = replayed["chunking"], replayed["ner"]
+    for stop, decisions, fixed, *_ in (chunking, ner):
+        assert stop is not None and decisions == fixed  # "each the verdict of the full R"
+    (r_run,) = {len(values["ST"]) for *_, values, _ in (chunking, ner)}
+    text = page("docs/results.md")
+    quoted(text, f"the 300-sentence chunking study's five verdicts are all decided by "
+                 f"R = {chunking[0]} and the NER study's by R = {ner[0]}, each the verdict of the "
+                 f"full R = {r_run}")
+    # benchmarks/RESULTS.md's replay over orders starts from the same committed order
+    block = (ROOT / "benchmarks" / "RESULTS.md").read_text().split(
+        "<!-- replay-orders:begin -->", 1)[1].split("<!-- replay-orders:end", 1)[0]
+    rows = {row[0]: row for row in table_rows(
+        "\n".join(line for line in block.splitlines() if line.startswith("|")))}
+    assert (rows["chunking"][2], rows["ner"][2]) == (str(chunking[0]), str(ner[0]))
+
+
+def test_results_quotes_what_the_live_rule_saved():
+    whole = {task: summary(f"{task}-full") for task in ("ner", "chunking")}
+    per_repetition = set()
+    for s in whole.values():
+        strategies = s["strategies"]
+        per_repetition.add(2 * (1 + max(strategies["repeated-holdout"]["k"])
+                                + 2 * strategies["bcv"]["m"]))
+    (per,) = per_repetition
+    (stopped,) = {s["stopping"]["repetitions"] for s in whole.values()}
+    assert all(s["stopping"]["decided"] for s in whole.values())
+    quoted(page("docs/results.md"),
+           f"The whole-corpus NER study ran that rule live and stopped at R = {stopped}, and so "
+           f"did the chunking study: {stopped * per:,} trainings each ({per} a repetition) where "
+           f"R = 200 would have taken {200 * per:,} each.")
+
+
+def test_sequential_note_quotes_the_replay_under_the_rule_as_it_runs(replayed):
+    """docs/sequential.md's note on section (e): where the chunking study stops under the rule
+    the workflow runs (the mixture's offset at each look; Shapiro-Wilk's hand-off)."""
+    from reprocompare.estimators.verdict import verdict
+
+    stop, _, _, values, mixture = replayed["chunking"]
+    wave = mixture.wave
+    rejected = next(r for r in range(wave, len(values["Mixture"]) + 1, wave)
+                    if verdict(values["Mixture"][:r], "A>B").path != "normal")
+    text = page("docs/sequential.md")
+    quoted(text, f"under the rule as it runs now the chunking mixture stops at "
+                 f"R = {mixture.stopped_at} (Shapiro-Wilk rejects its estimates at R = {rejected},")
+    quoted(text, f"all five chunking verdicts are decided by R = {stop}, not")
