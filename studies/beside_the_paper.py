@@ -369,10 +369,20 @@ def results() -> str:
         Table 4 beside the paper's per task, then the tables by sample size, by k and of
         Criterion I with intervals.
     """
+    counts = {}
+    for study in sorted(PAPER):
+        for path in _summary_paths(HERE / f"size-{study}"):
+            key = (study, json.loads(path.read_text())["summary"]["sentences"])
+            counts[key] = counts.get(key, 0) + 1
+    samples = ""
+    if counts:  # the size studies' samples per size (studies/sample_overlap.py measures overlap)
+        found = set(counts.values())
+        samples = (f"; {_word(found.pop()) if len(found) == 1 else 'several'} overlapping "
+                   "samples of each size")
     return "\n".join([
         "\n\n".join(table(study, record) for study, record in summaries().items()),
         "\nBy sample size, one tagger per task (mean of A - B in F1 points / SNR [95% "
-        "interval of the kind in the last column]; three overlapping samples of each size):\n",
+        f"interval of the kind in the last column]{samples}):\n",
         by_size(),
         "\nRandom splits by k (SNR relative to the conclusion under test):\n",
         random_splits(),
