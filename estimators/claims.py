@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass
-from typing import NamedTuple, Sequence
+from typing import Iterable, NamedTuple, Sequence
 
 import numpy as np
 
@@ -155,8 +155,26 @@ def read_counts(text: str) -> list[dict[str, np.ndarray]]:
     list of dict of str to numpy.ndarray
         One ``{"A": (n, 3), "B": (n, 3)}`` per fold.
     """
+    return fold_counts(counts_rows(text))
+
+
+def fold_counts(counts: Iterable[tuple[str, str, int, int, int, int]]
+                ) -> list[dict[str, np.ndarray]]:
+    """Per-fold (gold, pred, correct) arrays of A and B from the rows of a counts table
+    (:func:`reprocompare.base.records.counts_rows`), as :func:`read_counts` returns them.
+
+    Parameters
+    ----------
+    counts : iterable of tuple
+        The rows, (fold, model, sentence, gold, pred, correct).
+
+    Returns
+    -------
+    list of dict of str to numpy.ndarray
+        One ``{"A": (n, 3), "B": (n, 3)}`` per fold.
+    """
     rows: dict[int, dict[str, list]] = {}
-    for fold, model, *values in counts_rows(text):
+    for fold, model, *values in counts:
         if fold != "vote":
             rows.setdefault(int(fold), {"A": [], "B": []})[model].append(values)
     if not rows:

@@ -23,7 +23,9 @@ from pathlib import Path
 from typing import Mapping
 
 from reprocompare.base.markdown import md_table, md_text
+from reprocompare.base.paths import RUNTIME_FILE
 from reprocompare.base.records import read_json
+from reprocompare.base.run_records import RUNTIME, SCORES, read_summary
 from reprocompare.base.strategies import strategy as strategy_of
 from reprocompare.models import spec_from_mapping, tagger_class_of
 from reprocompare.models.devices import cuda_devices
@@ -145,9 +147,8 @@ def _compare_runs(scores_paths: list[str], runtime_paths: list[str]) -> list[dic
     runs = []
     for path in sorted(scores_paths):
         directory = Path(path).parent
-        scores = read_json(path)
-        runtime = (read_json(runtimes[str(directory)]) if str(directory) in runtimes
-                   else {"folds": []})
+        scores = SCORES.read(directory)
+        runtime = (RUNTIME.read(directory) if str(directory) in runtimes else {"folds": []})
         runs.append({"corpus": directory.parents[2].name, "comparison": directory.parents[1].name,
                      "strategy": directory.parent.name, "repetition": directory.name,
                      "models": scores["models"],
@@ -184,7 +185,7 @@ def collect(config: dict, inputs: Mapping[str, list[str]], *,
     records = {"config": config, "config_source": config_source,
                "machine": machine if machine is not None else infrastructure(),
                "corpora": {Path(p).parent.name: read_json(p) for p in get("infos")},
-               "summaries": [read_json(p) for p in sorted(get("summaries"))],
+               "summaries": [read_summary(p) for p in sorted(get("summaries"))],
                "compare_runs": _compare_runs(get("scores"), get("runtimes")),
                "fixed_splits": {}, "trials": [], "budget": None, "budget_figure": None,
                "seed_runs": [read_json(p) for p in sorted(get("seed_runs"))],
@@ -269,8 +270,8 @@ def _runtimes(records: dict) -> list[str]:
                          len(seconds), _f(sum(seconds) / len(seconds), 3), _f(sum(seconds), 1)])
     if not rows:
         return ["No training job has recorded a runtime.", ""]
-    return ["Wall-clock seconds per training run, from each job's records (runtime.json of the "
-            "comparison jobs; the trials table; the seed runs).", "",
+    return [f"Wall-clock seconds per training run, from each job's records ({RUNTIME_FILE} of "
+            "the comparison jobs; the trials table; the seed runs).", "",
             *_table(["model", "spec", "runs of", "trainings", "mean seconds", "total seconds"],
                     rows)]
 

@@ -18,6 +18,16 @@ CORPUS_INFO = "results/corpora/{corpus}/corpus.json"
 COMPARE = "results/compare"
 STRATEGY = f"{COMPARE}/{{corpus}}/{{comparison}}/{{strategy}}"
 RUN = f"{STRATEGY}/rep{{repetition}}"
+#: the records of one repetition, files of its run directory (rule compare): the split, the
+#: job's settings, the fold scores, the per-sentence counts, the fold times and the estimates,
+#: written last (its presence says the others are there); each read and written by
+#: reprocompare.base.run_records alone
+SPLIT_FILE = "split.json"
+SETTINGS_FILE = "settings.json"
+SCORES_FILE = "scores.json"
+COUNTS_FILE = "counts.tsv.gz"
+RUNTIME_FILE = "runtime.json"
+ESTIMATES_FILE = "estimates.json"
 #: a committed study's JSON records of a strategy's repetitions, one line each (issue 35): its
 #: files are what Snakemake reads and writes, the table what git keeps
 REPETITIONS = f"{STRATEGY}/records.jsonl"

@@ -12,7 +12,8 @@ writers of every file.
   :func:`counts_rows` alone) and CSV text (:func:`csv_text`). A repetition's records are
   checked against one another by :mod:`reprocompare.base.verify`.
 - Reading: :func:`read_json`, so that a missing, truncated or foreign record is one error
-  naming its file.
+  naming its file. What each record of a repetition and each summary must hold, and its one
+  reader and writer, are :mod:`reprocompare.base.run_records`'s.
 - Writing: every output is written to a temporary name in the same directory and renamed over
   the target: ``os.replace`` is atomic on POSIX, so a killed job leaves either the old file or
   the new one.
@@ -46,7 +47,7 @@ TABLE4_K = schemas.default("strategies.repeated_holdout.table4_k")
 # named once in reprocompare.base.paths
 RUN, SUMMARY, CLAIMS, REPETITIONS = paths.RUN, paths.SUMMARY, paths.CLAIMS, paths.REPETITIONS
 #: the files of a repetition the table holds, in a line's order
-TABULATED = ("settings.json", "scores.json", "runtime.json", "estimates.json")
+TABULATED = (paths.SETTINGS_FILE, paths.SCORES_FILE, paths.RUNTIME_FILE, paths.ESTIMATES_FILE)
 
 
 #: a repetition's per-sentence counts (counts.tsv.gz): a row per validation sentence of every
@@ -222,7 +223,7 @@ def tabulate_repetitions(strategy_dir: str | Path) -> Path | None:
     strategy_dir = Path(strategy_dir)
     runs = sorted((number, run) for run in strategy_dir.glob("rep*")
                   if (number := _repetition_number(run)) is not None
-                  and (run / "estimates.json").is_file())
+                  and (run / paths.ESTIMATES_FILE).is_file())
     if not runs:
         return None
     lines = []

@@ -42,9 +42,8 @@ class Strategy:
     settings : tuple of str
         The settings its splitter takes, in the order its split documents record them.
     estimates : tuple of str
-        The differences its ``estimates.json`` records.
-    summarized : tuple of str
-        Those of :attr:`estimates` a summary cannot do without.
+        The differences its ``estimates.json`` records: what that record must hold
+        (:mod:`reprocompare.base.run_records`).
     estimators : tuple of str
         Table 4's estimators of A - B it gives (section 3.2).
     tests : tuple of str
@@ -69,7 +68,6 @@ class Strategy:
     splitter: str
     settings: tuple[str, ...]
     estimates: tuple[str, ...]
-    summarized: tuple[str, ...]
     estimators: tuple[str, ...]
     tests: tuple[str, ...]
     votes: bool
@@ -97,7 +95,7 @@ class Strategy:
 
 HOLDOUT = Strategy(
     name="holdout", key="holdout", code=1, short="ST", splitter="HoldOut",
-    settings=("ratio",), estimates=("holdout",), summarized=("holdout",), estimators=("ST",),
+    settings=("ratio",), estimates=("holdout",), estimators=("ST",),
     tests=("paired_bootstrap", "approximate_randomization", "mcnemar"), votes=False,
     label=lambda s, k: (f"{s['ratio']} hold-out" if s.get("ratio")
                         else "hold-out (ratio not recorded)"),
@@ -106,8 +104,7 @@ HOLDOUT = Strategy(
 REPEATED_HOLDOUT = Strategy(
     name="repeated-holdout", key="repeated_holdout", code=2, short="RS",
     splitter="RepeatedHoldOut", settings=("k", "ratio"), estimates=("mean", "fold_differences"),
-    summarized=("fold_differences",), estimators=("RS",), tests=("corrected_resampled_t",),
-    votes=False,
+    estimators=("RS",), tests=("corrected_resampled_t",), votes=False,
     label=lambda s, k: (f"{'k' if k is None else k} x {s['ratio']} hold-outs" if s.get("ratio")
                         else f"{'k' if k is None else k} hold-outs (ratio not recorded)"),
     describe=lambda s: (f"max(k) = {max(s['k'])} random hold-outs at {s['ratio']}; "
@@ -116,7 +113,7 @@ REPEATED_HOLDOUT = Strategy(
 BCV = Strategy(
     name="bcv", key="bcv", code=3, short="BCV", splitter="BlockedMx2CV", settings=("m",),
     estimates=("avg", "vote", "mixture", "fold_differences"),
-    summarized=("avg", "vote", "mixture"), estimators=("Avg", "Vote", "Mixture"),
+    estimators=("Avg", "Vote", "Mixture"),
     tests=("paired_t_mx2", "combined_f_mx2", "blocked_3x2_t"), votes=True,
     label=lambda s, k: f"{s['m']}x2 BCV" if s.get("m") else "m x 2 BCV (m not recorded)",
     describe=lambda s: f"blocked {s['m']} x 2 cross-validation",

@@ -33,19 +33,21 @@ it); a reader that derived it gives it as ``split``.
 
 from __future__ import annotations
 
-import gzip
 import json
 import math
-import zlib
 from pathlib import Path
 
 from reprocompare.base.errors import UserError
-from reprocompare.base.records import counts_rows, read_json
-from reprocompare.base.strategies import BCV, HOLDOUT, NAMES, REPEATED_HOLDOUT, strategy
+from reprocompare.base.paths import (COUNTS_FILE as COUNTS, ESTIMATES_FILE as ESTIMATES,
+                                     SCORES_FILE as SCORES, SPLIT_FILE as SPLIT)
+from reprocompare.base.run_records import (OUTPUTS, RUNTIME, SETTINGS, UnfitEstimates,
+                                           UnreadableCounts, read_counts, read_estimates,
+                                           read_scores, read_split)
+from reprocompare.base.strategies import BCV, HOLDOUT, NAMES, REPEATED_HOLDOUT
 
-#: what a complete compare job wrote (estimates.json last)
-OUTPUTS = ("split.json", "settings.json", "scores.json", "counts.tsv.gz", "runtime.json",
-           "estimates.json")
+#: the reader of each JSON record, by its file's name
+_READERS = {SPLIT: read_split, SETTINGS.name: SETTINGS.read, SCORES: read_scores,
+            RUNTIME.name: RUNTIME.read, ESTIMATES: read_estimates}
 #: how far a recorded figure may lie from the one recomputed: the job and this check sum the
 #: same integers and divide once, so they agree to the last bits; the rest is np.mean's
 #: pairwise summation against ours (a few ulps), far below any edit that changes a table
@@ -98,42 +100,25 @@ def _g(value: float) -> str:
 
 
 def _json(run: Path, name: str) -> dict:
+    """The record ``name`` of ``run``, read and checked by its reader (the estimates: the
+    strategy known, its differences F1 differences in [-1, 1])."""
     try:
-        return read_json(run / name)
+        return _READERS[name](run)
+    except UnfitEstimates as error:  # as the file spells it
+        if error.key == "strategy":
+            raise Untrusted(name, f"has strategy {error.value!r}, not one of "
+                            f"{', '.join(NAMES)}") from None
+        raise Untrusted(name, f"has {error.key} {json.dumps(error.value)}, not F1 "
+                        "differences in [-1, 1]") from None
     except UserError as error:  # said of the file alone: the caller names the run
         raise Untrusted(name, error.message, error.line, joined=": ") from None
 
 
-def _shape(estimates: dict, complete: bool) -> None:
-    """The strategy known and its differences F1 differences in [-1, 1]; a BCV's fold
-    differences only where the run is to be complete or gave them (the summaries read its Avg,
-    Vote and Mixture)."""
-    name = estimates.get("strategy")
-    if name not in NAMES:
-        raise Untrusted("estimates.json", f"has strategy {name!r}, not one of {', '.join(NAMES)}")
-    for key in strategy(name).estimates:  # the differences its estimates.json holds
-        if key == "fold_differences" and strategy(name).votes and not complete \
-                and key not in estimates:
-            continue
-        value = estimates.get(key)
-        numbers = value if isinstance(value, list) and value else [value]
-        if not all(_number(v) and -1 <= v <= 1 for v in numbers):
-            raise Untrusted("estimates.json", f"has {key} {json.dumps(value)}, not F1 "
-                            "differences in [-1, 1]")
-
-
 def _counts(run: Path) -> list[tuple[str, str, int, int, int, int]]:
     try:
-        text = gzip.decompress((run / "counts.tsv.gz").read_bytes()).decode("utf-8")
-    except (OSError, EOFError, zlib.error, UnicodeDecodeError) as error:
-        raise Untrusted("counts.tsv.gz", f"is not a whole gzip of text ({error})") from None
-    try:
-        rows = counts_rows(text)
-    except ValueError as error:  # a header missing, a row cut off, a count out of its bounds
-        raise Untrusted("counts.tsv.gz", f"is broken: {error}") from None
-    if not rows:
-        raise Untrusted("counts.tsv.gz", "has no rows")
-    return rows
+        return read_counts(run)
+    except UnreadableCounts as error:  # not a gzip, a row cut off, a count out of its bounds
+        raise Untrusted(COUNTS, error.message) from None
 
 
 def _from_counts(rows, split: dict) -> tuple[dict, dict | None, dict]:
@@ -159,8 +144,8 @@ def _from_counts(rows, split: dict) -> tuple[dict, dict | None, dict]:
         if sentences.get(key) != expected.get(key):
             fold, model = key
             what = "the vote" if fold == "vote" else f"fold {fold}"
-            raise Untrusted("counts.tsv.gz", f"the sentences of {what}, model {model}, are not "
-                            "those split.json says it validated (counts of another split?)")
+            raise Untrusted(COUNTS, f"the sentences of {what}, model {model}, are not "
+                            f"those {SPLIT} says it validated (counts of another split?)")
     f1 = {name: [_f1(*totals[(str(f), name)]) for f in range(len(folds))] for name in PAIR}
     vote = ({name: _f1(*totals[("vote", name)]) for name in PAIR}
             if split.get("strategy") == BCV.name else None)
@@ -172,35 +157,35 @@ def _check_scores(scores: dict, split: dict, f1: dict | None, totals: dict | Non
     counts to give them."""
     folds = scores.get("folds")
     if not isinstance(folds, list) or len(folds) != len(split["folds"]):
-        raise Untrusted("scores.json", f"has {len(folds) if isinstance(folds, list) else 'no'} "
-                        f"folds, split.json {len(split['folds'])}")
+        raise Untrusted(SCORES, f"has {len(folds) if isinstance(folds, list) else 'no'} "
+                        f"folds, {SPLIT} {len(split['folds'])}")
     out = {name: [] for name in PAIR}
     for f, (entry, fold) in enumerate(zip(folds, split["folds"])):
         if not isinstance(entry, dict):
-            raise Untrusted("scores.json", f"fold {f} is not a record of scores")
+            raise Untrusted(SCORES, f"fold {f} is not a record of scores")
         for size, part in (("n_train", "train"), ("n_validation", "validation")):
             if entry.get(size) != len(fold[part]):
-                raise Untrusted("scores.json", f"fold {f} has {size} {entry.get(size)!r}, "
-                                f"split.json {len(fold[part])} sentences")
+                raise Untrusted(SCORES, f"fold {f} has {size} {entry.get(size)!r}, "
+                                f"{SPLIT} {len(fold[part])} sentences")
         for name in PAIR:
             score = entry.get(name)
             if not isinstance(score, dict) or not _number(score.get("f1")):
-                raise Untrusted("scores.json", f"fold {f} has no F1 of model {name}")
+                raise Untrusted(SCORES, f"fold {f} has no F1 of model {name}")
             if f1 is not None:
                 gold, pred, correct = totals[(str(f), name)]
                 implied = {"f1": f1[name][f], "precision": correct / pred if pred else 0.0,
                            "recall": correct / gold if gold else 0.0}
                 for key, value in implied.items():
                     if key in score and not _close(score[key], value):
-                        raise Untrusted("scores.json", f"fold {f} gives model {name} {key} "
-                                        f"{_g(score[key])}, its counts (counts.tsv.gz) "
+                        raise Untrusted(SCORES, f"fold {f} gives model {name} {key} "
+                                        f"{_g(score[key])}, its counts ({COUNTS}) "
                                         f"{_g(value)}")
             out[name].append(float(score["f1"]))
     return out
 
 
 def _disagrees(key: str, recorded, implied: float, source: str) -> Untrusted:
-    return Untrusted("estimates.json", f"has {key} {json.dumps(recorded)}, but {source} give "
+    return Untrusted(ESTIMATES, f"has {key} {json.dumps(recorded)}, but {source} give "
                      f"{_g(implied)}: a record that disagrees with itself (edited, or of "
                      "another run) is not data")
 
@@ -224,7 +209,7 @@ def _check_estimates(estimates: dict, f1: dict | None, vote: dict | None, source
     differences = estimates.get("fold_differences")
     if f1 is not None:
         if len(f1["A"]) != (1 if name == HOLDOUT.name else len(differences)):
-            raise Untrusted("estimates.json", f"has {len(differences or ())} fold differences, "
+            raise Untrusted(ESTIMATES, f"has {len(differences or ())} fold differences, "
                             f"{source} {len(f1['A'])} folds")
         implied = [a - b for a, b in zip(f1["A"], f1["B"])]
         if name != HOLDOUT.name:
@@ -255,45 +240,44 @@ def _check_estimates(estimates: dict, f1: dict | None, vote: dict | None, source
     chose = "vote" if estimates["vote"] > estimates["avg"] else "avg"
     check("mixture", estimates["mixture"], estimates[chose], f"Eq. 8 on its vote and avg ({chose})")
     if estimates.get("mixture_chose", chose) != chose:
-        raise Untrusted("estimates.json", f"has mixture_chose {estimates['mixture_chose']!r}, "
+        raise Untrusted(ESTIMATES, f"has mixture_chose {estimates['mixture_chose']!r}, "
                         f"but its vote and avg make Eq. 8 choose {chose!r}")
 
 
 def _problem(run: Path, complete: bool, split: dict | None = None) -> None:
     if complete:
-        outputs = [name for name in OUTPUTS if split is None or name != "split.json"]
+        outputs = [name for name in OUTPUTS if split is None or name != SPLIT]
         for name in outputs:
             if not (run / name).is_file():
                 raise Untrusted(name, "is missing")
         for name in outputs:
-            if name.endswith(".json") and name != "estimates.json":
+            if name in _READERS and name != ESTIMATES:
                 _json(run, name)
-    counted, scored = (run / "counts.tsv.gz").is_file(), (run / "scores.json").is_file()
-    estimates = _json(run, "estimates.json")
-    _shape(estimates, complete or counted or scored)
-    split = _json(run, "split.json") if split is None else split
+    counted, scored = (run / COUNTS).is_file(), (run / SCORES).is_file()
+    estimates = _json(run, ESTIMATES)
+    split = _json(run, SPLIT) if split is None else split
     if split.get("strategy", estimates["strategy"]) != estimates["strategy"]:
-        raise Untrusted("estimates.json", f"is of strategy {estimates['strategy']}, split.json "
+        raise Untrusted(ESTIMATES, f"is of strategy {estimates['strategy']}, {SPLIT} "
                         f"of {split.get('strategy')}")
     folds = split.get("folds")
     whole = isinstance(folds, list) and folds and all(
         isinstance(fold, dict) and isinstance(fold.get("train"), list)
         and isinstance(fold.get("validation"), list) for fold in folds)
     if (complete or counted or scored) and not whole:  # what the counts and scores are read by
-        raise Untrusted("split.json", "has no folds of train and validation sentences")
+        raise Untrusted(SPLIT, "has no folds of train and validation sentences")
     f1 = vote = totals = None
     source = ""
     if counted:
         f1, vote, totals = _from_counts(_counts(run), split)
-        source = "its counts (counts.tsv.gz)"
+        source = f"its counts ({COUNTS})"
     if scored:
-        scores = _json(run, "scores.json")
+        scores = _json(run, SCORES)
         if "models" in scores and scores.get("models") != estimates.get("models"):
-            raise Untrusted("scores.json", "names other models than estimates.json (records "
+            raise Untrusted(SCORES, f"names other models than {ESTIMATES} (records "
                             "of two runs?)")
         scored = _check_scores(scores, split, f1, totals)
         if f1 is None:
-            f1, source = scored, "its fold F1s (scores.json)"
+            f1, source = scored, f"its fold F1s ({SCORES})"
     _check_estimates(estimates, f1, vote, source)
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from reprocompare import __version__
 from reprocompare.base.errors import UserError
 from reprocompare import schemas
+from reprocompare.base.paths import ESTIMATES_FILE, SCORES_FILE, SPLIT_FILE
 from reprocompare.base.records import TABLE4_K, dumps_json
 from reprocompare.base.records import write_directory_atomic, write_text_atomic
 from reprocompare.base.strategies import BCV, NAMES, STRATEGIES
@@ -483,8 +484,8 @@ def build_parser() -> argparse.ArgumentParser:
     compare = sub.add_parser(
         "compare", help="one repetition of one strategy for a pair of models",
         description="Split CORPUS (as `reprocompare split` with the same arguments), train "
-                    "models A and B on every fold, and write split.json, fold predictions, "
-                    "scores.json and estimates.json into --out.")
+                    f"models A and B on every fold, and write {SPLIT_FILE}, fold predictions, "
+                    f"{SCORES_FILE} and {ESTIMATES_FILE} into --out.")
     compare.add_argument("corpus", type=Path, help="CoNLL column file (plain or .gz)")
     compare.add_argument("--a", required=True, metavar="SPEC",
                          help="model A, e.g. crf:scheme=IOB2 or bilstm:word_dim=20 (every type "

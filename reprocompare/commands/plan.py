@@ -16,8 +16,9 @@ from pathlib import Path
 
 from reprocompare import schemas
 from reprocompare.base.errors import UserError
-from reprocompare.base.paths import COMPARE, SUMMARIES
-from reprocompare.base.records import dumps_json, read_json, read_repetitions
+from reprocompare.base.paths import COMPARE, RUNTIME_FILE, SUMMARIES
+from reprocompare.base.records import dumps_json, read_repetitions
+from reprocompare.base.run_records import read_runtime, read_summary
 from reprocompare.base.strategies import ESTIMATORS
 from reprocompare.commands.options import bounded, shown_range
 
@@ -113,7 +114,7 @@ def pilot(directory: Path, comparison: str | None = None) -> tuple[str, Path, di
     if comparison not in found:
         raise UserError(f"no summary {comparison!r} (it has {', '.join(found)})",
                         path=directory)
-    return comparison, found[comparison], read_json(found[comparison])
+    return comparison, found[comparison], read_summary(found[comparison])
 
 
 def job_seconds(directory: Path, comparison: str) -> tuple[dict[str, float], int]:
@@ -140,12 +141,12 @@ def job_seconds(directory: Path, comparison: str) -> tuple[dict[str, float], int
     base = directory / COMPARE / corpus / name
     means, counts = {}, []
     for strategy_dir in sorted(p for p in base.glob("*") if p.is_dir()):
-        runtimes = {n: record["runtime.json"] for n, record in
-                    read_repetitions(strategy_dir).items() if "runtime.json" in record}
-        for path in strategy_dir.glob("rep*/runtime.json"):
+        runtimes = {n: record[RUNTIME_FILE] for n, record in
+                    read_repetitions(strategy_dir).items() if RUNTIME_FILE in record}
+        for path in strategy_dir.glob(f"rep*/{RUNTIME_FILE}"):
             number = path.parent.name.removeprefix("rep")
             if number.isdigit():
-                runtimes[int(number)] = read_json(path)
+                runtimes[int(number)] = read_runtime(path.parent)
         seconds = []
         for runtime in runtimes.values():
             try:
@@ -280,5 +281,5 @@ def _table(s: dict) -> str:
             f"{_hours(3600 * s['mean_wall_hours'])}, 90th percentile "
             f"{_hours(3600 * s['p90_wall_hours'])} (perfect packing, no overhead)"]
     elif "study" in s:
-        rows.append(f"  {'cost':<26} no runtime.json in the pilot: not known")
+        rows.append(f"  {'cost':<26} no {RUNTIME_FILE} in the pilot: not known")
     return "\n".join(rows)

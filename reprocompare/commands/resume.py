@@ -48,19 +48,15 @@ from pathlib import Path
 
 from reprocompare.base import paths, records
 from reprocompare.base.errors import UserError
-from reprocompare.base.records import read_json, write_text_atomic
+from reprocompare.base.paths import ESTIMATES_FILE, SETTINGS_FILE, SPLIT_FILE
+from reprocompare.base.records import read_json
+from reprocompare.base.run_records import (ESTIMATES, finished, read_settings, read_split,
+                                           unfinish, write_split)
 from reprocompare.base.strategies import strategy as strategy_of
 from reprocompare.base.verify import run_problem
 from reprocompare.pipeline import jobs, provenance
 from reprocompare.pipeline.workflow_files import snakefile, snakemake_command
 from reprocompare.study.config import load_yaml, validate, widest
-
-def _json_object(path: Path) -> tuple[dict | None, str | None]:
-    try:
-        return read_json(path), None
-    except UserError as error:  # the problem, said of the file alone (the caller names the run)
-        where = path.name if error.line is None else f"{path.name}:{error.line}"
-        return None, f"{where}: {error.message}"
 
 
 def planned_runs(config: dict) -> list[tuple[str, str, str, int]]:
@@ -204,12 +200,15 @@ def check_settings(config: dict, directory: Path) -> tuple[list[Path], int]:
         if run.parent not in tables:
             tables[run.parent] = records.read_repetitions(run.parent)
         tabulated = tables[run.parent].get(r, {})
-        if not (run / "estimates.json").is_file() and "estimates.json" not in tabulated:
+        if not finished(run) and ESTIMATES_FILE not in tabulated:
             continue  # never finished, or cut off: Snakemake plans it as it is
-        if (run / "settings.json").is_file():
-            recorded, _ = _json_object(run / "settings.json")
+        if (run / SETTINGS_FILE).is_file():
+            try:
+                recorded = read_settings(run)
+            except UserError:  # unreadable: the check of its records trains it again
+                recorded = None
         else:
-            recorded = tabulated.get("settings.json")
+            recorded = tabulated.get(SETTINGS_FILE)
         expected = json.loads(json.dumps(provenance.compare(config, corpus, comparison, strategy)))
         if recorded is not None and recorded != expected:
             raise UserError(_another_config(recorded, expected, config), path=run)
@@ -247,7 +246,7 @@ def restore_splits(config: dict, directory: Path, runs: list[Path]) -> list[Path
     corpora: dict[str, object] = {}
     restored = []
     for run in runs:
-        if (run / "split.json").is_file():
+        if (run / SPLIT_FILE).is_file():
             continue
         corpus, comparison, strategy, r = _run_key(directory, run)
         conll = directory / paths.CORPUS.format(corpus=corpus)
@@ -257,7 +256,7 @@ def restore_splits(config: dict, directory: Path, runs: list[Path]) -> list[Path
         settings = provenance.compare(config, corpus, comparison, strategy)
         # the job's own derivation (a design of samples included), not a copy of it
         _, split = jobs._repetition(corpora[corpus], str(conll), settings, r)
-        write_text_atomic(run / "split.json", dumps(split))
+        write_split(run, dumps(split))
         restored.append(run)
     return restored
 
@@ -333,8 +332,7 @@ def check_corpora(config: dict, directory: Path, complete: list[Path],
             recorded, path = committed.get(corpus), \
                 directory / paths.CORPUS_INFO.format(corpus=corpus)
         else:
-            recorded, path = read_json(run / "split.json").get("corpus_sha256"), \
-                run / "split.json"
+            recorded, path = read_split(run).get("corpus_sha256"), run / SPLIT_FILE
         if recorded != sha256.get(corpus):
             raise UserError(f"split another corpus than the one {corpus} is now (sha256 "
                             f"{recorded}, now {sha256.get(corpus)}): the corpus file or its "
@@ -410,12 +408,12 @@ def resume(config_path: str | Path, directory: str | Path, say=print) -> dict:
     restored = restore_splits(config, directory, claimed)
     if written or restored:
         say(f"{directory}: the records of {len(written)} repetitions restored from their "
-            f"strategies' records.jsonl, the split.json of {len(restored)} from their seeds")
+            f"strategies' records.jsonl, the {SPLIT_FILE} of {len(restored)} from their seeds")
     complete, broken = check_results(claimed)
     check_corpora(config, directory, complete, committed, restored)
     for run, problem in broken:  # only now: nothing is changed before every check passed
-        (run / "estimates.json").unlink(missing_ok=True)
-        say(f"{run}: {problem}; its estimates.json is removed, so snakemake trains this "
+        unfinish(run)
+        say(f"{run}: {problem}; its {ESTIMATES_FILE} is removed, so snakemake trains this "
             "repetition again")
     stale = _stale_summaries(config, directory, complete, broken, sequential)
     for path in stale:
@@ -427,7 +425,7 @@ def resume(config_path: str | Path, directory: str | Path, say=print) -> dict:
             "trains it and rebuilds them")
     if complete:
         _snakemake(config_path, directory, "--touch",
-                   *(str((run / "estimates.json").relative_to(directory)) for run in complete))
+                   *(str(ESTIMATES.path(run).relative_to(directory)) for run in complete))
     if sequential:
         say(f"{directory}: {len(complete)} repetitions (of at most {planned}) are complete and "
             f"belong to {config_path}; `reprocompare sequential` goes on from the last whole "

@@ -18,7 +18,8 @@ import signal
 from pathlib import Path
 
 from reprocompare.base.errors import UserError
-from reprocompare.base.records import SUMMARY, read_json
+from reprocompare.base.records import SUMMARY
+from reprocompare.base.run_records import read_summary
 from reprocompare.commands.init import CONFIG_NAME
 from reprocompare.commands.sequential import (OWN_OPTIONS, run_sequential, supervise,
                                               write_report)
@@ -117,7 +118,7 @@ def verdict_lines(config: dict, directory: Path) -> list[str]:
     for name, comparison in sorted(config["comparisons"].items()):
         for corpus in sorted(comparison["corpora"]):
             path = directory / SUMMARY.format(corpus=corpus, comparison=name)
-            summaries[f"{name} on {corpus}"] = read_json(path)["summary"]
+            summaries[f"{name} on {corpus}"] = read_summary(path)["summary"]
     return [f"{row['comparison']}, {row['estimator']} ({row['strategy']}): "
             f"{row['verdict_text'] or 'no verdict'}; A - B = "
             + format_interval(row["mean_f1_points"], row["mean_low_f1_points"],

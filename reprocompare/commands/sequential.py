@@ -37,7 +37,8 @@ from pathlib import Path
 import psutil
 
 from reprocompare.base.errors import UserError
-from reprocompare.base.records import SUMMARY, read_json
+from reprocompare.base.records import SUMMARY
+from reprocompare.base.run_records import finished, read_summary
 from reprocompare.commands.resume import planned_runs, restore_records, resume, run_directory
 from reprocompare.pipeline.workflow_files import (LOCAL_PROFILE, profile, report_stylesheet,
                                                   snakemake_command)
@@ -64,8 +65,7 @@ def _complete(config: dict, directory: Path) -> int:
     strategy), up to the maximum."""
     complete = {}
     for corpus, comparison, strategy, r in planned_runs(widest(config)):
-        done = (run_directory(directory, corpus, comparison, strategy, r)
-                / "estimates.json").is_file()
+        done = finished(run_directory(directory, corpus, comparison, strategy, r))
         key = (corpus, comparison, strategy)
         if done and complete.get(key, 0) == r:
             complete[key] = r + 1
@@ -76,11 +76,7 @@ def _summaries(config: dict, directory: Path) -> list[dict]:
     paths = [directory / SUMMARY.format(corpus=corpus, comparison=name)
              for name, comparison in sorted(config["comparisons"].items())
              for corpus in comparison["corpora"]]
-    try:
-        return [read_json(path)["summary"] for path in paths]
-    except KeyError as error:
-        raise UserError(f"the wave's summaries cannot be read ({error})", path=directory) \
-            from None
+    return [read_summary(path)["summary"] for path in paths]
 
 
 def split_config(arguments: list[str]) -> tuple[list[str], list[str]]:

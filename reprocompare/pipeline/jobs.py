@@ -18,6 +18,8 @@ import numpy as np
 from reprocompare.base.errors import UserError
 from reprocompare.base.records import (TABLE4_K, project_path, read_json, write_json_atomic,
                                        write_text_atomic)
+from reprocompare.base.run_records import (read_claims, read_settings, read_split, read_summary,
+                                           unfinish, write_settings, write_summary)
 from reprocompare.base.seeds import SAMPLE, derive_seed, generator
 from reprocompare.base.strategies import ESTIMATORS, REPEATED_HOLDOUT
 from reprocompare.corpora.conll import (DOCSTART, Corpus, check_has_chunks, read_conll,
@@ -273,10 +275,10 @@ def compare(corpus_conll: str, corpus_info: str, settings: dict, repetition: int
     corpus, split = _repetition(corpus, corpus_conll, settings, repetition)
     kept = _kept_folds(out_dir, settings, split, corpus)
     # the earlier run is read: from here on the directory is incomplete until estimates.json
-    Path(out_dir, "estimates.json").unlink(missing_ok=True)
+    unfinish(out_dir)
     # what the outputs depend on, beside them: a study committed without Snakemake's metadata
     # is checked against its config from this (reprocompare.commands.resume)
-    write_json_atomic(Path(out_dir) / "settings.json", settings)
+    write_settings(out_dir, settings)
     started = time.perf_counter()
     run = run_comparison(corpus, split, models, {n: str(s) for n, s in specs.items()},
                          typed=settings["typed"], voting=settings.get("voting", "chunk"),
@@ -318,7 +320,7 @@ def _kept_folds(out_dir: str, settings: dict, split: dict, corpus: Corpus) -> di
     if settings["split"]["strategy"] != REPEATED_HOLDOUT.name:
         return {}
     try:
-        earlier = read_json(Path(out_dir, "settings.json"))
+        earlier = read_settings(out_dir)
     except UserError:  # no earlier run, or one cut off: train every fold
         return {}
 
@@ -388,13 +390,13 @@ def summarize(estimate_paths: list[str], settings: dict, out: str) -> None:
            **{key: settings[key] for key in ("train_typed", "model_labels", "corpus_label",
                                              "variation") if key in settings}}
     # every repetition split the same prepared corpus: its size labels the tables
-    sentences = read_json(Path(directories[0]) / "split.json")["n_sentences"]
+    sentences = read_split(directories[0])["n_sentences"]
     summary.update(run, warnings=warnings, sentences=sentences)
     variation = settings.get("variation")
     if variation and variation.get("decompose"):
         summary["variance"] = _decomposition(values, variation, settings["seed"])
-    write_json_atomic(out, {"comparison": settings["comparison"], "corpus": settings["corpus"],
-                            **run, "summary": summary, "values": values})
+    write_summary(out, {"comparison": settings["comparison"], "corpus": settings["corpus"],
+                        **run, "summary": summary, "values": values})
 
 
 def _decomposition(values: dict, variation: dict, seed: int) -> dict:
@@ -438,7 +440,7 @@ def _label(record: dict) -> str:
 
 
 def _summaries(paths: list[str]) -> list[dict]:
-    return [read_json(p) for p in paths]
+    return [read_summary(p) for p in paths]
 
 
 def tables(summary_paths: list[str], outputs: dict[str, str],
@@ -459,7 +461,7 @@ def tables(summary_paths: list[str], outputs: dict[str, str],
     summaries = {_label(r): r["summary"] for r in records}
     labels = {(r["comparison"], r["corpus"]): _label(r) for r in records}
     scores = {}
-    for claims in _summaries(claims_paths or []):
+    for claims in map(read_claims, claims_paths or []):
         label = labels.get((claims["comparison"], claims["corpus"]))
         if label is not None:
             scores[label] = claims["scores"]
@@ -498,7 +500,7 @@ def front_page(summary_paths: list[str], claims_paths: list[str], description: s
     records = _summaries(summary_paths)
     table4 = t.table4_rows({_label(r): r["summary"] for r in records})
     tests = sorted({test for path in claims_paths
-                    for repetitions in read_json(path)["repetitions"].values()
+                    for repetitions in read_claims(path)["repetitions"].values()
                     for repetition in repetitions for test in repetition})
     liberal = {t.TEST_NAMES.get(test, test): note for test in tests
                if (note := calibration_note(test)).startswith("liberal")}

@@ -8,7 +8,8 @@ the working directory, under ``results/``, as the rules write them.
 from __future__ import annotations
 
 from reprocompare.base.paths import (BEST, BUDGET, CORPUS_INFO, CURVE_RUNS, FIXED_SPLIT,
-                                      SEED_RUNS, TRIALS, TRIALS_TABLE, figure, table)
+                                      RUNTIME_FILE, SCORES_FILE, SEED_RUNS, TRIALS,
+                                      TRIALS_TABLE, figure, table)
 from reprocompare.base.records import SUMMARY, run_directory
 from reprocompare.base.strategies import strategy as strategy_of
 from reprocompare.models import tagger_class_of
@@ -191,8 +192,8 @@ def checklist_inputs(config: dict) -> dict[str, list[str]]:
     fixed: set[str] = set()
     inputs = {"summaries": [SUMMARY.format(corpus=corpus, comparison=comparison)
                             for corpus, comparison in pairs(config)],
-              "scores": [f"{run}/scores.json" for run in runs],
-              "runtimes": [f"{run}/runtime.json" for run in runs]}
+              "scores": [f"{run}/{SCORES_FILE}" for run in runs],
+              "runtimes": [f"{run}/{RUNTIME_FILE}" for run in runs]}
     if search_enabled(config):
         corpus = search_corpus(config)
         corpora.add(corpus)

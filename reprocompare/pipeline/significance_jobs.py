@@ -23,23 +23,23 @@ the conclusion under test can be claimed, Bonferroni and Fisher, family-wise err
 from __future__ import annotations
 
 import dataclasses
-import gzip
 import sys
 from pathlib import Path
 
 import numpy as np
 
 from reprocompare.base.errors import UserError
-from reprocompare.base.records import write_json_atomic, write_text_atomic
+from reprocompare.base import run_records
+from reprocompare.base.paths import COUNTS_FILE
+from reprocompare.base.records import write_text_atomic
 from reprocompare.base.seeds import derive_seed
 from reprocompare.base.strategies import REPEATED_HOLDOUT, strategy as strategy_of
 from reprocompare.estimators import aso
 from reprocompare.estimators.claims import Claim, calibration_note, claim_reproducibility, \
-    read_counts, repetition_tests
+    fold_counts, repetition_tests
 from reprocompare.estimators.replicability import (corpus_p_value, one_per_content,
                                                     replicability, same_content_note)
 from reprocompare.estimators.significance import corpus_f1, holm_bonferroni
-from reprocompare.pipeline.jobs import read_json
 from reprocompare.reports import latex, tables as t
 from reprocompare.reports.html import markdown_html
 
@@ -55,17 +55,19 @@ CLAIMS_CSV_COLUMNS = (*t.CLAIMS_COLUMNS, "calibration", *t.ASO_COLUMNS)
 
 def _repetition(directory: Path, strategy: str, settings: dict,
                 random_state: int) -> tuple[dict, dict]:
-    counts_path = directory / "counts.tsv.gz"
     try:
-        folds = read_counts(gzip.decompress(counts_path.read_bytes()).decode("utf-8"))
-    except (OSError, EOFError, UnicodeDecodeError, ValueError) as error:
+        folds = fold_counts(run_records.read_counts(directory))
+    except run_records.UnreadableCounts as error:
+        raise UserError(f"not a counts table written by compare ({error.cause}); delete the "
+                        "directory and rerun", path=error.path) from None
+    except ValueError as error:  # no fold rows, or A and B scored on different sentences
         raise UserError(f"not a counts table written by compare ({error}); delete the "
-                        "directory and rerun", path=counts_path) from None
+                        "directory and rerun", path=directory / COUNTS_FILE) from None
     n_train = None
     if strategy == REPEATED_HOLDOUT.name:
         # RS as Table 4 reports it: the first table4_k of the max(k) hold-outs (prefix-stable)
         folds = folds[:settings["strategies"][strategy]["table4_k"]]
-        n_train = read_json(directory / "scores.json")["folds"][0]["n_train"]
+        n_train = run_records.read_scores(directory)["folds"][0]["n_train"]
     tested = repetition_tests(folds, strategy, n_train=n_train,
                               n_resamples=settings["resamples"], random_state=random_state)
     # each model's score in this repetition, as Table 4's estimators see it: ST's one hold-out,
@@ -123,7 +125,7 @@ def claims(counts_paths: list[str], settings: dict, out: str) -> None:
         scores.setdefault(strategy, {})[repetition] = scored
     per_model = {strategy: {name: [reps[r][name] for r in sorted(reps)] for name in ("A", "B")}
                  for strategy, reps in scores.items()}
-    write_json_atomic(out, {
+    run_records.write_claims(out, {
         "comparison": settings["comparison"], "corpus": settings["corpus"],
         "alpha": settings["alpha"], "resamples": settings["resamples"],
         "repetitions": {strategy: [reps[r] for r in sorted(reps)]
@@ -216,10 +218,10 @@ def claims_tables(claims_paths: list[str], summary_paths: list[str],
     outputs : dict of str to str
         The files written, by kind (csv, md, html, tex, wide_tex).
     """
-    records = [read_json(p) for p in claims_paths]
+    records = [run_records.read_claims(p) for p in claims_paths]
     summaries, runs = {}, []
     for path in summary_paths:
-        record = read_json(path)
+        record = run_records.read_summary(path)
         summaries[f"{record['comparison']} on {record['corpus']}"] = record["summary"]
         runs.append(record)
     labels = [f"{r['comparison']} on {r['corpus']}" for r in records]

@@ -22,8 +22,10 @@ import numpy as np
 from sklearn.base import clone
 
 from reprocompare.base.errors import UserError
-from reprocompare.base.records import (COUNTS_COLUMNS, counts_rows, read_json, write_bytes_atomic,
-                                       write_json_atomic, write_text_atomic)
+from reprocompare.base.records import COUNTS_COLUMNS, write_text_atomic
+from reprocompare.base.run_records import (finished, read_counts, read_runtime, read_split,
+                                           write_counts, write_estimates, write_runtime,
+                                           write_scores, write_split)
 from reprocompare.base.seeds import FOLD_TRAINING, derive_seed
 from reprocompare.base.strategies import HOLDOUT, REPEATED_HOLDOUT, strategy as strategy_of
 from reprocompare.corpora.conll import Corpus
@@ -240,7 +242,7 @@ def write_comparison(run: ComparisonRun, corpus: Corpus, out_dir: str | Path, *,
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    write_text_atomic(out / "split.json", dumps(run.split))
+    write_split(out, dumps(run.split))
     if keep_predictions:
         for f, fold in enumerate(run.folds):
             for name in PAIR:
@@ -254,12 +256,12 @@ def write_comparison(run: ComparisonRun, corpus: Corpus, out_dir: str | Path, *,
             entry[name] = {"f1": score.f1, "precision": score.precision, "recall": score.recall}
         folds.append(entry)
     scores = {"models": run.specs, "folds": folds}
-    write_json_atomic(out / "scores.json", scores)
-    write_bytes_atomic(out / "counts.tsv.gz", _counts_table(run))
+    write_scores(out, scores)
+    write_counts(out, _counts_table(run))
     # wall times vary from run to run: kept apart so every other output is byte-identical
-    write_json_atomic(out / "runtime.json", {"folds": [
+    write_runtime(out, {"folds": [
         {name: round(fold.seconds[name], 3) for name in PAIR} for fold in run.folds]})
-    write_json_atomic(out / "estimates.json", {"models": run.specs, **run.estimates})
+    write_estimates(out, {"models": run.specs, **run.estimates})
     return out
 
 
@@ -293,12 +295,12 @@ def read_kept_folds(out_dir: str | Path, split: dict, corpus: Corpus, *,
         The kept folds, and why none was kept ('' otherwise).
     """
     out = Path(out_dir)
-    if not (out / "estimates.json").is_file():  # written last: no estimates, no complete run
+    if not finished(out):  # estimates.json, written last: no estimates, no complete run
         return {}, ""
     try:
-        previous = read_json(out / "split.json")
-        seconds = read_json(out / "runtime.json")["folds"]
-        rows = counts_rows(gzip.decompress((out / "counts.tsv.gz").read_bytes()).decode())
+        previous = read_split(out)
+        seconds = read_runtime(out)["folds"]
+        rows = read_counts(out)
     except (UserError, OSError, ValueError, KeyError, TypeError) as error:
         return {}, f"the earlier outputs cannot be read ({error})"
     if previous.get("corpus_sha256") != corpus.sha256:

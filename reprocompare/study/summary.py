@@ -15,9 +15,10 @@ from pathlib import Path
 import numpy as np
 
 from reprocompare.base.errors import UserError
-from reprocompare.base.records import TABLE4_K, read_json
-from reprocompare.base.strategies import (BCV, ESTIMATORS, HOLDOUT, NAMES, REPEATED_HOLDOUT,
-                                          strategy)
+from reprocompare.base.paths import ESTIMATES_FILE, SCORES_FILE, SPLIT_FILE
+from reprocompare.base.records import TABLE4_K
+from reprocompare.base.run_records import read_estimates, read_scores, read_split
+from reprocompare.base.strategies import BCV, ESTIMATORS, HOLDOUT, REPEATED_HOLDOUT
 from reprocompare.base.verify import check_run
 from reprocompare.estimators.difference import mixture
 from reprocompare.estimators.effect import mean_interval
@@ -32,33 +33,14 @@ from reprocompare.estimators.verdict import (CONFIDENCE, MAX_REPETITIONS, THRESH
 
 
 
-def _read_json(path: Path) -> dict:
-    """A record of a comparison directory (io.read_json), saying what a directory lacks."""
-    if path.parent.exists() and not path.parent.is_dir():
+def _holds(directory: Path, name: str) -> None:
+    """The record ``name`` is a file of ``directory``, else a UserError saying what a
+    directory lacks (before its reader says the file is missing)."""
+    if directory.exists() and not directory.is_dir():
         raise UserError("not a directory: give the output directories of `reprocompare "
-                        "compare` (or results/compare/.../repN)", path=path.parent)
-    if not path.exists():
-        raise UserError(f"no {path.name}: not a finished comparison directory",
-                        path=path.parent)
-    return read_json(path)
-
-
-def _check_estimates(estimates: dict, path: Path) -> None:
-    # what estimates.json must hold for its strategy (numbers), so a tampered file is one error
-    name = estimates.get("strategy")
-    if name not in NAMES:
-        raise UserError(f"strategy {name!r} is not one of {', '.join(NAMES)}", path=path)
-    for key in strategy(name).summarized:
-        value = estimates.get(key)
-        numbers = value if isinstance(value, list) and value else [value]
-        if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and v == v
-                   for v in numbers):
-            raise UserError(f"{key} is {value!r}, not a number (a tampered or foreign file?)",
-                            path=path)
-        # a difference of two F1 scores lies in [-1, 1]
-        if not all(-1 <= v <= 1 for v in numbers):
-            raise UserError(f"{key} is {value!r}, outside [-1, 1], where a difference of two F1 "
-                            "scores lies (a tampered or foreign file?)", path=path)
+                        "compare` (or results/compare/.../repN)", path=directory)
+    if not (directory / name).exists():
+        raise UserError(f"no {name}: not a finished comparison directory", path=directory)
 
 
 def load_estimates(directory: str | Path) -> dict:
@@ -77,9 +59,10 @@ def load_estimates(directory: str | Path) -> dict:
     dict
         The record.
     """
-    estimates = _read_json(Path(directory) / "estimates.json")
-    _check_estimates(estimates, Path(directory) / "estimates.json")
-    split = _read_json(Path(directory) / "split.json")
+    _holds(Path(directory), ESTIMATES_FILE)
+    estimates = read_estimates(directory)  # the strategy known, its differences numbers
+    _holds(Path(directory), SPLIT_FILE)
+    split = read_split(directory)
     check_run(directory)  # the estimates recomputed from its own counts and scores (issue 34)
     try:
         settings = {key: split[key] for key in ("ratio", "k", "m") if key in split}
@@ -90,7 +73,7 @@ def load_estimates(directory: str | Path) -> dict:
                 "directory": str(directory)}
     except (KeyError, TypeError, AttributeError) as error:
         raise UserError(f"not a split document of reprocompare (no {error})",
-                        path=Path(directory) / "split.json") from None
+                        path=Path(directory) / SPLIT_FILE) from None
 
 
 def check_poolable(records: list[dict]) -> None:
@@ -354,7 +337,7 @@ def summarize_runs(directories, *, conclusion: str = "A>B", table4_k: int = TABL
     try:
         values = estimator_values(records, table4_k, conclusion)
     except (KeyError, TypeError, IndexError) as error:
-        raise UserError(f"an estimates.json lacks {error} (a tampered or foreign file?)",
+        raise UserError(f"an {ESTIMATES_FILE} lacks {error} (a tampered or foreign file?)",
                         path=", ".join(r["directory"] for r in records[:3])) from None
     # R = 1 has no spread: an error naming the comparison, never a silently empty Table 4
     short = [name for name in ESTIMATORS if name in values and len(values[name]) < 2]
@@ -418,7 +401,7 @@ def degenerate_models(directories) -> list[str]:
         The models that learned nothing.
     """
     # scores.json is written with estimates.json; a directory without one says nothing here
-    folds = [fold for d in directories if (Path(d) / "scores.json").exists()
-             for fold in _read_json(Path(d) / "scores.json").get("folds", [])]
+    folds = [fold for d in directories if (Path(d) / SCORES_FILE).exists()
+             for fold in read_scores(d)["folds"]]
     return [name for name in ("A", "B")
             if folds and all(fold[name]["f1"] == 0 for fold in folds)]

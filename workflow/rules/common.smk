@@ -234,7 +234,7 @@ def compare_outputs(name):
     return of
 
 
-estimates_of = compare_outputs("estimates.json")
+estimates_of = compare_outputs(paths.ESTIMATES_FILE)
 
 
 def claims_files():

@@ -13,12 +13,12 @@ rule compare:
     # fails), so that a random-splits job rerun for a larger max(k) trains only the new
     # hold-outs (reprocompare.pipeline.jobs); every other job rewrites all of them.
     output:
-        estimates=update(f"{RUN}/estimates.json"),
-        scores=update(f"{RUN}/scores.json"),
-        counts=update(f"{RUN}/counts.tsv.gz"),
-        runtime=update(f"{RUN}/runtime.json"),
-        split=update(f"{RUN}/split.json"),
-        settings=update(f"{RUN}/settings.json"),
+        estimates=update(f"{RUN}/{paths.ESTIMATES_FILE}"),
+        scores=update(f"{RUN}/{paths.SCORES_FILE}"),
+        counts=update(f"{RUN}/{paths.COUNTS_FILE}"),
+        runtime=update(f"{RUN}/{paths.RUNTIME_FILE}"),
+        split=update(f"{RUN}/{paths.SPLIT_FILE}"),
+        settings=update(f"{RUN}/{paths.SETTINGS_FILE}"),
     log:
         "logs/compare/{corpus}/{comparison}/{strategy}/rep{repetition}.log",
     benchmark:
@@ -43,7 +43,7 @@ rule compare:
 rule summarize:
     input:
         estimates=estimates_of,
-        counts=compare_outputs("counts.tsv.gz"),
+        counts=compare_outputs(paths.COUNTS_FILE),
     output:
         summary=SUMMARY,
         claims=CLAIMS,

@@ -1,0 +1,552 @@
+"""The typed records: one reader and one writer each, and what each must hold, stated once.
+
+A compare job writes, in its repetition's run directory (:data:`reprocompare.base.paths.RUN`),
+the split (:func:`read_split`), the settings it ran with (:data:`SETTINGS`), the fold scores
+(:data:`SCORES`), the per-sentence counts (:func:`read_counts`), the fold times (:data:`RUNTIME`)
+and the estimates (:data:`ESTIMATES`), last; a summarize job writes a comparison's summary
+and claims (:data:`SUMMARY`, :data:`CLAIMS`). Each JSON record here is a :class:`Record`: its
+file name (from :mod:`reprocompare.base.paths`), the keys it must hold and of what type, and
+its reader and writer, through :func:`reprocompare.base.records.read_json` and
+:func:`reprocompare.base.records.write_json_atomic`. A record that lacks a key, or holds it as
+another type, is one UserError naming the file, whoever reads it; the writer refuses the same
+record before anything is written.
+
+What the records say of one another (the estimates a function of the counts, the counts of the
+sentences the split validated) is checked by :mod:`reprocompare.base.verify`; the split
+document's own fields by :mod:`reprocompare.splitters`.
+"""
+
+from __future__ import annotations
+
+import gzip
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from reprocompare.base import paths
+from reprocompare.base.errors import UserError
+from reprocompare.base.records import (counts_rows, read_json, write_bytes_atomic,
+                                       write_json_atomic, write_text_atomic)
+from reprocompare.base.strategies import NAMES, strategy
+
+#: the files a complete compare job wrote in its run directory (estimates.json last)
+OUTPUTS = (paths.SPLIT_FILE, paths.SETTINGS_FILE, paths.SCORES_FILE, paths.COUNTS_FILE,
+           paths.RUNTIME_FILE, paths.ESTIMATES_FILE)
+
+_TYPE_NAMES = {dict: "an object", list: "a list", str: "a string", int: "a number",
+               float: "a number"}
+
+
+def _is(value: Any, types: tuple[type, ...]) -> bool:
+    # JSON's true and false are no numbers, though Python's bool is an int
+    return isinstance(value, types) and not (isinstance(value, bool) and bool not in types)
+
+
+@dataclass(frozen=True)
+class Record:
+    """A JSON record: its file's name, the keys it must hold, and its one reader and writer.
+
+    Parameters
+    ----------
+    name : str
+        The file's name in a run directory, or the pattern of its path in a study's
+        (:mod:`reprocompare.base.paths`).
+    required : mapping of str to tuple of type
+        Each key it must hold, and the types its value may have.
+    what : str
+        What it is, as an error says it.
+    check : callable, optional
+        ``check(data, path)``: what else it must hold, a UserError naming ``path`` if not.
+    """
+
+    name: str
+    required: Mapping[str, tuple[type, ...]]
+    what: str
+    check: Callable[[dict, Path], None] | None = field(default=None, compare=False)
+
+    def path(self, directory: str | Path) -> Path:
+        """The record's file in ``directory``.
+
+        Parameters
+        ----------
+        directory : str or os.PathLike
+            The run directory.
+
+        Returns
+        -------
+        pathlib.Path
+            The file.
+        """
+        return Path(directory) / self.name
+
+    def validate(self, data: Any, path: str | Path) -> dict:
+        """``data`` if it holds every required key, of its type (and passes :attr:`check`),
+        else a UserError naming ``path`` and the key.
+
+        Parameters
+        ----------
+        data : object
+            The record.
+        path : str or os.PathLike
+            Its file, as the error names it.
+
+        Returns
+        -------
+        dict
+            ``data``.
+        """
+        if not isinstance(data, dict):
+            raise UserError("not a JSON object; delete it and rerun", path=path)
+        for key, types in self.required.items():
+            if key not in data:
+                raise UserError(f"lacks {key} ({self.what}; a tampered or foreign file?)",
+                                path=path)
+            if not _is(data[key], types):
+                kinds = " or ".join(dict.fromkeys(_TYPE_NAMES.get(t, t.__name__)
+                                                  for t in types))
+                raise UserError(f"{key} is {data[key]!r}, not {kinds} ({self.what}; a "
+                                "tampered or foreign file?)", path=path)
+        if self.check is not None:
+            self.check(data, Path(path))
+        return data
+
+    def read(self, directory: str | Path) -> dict:
+        """The record in ``directory``, checked (:meth:`validate`): a missing, unreadable or
+        foreign file is one UserError naming it (:func:`reprocompare.base.records.read_json`).
+
+        Parameters
+        ----------
+        directory : str or os.PathLike
+            The run directory.
+
+        Returns
+        -------
+        dict
+            The record.
+        """
+        path = self.path(directory)
+        return self.validate(read_json(path), path)
+
+    def write(self, directory: str | Path, data: dict) -> Path:
+        """Write the record to ``directory`` atomically, once it passes :meth:`validate`
+        (:func:`reprocompare.base.records.write_json_atomic`).
+
+        Parameters
+        ----------
+        directory : str or os.PathLike
+            The run directory.
+        data : dict
+            The record.
+
+        Returns
+        -------
+        pathlib.Path
+            The file written.
+        """
+        path = self.path(directory)
+        return write_json_atomic(path, self.validate(data, path))
+
+
+class UnfitEstimates(UserError):
+    """An estimates.json whose strategy is unknown, or whose difference ``key`` is no F1
+    difference: ``key`` and its ``value`` as read, for a reader that words it its own way
+    (:mod:`reprocompare.base.verify`).
+
+    Parameters
+    ----------
+    key : str
+        The key: ``strategy``, or a difference.
+    value : object
+        Its value.
+    message : str
+        What is wrong, in one line.
+    path : str or os.PathLike
+        The file.
+    """
+
+    def __init__(self, key: str, value: Any, message: str, path: str | Path):
+        super().__init__(message, path=path)
+        self.key, self.value = key, value
+
+
+def _check_estimates(estimates: dict, path: Path) -> None:
+    """The strategy known, and every difference its estimates record (the registry's
+    :attr:`reprocompare.base.strategies.Strategy.estimates`) a number in [-1, 1], where a
+    difference of two F1 scores lies. A run directory of estimates and split alone (hand-made,
+    or one whose job kept neither counts nor scores) may lack a voting strategy's fold
+    differences: its Avg, Vote and Mixture are what the summaries read."""
+    name = estimates["strategy"]
+    if name not in NAMES:
+        raise UnfitEstimates("strategy", name, f"strategy {name!r} is not one of "
+                             f"{', '.join(NAMES)}", path)
+    found = strategy(name)
+    alone = not any((path.parent / other).is_file() for other in (paths.COUNTS_FILE, paths.SCORES_FILE))
+    for key in found.estimates:
+        if key == "fold_differences" and found.votes and alone and key not in estimates:
+            continue
+        value = estimates.get(key)
+        numbers = value if isinstance(value, list) and value else [value]
+        if not all(_is(v, (int, float)) and v == v for v in numbers):
+            raise UnfitEstimates(key, value, f"{key} is {value!r}, not a number (a tampered or "
+                                 "foreign file?)", path)
+        if not all(-1 <= v <= 1 for v in numbers):
+            raise UnfitEstimates(key, value, f"{key} is {value!r}, outside [-1, 1], where a "
+                                 "difference of two F1 scores lies (a tampered or foreign "
+                                 "file?)", path)
+
+
+#: the settings a compare job ran with (reprocompare.pipeline.provenance.compare): what
+#: ``resume`` checks a committed repetition against its config by
+SETTINGS = Record(paths.SETTINGS_FILE, {"split": (dict,)}, "a compare job's settings")
+#: each fold's sizes and the F1, precision and recall of A and of B
+SCORES = Record(paths.SCORES_FILE, {"folds": (list,)}, "a compare job's fold scores")
+#: each fold's seconds of A and of B (kept apart: wall times vary from run to run)
+RUNTIME = Record(paths.RUNTIME_FILE, {"folds": (list,)}, "a compare job's fold times")
+#: the strategy's differences of A and B (Xue et al., section 3), written last
+ESTIMATES = Record(paths.ESTIMATES_FILE, {"strategy": (str,)}, "a compare job's estimates",
+                   _check_estimates)
+#: a comparison's summary on one corpus (reprocompare.pipeline.jobs.summarize)
+SUMMARY = Record(paths.SUMMARY, {"comparison": (str,), "corpus": (str,), "summary": (dict,)},
+                 "a comparison's summary")
+#: a comparison's significance tests on one corpus (reprocompare.pipeline.significance_jobs)
+CLAIMS = Record(paths.CLAIMS, {"comparison": (str,), "corpus": (str,), "alpha": (int, float),
+                                 "repetitions": (dict,)}, "a comparison's claims")
+
+
+def read_settings(run_dir: str | Path) -> dict:
+    """The settings.json of a run directory (:data:`SETTINGS`).
+
+    Parameters
+    ----------
+    run_dir : str or os.PathLike
+        The repetition's directory.
+
+    Returns
+    -------
+    dict
+        The record.
+    """
+    return SETTINGS.read(run_dir)
+
+
+def write_settings(run_dir: str | Path, data: dict) -> Path:
+    """Write the settings.json of a run directory (:data:`SETTINGS`).
+
+    Parameters
+    ----------
+    run_dir : str or os.PathLike
+        The repetition's directory.
+    data : dict
+        The record.
+
+    Returns
+    -------
+    pathlib.Path
+        The file written.
+    """
+    return SETTINGS.write(run_dir, data)
+
+
+def read_scores(run_dir: str | Path) -> dict:
+    """The scores.json of a run directory (:data:`SCORES`).
+
+    Parameters
+    ----------
+    run_dir : str or os.PathLike
+        The repetition's directory.
+
+    Returns
+    -------
+    dict
+        The record.
+    """
+    return SCORES.read(run_dir)
+
+
+def write_scores(run_dir: str | Path, data: dict) -> Path:
+    """Write the scores.json of a run directory (:data:`SCORES`).
+
+    Parameters
+    ----------
+    run_dir : str or os.PathLike
+        The repetition's directory.
+    data : dict
+        The record.
+
+    Returns
+    -------
+    pathlib.Path
+        The file written.
+    """
+    return SCORES.write(run_dir, data)
+
+
+def read_runtime(run_dir: str | Path) -> dict:
+    """The runtime.json of a run directory (:data:`RUNTIME`).
+
+    Parameters
+    ----------
+    run_dir : str or os.PathLike
+        The repetition's directory.
+
+    Returns
+    -------
+    dict
+        The record.
+    """
+    return RUNTIME.read(run_dir)
+
+
+def write_runtime(run_dir: str | Path, data: dict) -> Path:
+    """Write the runtime.json of a run directory (:data:`RUNTIME`).
+
+    Parameters
+    ----------
+    run_dir : str or os.PathLike
+        The repetition's directory.
+    data : dict
+        The record.
+
+    Returns
+    -------
+    pathlib.Path
+        The file written.
+    """
+    return RUNTIME.write(run_dir, data)
+
+
+def read_estimates(run_dir: str | Path) -> dict:
+    """The estimates.json of a run directory (:data:`ESTIMATES`).
+
+    Parameters
+    ----------
+    run_dir : str or os.PathLike
+        The repetition's directory.
+
+    Returns
+    -------
+    dict
+        The record.
+    """
+    return ESTIMATES.read(run_dir)
+
+
+def write_estimates(run_dir: str | Path, data: dict) -> Path:
+    """Write the estimates.json of a run directory (:data:`ESTIMATES`): last, as its presence
+    says the directory is complete.
+
+    Parameters
+    ----------
+    run_dir : str or os.PathLike
+        The repetition's directory.
+    data : dict
+        The record.
+
+    Returns
+    -------
+    pathlib.Path
+        The file written.
+    """
+    return ESTIMATES.write(run_dir, data)
+
+
+def finished(run_dir: str | Path) -> bool:
+    """Whether the run directory holds its estimates.json, which its job writes last.
+
+    Parameters
+    ----------
+    run_dir : str or os.PathLike
+        The repetition's directory.
+
+    Returns
+    -------
+    bool
+        Whether the file is there.
+    """
+    return ESTIMATES.path(run_dir).is_file()
+
+
+def unfinish(run_dir: str | Path) -> None:
+    """Remove the run directory's estimates.json, where there is one: from then on the
+    directory is incomplete, and Snakemake runs its job again.
+
+    Parameters
+    ----------
+    run_dir : str or os.PathLike
+        The repetition's directory.
+    """
+    ESTIMATES.path(run_dir).unlink(missing_ok=True)
+
+
+def read_summary(path: str | Path) -> dict:
+    """A comparison's summary (:data:`SUMMARY`), from its file.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+
+    Returns
+    -------
+    dict
+        The record.
+    """
+    return SUMMARY.validate(read_json(path), path)
+
+
+def write_summary(path: str | Path, data: dict) -> Path:
+    """Write a comparison's summary (:data:`SUMMARY`).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+    data : dict
+        The record.
+
+    Returns
+    -------
+    pathlib.Path
+        The file written.
+    """
+    return write_json_atomic(path, SUMMARY.validate(data, path))
+
+
+def read_claims(path: str | Path) -> dict:
+    """A comparison's claims (:data:`CLAIMS`), from its file.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+
+    Returns
+    -------
+    dict
+        The record.
+    """
+    return CLAIMS.validate(read_json(path), path)
+
+
+def write_claims(path: str | Path, data: dict) -> Path:
+    """Write a comparison's claims (:data:`CLAIMS`).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+    data : dict
+        The record.
+
+    Returns
+    -------
+    pathlib.Path
+        The file written.
+    """
+    return write_json_atomic(path, CLAIMS.validate(data, path))
+
+
+def read_split(run_dir: str | Path) -> dict:
+    """The split.json of a run directory, as a JSON object (its fields are the splitters':
+    :mod:`reprocompare.splitters` checks them).
+
+    Parameters
+    ----------
+    run_dir : str or os.PathLike
+        The repetition's directory.
+
+    Returns
+    -------
+    dict
+        The split document.
+    """
+    return read_json(Path(run_dir) / paths.SPLIT_FILE)
+
+
+def write_split(run_dir: str | Path, text: str) -> Path:
+    """Write the split.json of a run directory: the text the splitters' ``dumps`` gives (the
+    same bytes as ``reprocompare split``).
+
+    Parameters
+    ----------
+    run_dir : str or os.PathLike
+        The repetition's directory.
+    text : str
+        The split document's text.
+
+    Returns
+    -------
+    pathlib.Path
+        The file written.
+    """
+    return write_text_atomic(Path(run_dir) / paths.SPLIT_FILE, text)
+
+
+class UnreadableCounts(UserError):
+    """A counts.tsv.gz that is not a counts table: ``message`` says what of the file (``is not
+    a whole gzip of text (...)``, ``is broken: ...``, ``has no rows``), ``cause`` the error
+    alone.
+
+    Parameters
+    ----------
+    message : str
+        What is wrong, said of the file.
+    cause : str
+        The error alone.
+    path : str or os.PathLike
+        The file.
+    """
+
+    def __init__(self, message: str, cause: str, path: str | Path):
+        super().__init__(message, path=path)
+        self.cause = cause
+
+
+def read_counts(run_dir: str | Path) -> list[tuple[str, str, int, int, int, int]]:
+    """The rows of a run directory's counts.tsv.gz, (fold, model, sentence, gold, pred,
+    correct), checked by :func:`reprocompare.base.records.counts_rows`: a file that is not a
+    whole gzip of text, not a counts table, or empty is an :class:`UnreadableCounts` naming it.
+
+    Parameters
+    ----------
+    run_dir : str or os.PathLike
+        The repetition's directory.
+
+    Returns
+    -------
+    list of tuple
+        The rows.
+    """
+    path = Path(run_dir) / paths.COUNTS_FILE
+    try:
+        text = gzip.decompress(path.read_bytes()).decode("utf-8")
+    except (OSError, EOFError, zlib.error, UnicodeDecodeError) as error:
+        raise UnreadableCounts(f"is not a whole gzip of text ({error})", str(error),
+                               path) from None
+    try:
+        rows = counts_rows(text)
+    except ValueError as error:  # a header missing, a row cut off, a count out of its bounds
+        raise UnreadableCounts(f"is broken: {error}", str(error), path) from None
+    if not rows:
+        raise UnreadableCounts("has no rows", "the counts table has no rows", path)
+    return rows
+
+
+def write_counts(run_dir: str | Path, data: bytes) -> Path:
+    """Write a run directory's counts.tsv.gz: ``data``, the gzip of a counts table
+    (:data:`reprocompare.base.records.COUNTS_COLUMNS`), atomically.
+
+    Parameters
+    ----------
+    run_dir : str or os.PathLike
+        The repetition's directory.
+    data : bytes
+        The compressed table.
+
+    Returns
+    -------
+    pathlib.Path
+        The file written.
+    """
+    return write_bytes_atomic(Path(run_dir) / paths.COUNTS_FILE, data)
