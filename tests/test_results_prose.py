@@ -467,3 +467,27 @@ def test_sequential_note_quotes_the_replay_under_the_rule_as_it_runs(replayed):
     quoted(text, f"under the rule as it runs now the chunking mixture stops at "
                  f"R = {mixture.stopped_at} (Shapiro-Wilk rejects its estimates at R = {rejected},")
     quoted(text, f"all five chunking verdicts are decided by R = {stop}, not")
+
+
+def test_index_says_st_has_the_smallest_snr_where_a_direction_was_decided():
+    # docs/index.md's advice against ST, checked on every committed summary: where some verdict
+    # decided A > B or B > A, no estimator's SNR is smaller in size than ST's, except RS's on
+    # whole NER (the sentence names it)
+    text = page("docs/index.md")
+    assert "in every committed study where an estimator decided a direction, ST's SNR is the " \
+           "smallest in size (on whole NER about as small as RS's with k = 3" in text
+    decided = 0
+    for study in sorted(path.name for path in STUDIES.iterdir() if (path / SUMMARIES).is_dir()):
+        for record in records(study):
+            s = record["summary"]
+            if not any(v["decision"] in ("A>B", "B>A") for v in s["verdicts"].values()):
+                continue
+            decided += 1
+            sizes = {name: abs(e["snr"]) for name, e in s["estimators"].items()
+                     if isinstance(e, dict) and isinstance(e.get("snr"), (int, float))}
+            others = {name: size for name, size in sizes.items() if name != "ST"}
+            if study == "ner-full":
+                others.pop("RS")
+                assert abs(sizes["RS"] - sizes["ST"]) < 0.5, (study, sizes)
+            assert sizes["ST"] <= min(others.values()), (study, record["corpus"], sizes)
+    assert decided >= 10
