@@ -34,7 +34,7 @@ import numpy as np
 from reprocompare.corpora.conll import read_conll, task_corpus
 from reprocompare.corpora.scoring import count_chunks
 from reprocompare.models import build_model, parse_spec
-from reprocompare.pipeline.jobs import subsample
+from reprocompare.corpora.subsample import subsample
 from reprocompare.splitters import split_document
 
 ROOT = Path(__file__).resolve().parents[1]

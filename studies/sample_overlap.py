@@ -7,7 +7,7 @@ The samples of a size study are drawn independently from one corpus (`subsample`
 independent draws, not disjoint sets, so two samples of n of N sentences share about n / N of
 their sentences. Each corpus.json records what a reader needs to check it (the source's
 sha256 and size, the sample's size and seed); this script redraws every sample from those
-records with the workflow's own draw (reprocompare.pipeline.jobs.subsample) and measures the
+records with the workflow's own draw (reprocompare.corpora.subsample.subsample) and measures the
 overlap, and names the studies that hold the very same sample.
 
 The second table sets the spread of Avg's mean difference between the samples of one size (their
@@ -27,7 +27,7 @@ from pathlib import Path
 
 from reprocompare.base.markdown import md_table
 from reprocompare.corpora.conll import Corpus
-from reprocompare.pipeline.jobs import subsample
+from reprocompare.corpora.subsample import subsample
 
 HERE = Path(__file__).resolve().parent
 

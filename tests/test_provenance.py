@@ -222,6 +222,10 @@ CASES = {
     # without a subsample its seed changes nothing
     "corpora.<name>.subsample_seed": [("no subsample", change("corpora.tiny.subsample_seed", 7),
                                        NOTHING)],
+    # likewise its part (tests/test_subsample.py: part 0 keeps a subsample's settings, so its
+    # results; a part from 1 on is another sample)
+    "corpora.<name>.subsample_part": [("no subsample", change("corpora.tiny.subsample_part", 2),
+                                       NOTHING)],
     # the fixed split keeps documents whole too
     "corpora.<name>.keep_documents": [("documents whole", change(
         "corpora.tiny.keep_documents", True), plan(compare=12, summarize=2,

@@ -13,17 +13,16 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
 from reprocompare.base.errors import UserError
 from reprocompare.base.records import (TABLE4_K, project_path, read_json, write_json_atomic,
                                        write_text_atomic)
 from reprocompare.base.run_records import (read_claims, read_settings, read_split, read_summary,
                                            unfinish, write_settings, write_summary)
-from reprocompare.base.seeds import SAMPLE, derive_seed, generator
+from reprocompare.base.seeds import SAMPLE, derive_seed
 from reprocompare.base.strategies import ESTIMATORS, REPEATED_HOLDOUT
 from reprocompare.corpora.conll import (DOCSTART, Corpus, check_has_chunks, read_conll,
                                         task_corpus)
+from reprocompare.corpora.subsample import subsample, too_small
 from reprocompare.estimators.variance import decompose, design_array
 from reprocompare.reports import latex, tables as t, variance as v
 from reprocompare.reports.front import answer_rst
@@ -113,28 +112,6 @@ def conll_text(corpus: Corpus) -> str:
     return "\n".join(lines) + "\n"
 
 
-def subsample(corpus: Corpus, n: int, seed: int) -> Corpus:
-    """``n`` sentences drawn without replacement (seeded), kept in corpus order.
-
-    Parameters
-    ----------
-    corpus : Corpus
-        The corpus.
-    n : int
-        How many sentences.
-    seed : int
-        The draw's seed.
-
-    Returns
-    -------
-    Corpus
-        The subsample.
-    """
-    chosen = np.sort(generator(seed).choice(len(corpus), size=n, replace=False))
-    return Corpus(corpus.path, tuple(corpus.sentences[i] for i in chosen.tolist()),
-                  corpus.scheme, corpus.sha256)
-
-
 def prepare_corpus(source: str, settings: dict, out_conll: str, out_info: str) -> None:
     """Read, validate and (optionally) subsample a corpus; write it as a clean CoNLL file.
 
@@ -157,11 +134,12 @@ def prepare_corpus(source: str, settings: dict, out_conll: str, out_info: str) -
                         ill_formed=settings["ill_formed"])
     check_has_chunks(corpus)
     source_sha256, n_source = corpus.sha256, len(corpus)
+    part = settings.get("subsample_part", 0)
     if settings.get("subsample") is not None:
-        if settings["subsample"] > len(corpus):
-            raise UserError(f"subsample of {settings['subsample']} sentences, but the corpus "
-                            f"has {len(corpus)}", key="subsample", path=source)
-        corpus = subsample(corpus, settings["subsample"], settings["subsample_seed"])
+        if (part + 1) * settings["subsample"] > len(corpus):
+            raise UserError(too_small(settings["subsample"], part, len(corpus)),
+                            key="subsample_part" if part else "subsample", path=source)
+        corpus = subsample(corpus, settings["subsample"], settings["subsample_seed"], part)
     text = conll_text(corpus)
     write_text_atomic(out_conll, text)
     # validated above; ill_formed: keep must survive the copy too
@@ -171,7 +149,9 @@ def prepare_corpus(source: str, settings: dict, out_conll: str, out_info: str) -
         "source": project_path(source), "source_sha256": source_sha256,
         "source_sentences": n_source, "sentences": len(prepared),
         "tokens": prepared.n_tokens, "scheme": prepared.scheme, "sha256": prepared.sha256,
-        "subsample": settings.get("subsample"), "subsample_seed": settings.get("subsample_seed")})
+        "subsample": settings.get("subsample"), "subsample_seed": settings.get("subsample_seed"),
+        # which of the seed's disjoint subsamples: parts of one seed share no sentence
+        "subsample_part": part})
 
 
 def load_prepared(conll_path: str, info_path: str | None = None) -> Corpus:

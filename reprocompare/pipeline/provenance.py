@@ -91,6 +91,8 @@ def corpus(config: dict, name: str) -> dict:
                                                 "ill_formed", "subsample")}}
     if settings["subsample"] is not None:  # the seed of no subsample changes nothing
         record["subsample_seed"] = settings["subsample_seed"]
+        if settings["subsample_part"]:  # part 0 is the subsample drawn before parts existed
+            record["subsample_part"] = settings["subsample_part"]
     return record
 
 

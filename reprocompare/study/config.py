@@ -25,6 +25,7 @@ from reprocompare.base.strategies import (REPEATED_HOLDOUT, of_estimator, splitt
                                           strategy as strategy_of)
 from reprocompare.base.seeds import derive_seed
 from reprocompare.corpora.conll import check_has_chunks, read_conll
+from reprocompare.corpora.subsample import too_small
 from reprocompare.search.config import check_config as check_search_config
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -389,9 +390,10 @@ def check_corpora(config: dict) -> None:
                           ill_formed=corpus["ill_formed"])
         check_has_chunks(read)
         n = corpus["subsample"] or len(read)
-        if n > len(read):
-            raise UserError(f"subsample of {n} sentences, but the corpus has {len(read)}",
-                            path=corpus["path"])
+        part = corpus["subsample_part"] if corpus["subsample"] else 0
+        if (part + 1) * n > len(read):
+            raise UserError(too_small(n, part, len(read)), path=corpus["path"],
+                            key="subsample_part" if part else None)
         sample = config["variation"]["sample_size"]
         if sample is not None:  # each data sample of a design is split, not the corpus
             if sample >= n:
