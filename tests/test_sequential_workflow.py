@@ -179,3 +179,30 @@ def test_resume_and_sequential_widen_a_sequential_study_to_its_maximum():
     assert (config["repetitions"], widest(config)["repetitions"]) == (2, 6)
     config["stopping"]["enabled"] = False
     assert widest(config) is config and config["repetitions"] == 2
+
+
+def test_a_comparison_without_results_resumes_the_waves_from_its_first(tmp_path):
+    # a study whose one comparison ran to R = 20 and whose other has no results (added later,
+    # or moved away to train again) resumes at the first wave, not at the first's R: the other
+    # would get no look before R = 20 and no chance to stop early (found rerunning a study's
+    # BiLSTMs at new defaults beside its finished CRFs)
+    from reprocompare.base.run_records import ESTIMATES
+    from reprocompare.commands.resume import run_directory
+    from reprocompare.commands.sequential import _complete
+    from reprocompare.study.config import validate
+
+    config = study({"type": "majority"}, {"type": "majority", "scheme": "IOBES"}, wave=5,
+                   maximum=20)
+    config["models"]["c"] = {"type": "majority", "scheme": "IOB1"}
+    config["comparisons"]["q"] = {"a": "a", "b": "c", "corpora": ["tiny"]}
+    config = validate(config, "study.yaml")
+    for r in range(20):
+        run = run_directory(tmp_path, "tiny", "p", "holdout", r)
+        run.mkdir(parents=True)
+        (run / ESTIMATES.name).write_text("{}")
+    assert _complete(config, tmp_path) == 0
+    for r in range(7):
+        run = run_directory(tmp_path, "tiny", "q", "holdout", r)
+        run.mkdir(parents=True)
+        (run / ESTIMATES.name).write_text("{}")
+    assert _complete(config, tmp_path) == 7

@@ -65,11 +65,13 @@ def _complete(config: dict, directory: Path) -> int:
     strategy), up to the maximum."""
     complete = {}
     for corpus, comparison, strategy, r in planned_runs(widest(config)):
-        done = finished(run_directory(directory, corpus, comparison, strategy, r))
         key = (corpus, comparison, strategy)
-        if done and complete.get(key, 0) == r:
+        # every planned cell counts, none run too: a comparison added to a finished study (or
+        # one whose results were moved away to train again) starts the waves from its first
+        if complete.setdefault(key, 0) == r and \
+                finished(run_directory(directory, corpus, comparison, strategy, r)):
             complete[key] = r + 1
-    return min(complete.values(), default=0) if complete else 0
+    return min(complete.values(), default=0)
 
 
 def _summaries(config: dict, directory: Path) -> list[dict]:
