@@ -44,14 +44,26 @@ def _command(tmp_path: Path, config: Path) -> list[str]:
             "--directory", str(tmp_path / "run"), "--", "--cores", "2", "--quiet"]
 
 
-@pytest.mark.parametrize("how", ["Ctrl-C", "SIGTERM", "SIGKILL"])
+def _as_a_background_job():
+    """What a non-interactive shell does to a command it runs with `&` (as nohup scripts and
+    batch jobs do): SIGINT and SIGQUIT ignored, inherited by everything it starts."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGQUIT, signal.SIG_IGN)
+
+
+@pytest.mark.parametrize("how", ["Ctrl-C", "SIGTERM", "SIGKILL", "SIGTERM in the background"])
 def test_an_interrupted_wave_resumes_with_the_same_command(tmp_path, how):
     config = _study(tmp_path)
     (tmp_path / "run").mkdir()
     log = (tmp_path / "first.log").open("w")
-    # a session of its own, as a terminal gives a command: Ctrl-C is SIGINT to its group
+    # a session of its own, as a terminal gives a command: Ctrl-C is SIGINT to its group; in
+    # the background of a script it starts with SIGINT ignored, and snakemake must still stop
+    # (it inherited the ignored SIGINT and ran on, found stopping a study run with nohup)
+    background = how.endswith("in the background")
+    how = how.removesuffix(" in the background")
     first = subprocess.Popen(_command(tmp_path, config), stdout=log, stderr=subprocess.STDOUT,
-                             start_new_session=True, cwd=tmp_path)
+                             start_new_session=True, cwd=tmp_path,
+                             preexec_fn=_as_a_background_job if background else None)
     job = psutil.Process(handshake(tmp_path / "fifo"))
     assert (tmp_path / "run" / ".snakemake" / "locks").is_dir()  # the wave holds its lock
     snakemake = psutil.Process(

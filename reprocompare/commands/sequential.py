@@ -217,35 +217,46 @@ def supervise(command: list[str], directory: Path) -> tuple[int, int | None]:
     """
     record = directory / RUN_RECORD
     record.parent.mkdir(parents=True, exist_ok=True)
-    # its own process group: a signal reaches snakemake and its jobs once, from us, and is
-    # waited for (a terminal's Ctrl-C alone would reach both, and Python would kill snakemake
-    # a quarter of a second later, its lock left behind)
-    process = subprocess.Popen(command, process_group=0)
-    try:
-        watchdog = subprocess.Popen([sys.executable, "-c", WATCHDOG], stdin=subprocess.PIPE,
-                                    text=True, process_group=process.pid)
-    except OSError:  # snakemake has already ended (its group with it)
-        watchdog = None
-    record.write_text(json.dumps({"host": socket.gethostname(), "pid": os.getpid(),
-                                  "snakemake": process.pid}), encoding="utf-8")
     received: list[int] = []
+    started: list[subprocess.Popen] = []
 
     def forward(signum, frame):
         received.append(signum)
         # as SIGINT, which snakemake answers by stopping its jobs and freeing its lock (its
         # Ctrl-C); a second signal: the user insists, and snakemake gets no more time
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL if len(received) > 1 else signal.SIGINT)
+        if started:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(started[0].pid, signal.SIGKILL if len(received) > 1 else signal.SIGINT)
 
+    # the handlers before snakemake starts: a signal this process catches is the default in a
+    # program it starts, where an ignored one stays ignored. A command run in the background of
+    # a script (`cmd &`, as nohup and batch jobs do) gets SIGINT ignored, and snakemake would
+    # inherit that and never hear the SIGINT it is stopped by
     previous = {signum: signal.signal(signum, forward) for signum in FORWARDED}
+    watchdog = None
     try:
+        # its own process group: a signal reaches snakemake and its jobs once, from us, and is
+        # waited for (a terminal's Ctrl-C alone would reach both, and Python would kill
+        # snakemake a quarter of a second later, its lock left behind)
+        process = subprocess.Popen(command, process_group=0)
+        started.append(process)
+        if received:  # a signal while it started: stop it now
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGINT)
+        with contextlib.suppress(OSError):  # snakemake has already ended (its group with it)
+            watchdog = subprocess.Popen([sys.executable, "-c", WATCHDOG], stdin=subprocess.PIPE,
+                                        text=True, process_group=process.pid)
+        record.write_text(json.dumps({"host": socket.gethostname(), "pid": os.getpid(),
+                                      "snakemake": process.pid}), encoding="utf-8")
         returncode = process.wait()  # snakemake stops its jobs and frees its lock, then exits
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
-        with contextlib.suppress(OSError, AttributeError):  # AttributeError: no watchdog
-            watchdog.communicate("done")
-        _end_group(process)
+        if watchdog is not None:
+            with contextlib.suppress(OSError):
+                watchdog.communicate("done")
+        if started:
+            _end_group(started[0])
     locks = directory / ".snakemake" / "locks"
     if not (locks.is_dir() and any(locks.iterdir())):
         record.unlink(missing_ok=True)  # else it tells the next run that the lock is ours
