@@ -14,30 +14,27 @@ the first decided verdict, or at MAX_R undecided. Two intervals are compared:
 Parts: (a) coverage of the true SNR at the stop, and at every look up to MAX_R; (b) verdicts,
 right and wrong; (c) R at the verdict against fixed designs; (d) the predictive reproducibility
 Phi(SNR) against Eq. 1's share: repetitions for the same width, and coverage of the true
-P(estimate > 0) at R = 5 and 1000; (e) the committed chunking studies replayed.
+P(estimate > 0) at R = 5 and 1000. The committed studies replayed under the rule as it runs:
+benchmarks/bench_replay.py.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import platform
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 import scipy
 from scipy import stats
 
-from reprocompare.estimators.null import mixture_null_offset
 from reprocompare.estimators.reproducibility import (repetitions_for_reproducibility,
                                                      snr_exact_interval)
-from reprocompare.estimators.sequential import PRIOR_SCALE, log_e_value, sequence_from_t
+from reprocompare.estimators.sequential import PRIOR, log_e_value, sequence_from_t
 from reprocompare.estimators.verdict import (NO_DIFFERENCE, OPPOSED, SUPPORTED, THRESHOLD,
-                                             UNDECIDED, decisions, replay)
+                                             UNDECIDED, decisions)
 
-ROOT = Path(__file__).resolve().parents[1]
 SNRS = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0)
 LAWS = ("normal", "skewed")
 WAVES = (1, 5, 10)
@@ -280,28 +277,6 @@ def calibration_table() -> list[str]:
     return lines
 
 
-def replay_table() -> list[str]:
-    lines = ["| study | R run | estimator | SNR at R run | verdict at R run (CS) | wave | "
-             "stops at | verdict there |", "|---|---|---|---|---|---|---|---|"]
-    for path in sorted(ROOT.glob("studies/chunking*/results/summaries/*/*.json")):
-        if path.name.endswith(".claims.json"):
-            continue
-        record = json.loads(path.read_text())
-        values, conclusion = record["values"], record["summary"]["conclusion"]
-        offset = mixture_null_offset(values["Vote"], values["Avg"], conclusion).snr
-        study = path.relative_to(ROOT).parts[1]
-        for name in ("ST", "RS", "Avg", "Vote", "Mixture"):
-            snr0 = offset if name == "Mixture" else 0.0
-            full = replay(values[name], len(values[name]), conclusion, snr0=snr0)
-            for wave in (1, 5):
-                result = replay(values[name], wave, conclusion, snr0=snr0)
-                lines.append(f"| {study} | {len(values[name])} | {name} | "
-                             f"{full.verdict.snr:.3f} | {full.verdict.text} | {wave} | "
-                             f"{result.stopped_at} | {result.verdict.text} |")
-        progress(f"  replayed {study}")
-    return lines
-
-
 def main() -> None:
     started = time.perf_counter()
     progress(f"simulating {STUDIES} studies per cell, R = 2..{MAX_R}")
@@ -326,15 +301,13 @@ def main() -> None:
     widths = width_table()
     progress("calibration of the predictive reproducibility")
     calibration = calibration_table()
-    progress("replaying the committed chunking studies")
-    replays = replay_table()
     elapsed = time.perf_counter() - started
     print("<!-- written by benchmarks/bench_sequential.py; rerun it to refresh -->")
     print(f"Measured on {platform.machine()}, Python {platform.python_version()}, numpy "
           f"{np.__version__}, scipy {scipy.__version__} in {elapsed:.0f} s: {STUDIES} simulated "
           f"studies per cell (Monte Carlo standard error of a share near 95%: "
           f"{100 * math.sqrt(0.95 * 0.05 / STUDIES):.1f} points, near 50%: "
-          f"{100 * math.sqrt(0.25 / STUDIES):.1f}), prior scale {PRIOR_SCALE:g}, threshold "
+          f"{100 * math.sqrt(0.25 / STUDIES):.1f}), prior scale {PRIOR:g}, threshold "
           f"{THRESHOLD:g}, confidence "
           f"{CONFIDENCE:g}.")
     for title, notes, table in sections:
@@ -349,10 +322,6 @@ def main() -> None:
     print(f"\nCoverage (percent, nominal 95) of the true P(estimate > 0), {CALIBRATION_STUDIES} "
           "studies per row; widths from 200 of them:\n")
     print("\n".join(calibration))
-    print("\n### (e) The committed chunking studies replayed (time-uniform rule)\n")
-    print("Mixture with its null SNR offset from the whole study (estimators.null, centred). "
-          "\"verdict at R run\": the rule applied once to all repetitions.\n")
-    print("\n".join(replays))
 
 
 if __name__ == "__main__":

@@ -52,7 +52,7 @@ import numpy as np
 from scipy import optimize
 
 from reprocompare.estimators.normality import normal_model
-from reprocompare.estimators.sequential import PRIOR_SCALE, log_e_value, looks
+from reprocompare.estimators.sequential import PRIOR, log_e_value, looks
 from reprocompare.estimators.verdict import THRESHOLD, decision_bounds
 
 #: predictive paths per judgement: the probability's Monte Carlo standard error is at most
@@ -62,7 +62,7 @@ DRAWS = 4000
 
 @lru_cache(maxsize=65536)
 def t_threshold(repetitions: int, snr: float, confidence: float,
-                prior_scale: float = PRIOR_SCALE) -> float:
+                prior=PRIOR) -> float:
     r"""The t statistic at which the confidence sequence's low end reaches ``snr`` at R.
 
     The sequence at R excludes an SNR c when the mixture e-value :math:`M_R(c) \ge 1/\alpha`
@@ -78,8 +78,8 @@ def t_threshold(repetitions: int, snr: float, confidence: float,
         c, the SNR the low end must reach.
     confidence : float
         The sequence's confidence, in (0, 1).
-    prior_scale : float, default PRIOR_SCALE
-        Scale of the sequence's mixture prior.
+    prior : float or sequence of (float, float), default PRIOR
+        The confidence sequence's mixing prior (:data:`.sequential.PRIOR`).
 
     Returns
     -------
@@ -94,7 +94,7 @@ def t_threshold(repetitions: int, snr: float, confidence: float,
     0.84
     """
     bound = math.log(1 / (1 - confidence))
-    f = lambda t: float(log_e_value(t, repetitions, snr, prior_scale=prior_scale)) - bound  # noqa: E731
+    f = lambda t: float(log_e_value(t, repetitions, snr, prior=prior)) - bound  # noqa: E731
     start = math.sqrt(repetitions) * snr
     # the e-value is smallest near T = sqrt(R) c (the data agree with c); its crossing lies
     # to the right
@@ -109,15 +109,15 @@ def t_threshold(repetitions: int, snr: float, confidence: float,
 
 
 def _reached(t: np.ndarray, repetitions: int, bounds: tuple[float, float], confidence: float,
-             prior_scale: float) -> np.ndarray:
+             prior) -> np.ndarray:
     """Per path, which of the four interval events a look at R with statistics ``t`` reaches:
     low >= b+, high <= b-, low > b-, high < b+ (columns; the ties between > and >= have
     probability 0 for continuous draws)."""
     below, above = bounds
-    thresholds = [t_threshold(repetitions, above, confidence, prior_scale),
-                  t_threshold(repetitions, -below, confidence, prior_scale),
-                  t_threshold(repetitions, below, confidence, prior_scale),
-                  t_threshold(repetitions, -above, confidence, prior_scale)]
+    thresholds = [t_threshold(repetitions, above, confidence, prior),
+                  t_threshold(repetitions, -below, confidence, prior),
+                  t_threshold(repetitions, below, confidence, prior),
+                  t_threshold(repetitions, -above, confidence, prior)]
     return np.stack([t >= thresholds[0], -t >= thresholds[1],
                      t >= thresholds[2], -t >= thresholds[3]], axis=-1)
 
@@ -130,7 +130,7 @@ def _decided(reached: np.ndarray) -> np.ndarray:
 def stops(values, conclusion: str = "A>B", *, wave: int, max_repetitions: int,
           threshold: float = THRESHOLD, confidence: float, snr0: float = 0.0,
           draws: int = DRAWS, seed: int = 0,
-          prior_scale: float = PRIOR_SCALE) -> np.ndarray | None:
+          prior=PRIOR) -> np.ndarray | None:
     r"""Per predictive path, the R of the look at which the normal path's verdict is decided.
 
     The verdict of :func:`~reprocompare.estimators.verdict.verdict` (time-uniform, looks every
@@ -159,8 +159,8 @@ def stops(values, conclusion: str = "A>B", *, wave: int, max_repetitions: int,
         Predictive paths.
     seed : int, default 0
         Seed of the paths (the same inputs and seed give the same stops).
-    prior_scale : float, default PRIOR_SCALE
-        Scale of the confidence sequence's mixture prior.
+    prior : float or sequence of (float, float), default PRIOR
+        The confidence sequence's mixing prior (:data:`.sequential.PRIOR`).
 
     Returns
     -------
@@ -188,7 +188,7 @@ def stops(values, conclusion: str = "A>B", *, wave: int, max_repetitions: int,
         sd = float(part.std(ddof=1))
         t = math.sqrt(n) * float(part.mean()) / sd if sd > 0 else math.copysign(math.inf,
                                                                                   part.mean())
-        seen |= _reached(np.asarray(t), n, bounds, confidence, prior_scale)
+        seen |= _reached(np.asarray(t), n, bounds, confidence, prior)
     if _decided(seen):
         return np.full(draws, r)
     ahead = [n for n in looks(int(max_repetitions), wave) if n > r]
@@ -208,7 +208,7 @@ def stops(values, conclusion: str = "A>B", *, wave: int, max_repetitions: int,
     # pooled sums of squares: the old, each wave's own, and the gap between their means
     squares = ss + np.cumsum(within + counts * k / n * (before / counts - sums / k) ** 2, axis=1)
     t = np.sqrt(n) * (totals / n) / np.sqrt(squares / (n - 1))
-    events = np.stack([_reached(t[:, j], int(m), bounds, confidence, prior_scale)
+    events = np.stack([_reached(t[:, j], int(m), bounds, confidence, prior)
                        for j, m in enumerate(ahead)], axis=1) | seen  # (paths, looks, 4)
     decided = _decided(np.logical_or.accumulate(events, axis=1))
     first = np.argmax(decided, axis=1)

@@ -39,7 +39,7 @@ import numpy as np
 from reprocompare.estimators.futility import DRAWS, decided_probability, judge
 from reprocompare.estimators.null import SINGLE, mixture_null_offset
 from reprocompare.estimators.reproducibility import snr
-from reprocompare.estimators.sequential import looks
+from reprocompare.estimators.sequential import PRIOR, looks
 from reprocompare.estimators.verdict import (CONFIDENCE, THRESHOLD, Verdict, _decision_name,
                                              decide, family_confidence, verdict)
 
@@ -102,7 +102,7 @@ def look_verdicts(values: Mapping[str, np.ndarray], repetitions: int,
                   estimators: Sequence[str], *, wave: int, max_repetitions: int,
                   conclusion: str = "A>B", threshold: float = THRESHOLD,
                   confidence: float = CONFIDENCE, comparisons: int = 1,
-                  forecast: bool = True) -> dict[str, Verdict]:
+                  forecast: bool = True, prior=PRIOR) -> dict[str, Verdict]:
     """The deciding estimators' verdicts at one look, as the workflow's summaries give them.
 
     The confidence of each verdict is the family's, Bonferroni-adjusted over ``comparisons x
@@ -134,6 +134,9 @@ def look_verdicts(values: Mapping[str, np.ndarray], repetitions: int,
         How many comparisons the study decides (the family grows with them).
     forecast : bool, default True
         Search "N more" for an undecided verdict, as the workflow does.
+    prior : float or sequence of (float, float), default PRIOR
+        The confidence sequences' mixing prior (:data:`.sequential.PRIOR`; another only to
+        measure the rule against it).
 
     Returns
     -------
@@ -149,14 +152,14 @@ def look_verdicts(values: Mapping[str, np.ndarray], repetitions: int,
                                     conclusion).snr_normal if name == "Mixture" else 0.0)
         out[name] = verdict(values[name][:repetitions], conclusion, threshold=threshold,
                             confidence=each, snr0=snr0, time_uniform=True,
-                            max_repetitions=limit, wave=wave)
+                            max_repetitions=limit, wave=wave, prior=prior)
     return out
 
 
 def run_rule(values: Mapping[str, np.ndarray], estimators: Sequence[str], *, wave: int,
              max_repetitions: int, conclusion: str = "A>B", threshold: float = THRESHOLD,
              confidence: float = CONFIDENCE, comparisons: int = 1,
-             futility: Futility | None = None) -> SimulatedStudy:
+             futility: Futility | None = None, prior=PRIOR) -> SimulatedStudy:
     """The stopping rule on one study: waves until every deciding estimator is decided.
 
     Looks at R = max(2, wave), 2 wave, ... up to ``min(max_repetitions, len(values))`` (a last,
@@ -188,6 +191,9 @@ def run_rule(values: Mapping[str, np.ndarray], estimators: Sequence[str], *, wav
         without a verdict (it claims nothing). The verdicts it gets carry no "N more"
         (``look_verdicts(..., forecast=False)``); a rule that simulates the rest of the study
         runs :func:`simulate` on :func:`continuation_source` of ``observed``.
+    prior : float or sequence of (float, float), default PRIOR
+        The confidence sequences' mixing prior (:data:`.sequential.PRIOR`; another only to
+        measure the rule against it).
 
     Returns
     -------
@@ -202,7 +208,8 @@ def run_rule(values: Mapping[str, np.ndarray], estimators: Sequence[str], *, wav
     taken: list[int] = []
     futile = decided = False
     settings = dict(wave=wave, max_repetitions=max_repetitions, conclusion=conclusion,
-                    threshold=threshold, confidence=confidence, comparisons=comparisons)
+                    threshold=threshold, confidence=confidence, comparisons=comparisons,
+                    prior=prior)
     for r in looks(available, wave):
         taken.append(r)
         # the looks on the way decide without "N more" (5x faster); the stop gets it below
@@ -221,7 +228,7 @@ def run_rule(values: Mapping[str, np.ndarray], estimators: Sequence[str], *, wav
 
 
 def futility_rule(level: float, *, wave: int, max_repetitions: int,
-                  draws: int = DRAWS) -> Futility:
+                  draws: int = DRAWS, prior=PRIOR) -> Futility:
     """The workflow's futility stopping as a :func:`run_rule` hook (issue 39, item 1).
 
     At look R the study is futile when :func:`~reprocompare.estimators.futility.judge` says so
@@ -238,6 +245,9 @@ def futility_rule(level: float, *, wave: int, max_repetitions: int,
         The study's maximum R.
     draws : int, default DRAWS
         Predictive paths per judgement.
+    prior : float or sequence of (float, float), default PRIOR
+        The confidence sequences' mixing prior (:data:`.sequential.PRIOR`; another only to
+        measure the rule against it).
 
     Returns
     -------
@@ -248,7 +258,8 @@ def futility_rule(level: float, *, wave: int, max_repetitions: int,
                observed: Mapping[str, np.ndarray]) -> bool:
         return judge({name: decided_probability(
             observed[name], v.conclusion, wave=wave, max_repetitions=max_repetitions,
-            threshold=v.threshold, confidence=v.confidence, snr0=v.snr0, draws=draws, seed=r)
+            threshold=v.threshold, confidence=v.confidence, snr0=v.snr0, draws=draws, seed=r,
+            prior=prior)
             for name, v in verdicts.items() if v.decision == "undecided"}, level).futile
 
     return futile
@@ -465,7 +476,7 @@ def simulate(source: Source, estimators: Sequence[str], *, studies: int, seed: i
              wave: int, max_repetitions: int, conclusion: str = "A>B",
              threshold: float = THRESHOLD, confidence: float = CONFIDENCE,
              comparisons: int = 1, truth: Mapping[str, str] | None = None,
-             futility: Futility | None = None) -> Plan:
+             futility: Futility | None = None, prior=PRIOR) -> Plan:
     """Run the stopping rule on ``studies`` seeded studies drawn from ``source``.
 
     Study ``i`` draws its ``max_repetitions`` values from
@@ -500,6 +511,9 @@ def simulate(source: Source, estimators: Sequence[str], *, studies: int, seed: i
         :func:`truth_of_values`); without it no wrong share.
     futility : callable, optional
         The futility hook of :func:`run_rule`.
+    prior : float or sequence of (float, float), default PRIOR
+        The confidence sequences' mixing prior (:data:`.sequential.PRIOR`; another only to
+        measure the rule against it).
 
     Returns
     -------
@@ -523,7 +537,7 @@ def simulate(source: Source, estimators: Sequence[str], *, studies: int, seed: i
         values = source(np.random.default_rng([int(seed), i]), max_repetitions)
         done.append(run_rule(values, estimators, wave=wave, max_repetitions=max_repetitions,
                              conclusion=conclusion, threshold=threshold, confidence=confidence,
-                             comparisons=comparisons, futility=futility))
+                             comparisons=comparisons, futility=futility, prior=prior))
     settings = {"estimators": list(estimators), "wave": wave,
                 "max_repetitions": max_repetitions, "threshold": float(threshold),
                 "confidence": float(confidence), "conclusion": conclusion,

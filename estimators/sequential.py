@@ -24,7 +24,8 @@ Grunwald et al. and Wang & Ramdas 2023, then inverted):
    As R grows these are likelihood ratios of a growing family of sigma-fields, so under
    :math:`\theta_0` the sequence is a nonnegative martingale with mean 1.
 2. Mixing :math:`\theta_1` over a normal prior centred at :math:`\theta_0` with standard
-   deviation ``prior_scale`` (:data:`PRIOR_SCALE`) keeps it one:
+   deviation ``prior`` (:data:`PRIOR`) keeps it one (as does a mixture of such normals,
+   ``prior`` as (weight, scale) pairs: a weighted mean of e-values is one):
    :math:`M_R(\theta_0) = \int L_R(\theta_1, \theta_0)\,\mathcal N(\theta_1; \theta_0,
    \mathrm{scale}^2)\,d\theta_1`, the e-value of :func:`snr_e_value`. At
    :math:`\theta_0 = 0` it is Wang & Ramdas' closed form (their Theorem 4.9, precision
@@ -46,8 +47,14 @@ is evaluated where boost's series loses accuracy. The set is an interval (``log 
 quasi-convex in :math:`\theta_0`, checked on a grid by the tests); its ends are found by
 ``scipy.optimize.brentq`` outward from a point inside.
 
-Why ``PRIOR_SCALE = 2``: the prior spreads the evidence over the alternatives; a wide one
-decides large SNRs early and costs a little width at large R. With scale 2, estimates whose
+Why ``PRIOR = 2``: the prior spreads the evidence over the alternatives; a wide one
+decides large SNRs early and costs a little width at large R. A mixture of normals tuned to a
+maximum of 200 repetitions (mass on scales 0.8 and 0.3 beside 3) decides more often near the
+threshold at R in the hundreds, but later at the R = 5-20 our studies run, and with futility
+stopping it does not shorten the studies near the threshold (``benchmarks/bench_prior.py``,
+docs/sequential.md, "A sharper sequence?"); a prior chosen from a study's maximum would also
+stop being valid when a study grows past it after its results were seen, so one scale, fixed
+in advance, stays. With scale 2, estimates whose
 SNR is large enough (about 10 or more, as a tagger 25 F1 points behind another gives) exclude
 an SNR of Phi^-1(0.8) = 0.84 already at R = 5; with scale 1.5 even perfectly consistent
 estimates do not (lower end 0.78), with 1 not before R = 7. The half-width at SNR 0 and R = 1000
@@ -89,9 +96,9 @@ from scipy import optimize, special
 from reprocompare.estimators.reproducibility import (TooFewRepetitions, _is_constant, _values,
                                                      snr_exact_interval)
 
-#: Standard deviation of the normal prior over the alternative SNR, centred at the SNR tested
-#: (see the module docstring for why 2).
-PRIOR_SCALE = 2.0
+#: The mixing prior over the alternative SNR, centred at the SNR tested: one normal's standard
+#: deviation (see the module docstring for why 2, and why not a mixture of normals).
+PRIOR = 2.0
 
 #: Nodes of the trapezoidal rule for :func:`log_moment` (193 already agree to 1e-8).
 _NODES = 201
@@ -107,10 +114,19 @@ def _check_confidence(confidence: float) -> float:
     return float(confidence)
 
 
-def _check_prior_scale(prior_scale: float) -> float:
-    if not (math.isfinite(prior_scale) and prior_scale > 0):
-        raise ValueError(f"prior_scale must be a positive number, got {prior_scale!r}")
-    return float(prior_scale)
+def _check_prior(prior) -> tuple[tuple[float, float], ...]:
+    """The prior as (weight, scale) pairs; a number is one normal of that scale."""
+    pairs = ((1.0, prior),) if isinstance(prior, (int, float)) else prior
+    try:
+        components = tuple((float(weight), float(scale)) for weight, scale in pairs)
+    except (TypeError, ValueError):
+        raise ValueError(f"prior must be a positive scale or (weight, scale) pairs, got {prior!r}")
+    if not components or not all(math.isfinite(scale) and scale > 0 for _, scale in components):
+        raise ValueError(f"prior scales must be positive numbers, got {prior!r}")
+    if not all(weight > 0 for weight, _ in components) \
+            or abs(sum(weight for weight, _ in components) - 1) > 1e-9:
+        raise ValueError(f"prior weights must be positive and sum to 1, got {prior!r}")
+    return components
 
 
 def log_moment(z, repetitions):
@@ -169,7 +185,7 @@ def _invariant(t_statistic, n):
     return r, rest
 
 
-def log_e_value(t_statistic, repetitions, snr, *, prior_scale: float = PRIOR_SCALE):
+def log_e_value(t_statistic, repetitions, snr, *, prior=PRIOR):
     r""":math:`\log M_R(\theta_0)`: the mixture e-value against "the SNR is ``snr``", vectorized.
 
     Parameters
@@ -180,38 +196,42 @@ def log_e_value(t_statistic, repetitions, snr, *, prior_scale: float = PRIOR_SCA
         R >= 2, the number of estimates behind ``t_statistic``.
     snr : array_like
         :math:`\theta_0`, the SNR under test.
-    prior_scale : float
-        Standard deviation of the normal mixture over the alternative, centred at ``snr``.
+    prior : float or sequence of (float, float), default PRIOR
+        The mixing prior over the alternative, centred at ``snr``: one normal's standard
+        deviation, or (weight, standard deviation) pairs of normals whose weights sum to 1.
 
     Returns
     -------
     ndarray
         The log of the ratio of the mixed to the null density of the maximal invariant (module
-        docstring, steps 1-2). With the prior :math:`\mathcal N(\theta_0, g^2)`, :math:`P = R +
+        docstring, steps 1-2). With one normal :math:`\mathcal N(\theta_0, g^2)`, :math:`P = R +
         1/g^2`, :math:`r = S/\sqrt V` and :math:`a = 1 - r^2/P`:
         :math:`\log M = -\tfrac12\log(g^2 P) - \tfrac R2 \log a + \tfrac{R^2\theta_0^2}{2P}
         + J_R\!\left(\tfrac{r\theta_0}{g^2 P\sqrt a}\right) - J_R(r\theta_0)`, with
-        :math:`J_R` from :func:`log_moment`.
+        :math:`J_R` from :func:`log_moment`; a mixture of normals mixes these by its weights
+        (in log space).
 
     Examples
     --------
-    At SNR 0 it is Wang & Ramdas' Theorem 4.9; for T = 3 at R = 10 and scale 2:
+    At SNR 0 and one normal of scale 2 it is Wang & Ramdas' Theorem 4.9; for T = 3 at R = 10:
 
     >>> round(float(log_e_value(3.0, 10, 0.0)), 6)
     1.488462
     """
-    scale = _check_prior_scale(prior_scale)
+    components = _check_prior(prior)
     n = np.asarray(repetitions, dtype=np.float64)
     if np.any(n < 2):
         raise TooFewRepetitions(f"need at least 2 repetitions, got {np.min(n):g}")
     theta = np.asarray(snr, dtype=np.float64)
     r, rest = _invariant(t_statistic, n)
-    precision = n + 1 / scale**2
-    a = (rest + 1 / scale**2) / precision
-    shifted = r * theta / (scale**2 * precision * np.sqrt(a))
-    return (-0.5 * np.log(scale**2 * precision) - 0.5 * n * np.log(a)
-            + 0.5 * n * n * theta * theta / precision
-            + log_moment(shifted, n) - log_moment(r * theta, n))
+    mixed = []  # each component's log of its weight times its mixed density
+    for weight, scale in components:
+        precision = n + 1 / scale**2
+        a = (rest + 1 / scale**2) / precision
+        shifted = r * theta / (scale**2 * precision * np.sqrt(a))
+        mixed.append(math.log(weight) - 0.5 * np.log(scale**2 * precision) - 0.5 * n * np.log(a)
+                     + 0.5 * n * n * theta * theta / precision + log_moment(shifted, n))
+    return np.logaddexp.reduce(np.broadcast_arrays(*mixed), axis=0) - log_moment(r * theta, n)
 
 
 def t_statistic(values, conclusion: str = "A>B") -> float:
@@ -240,7 +260,7 @@ def t_statistic(values, conclusion: str = "A>B") -> float:
 
 
 def snr_e_value(values, snr: float = 0.0, conclusion: str = "A>B", *,
-                prior_scale: float = PRIOR_SCALE) -> float:
+                prior=PRIOR) -> float:
     """The anytime-valid e-value :math:`M_R` against "the SNR is ``snr``" (module docstring).
 
     Under that SNR and normality, the chance that it ever reaches 1/alpha, at any R, is at most
@@ -255,8 +275,9 @@ def snr_e_value(values, snr: float = 0.0, conclusion: str = "A>B", *,
         The SNR of the null hypothesis.
     conclusion : {'A>B', 'B>A'}, default 'A>B'
         The conclusion under test: the estimates are read with its sign.
-    prior_scale : float, default PRIOR_SCALE
-        Scale of the normal mixture prior on the SNR (module docstring).
+    prior : float or sequence of (float, float), default PRIOR
+        The mixing prior on the SNR: one normal's scale, or (weight, scale) pairs of normals
+        (module docstring).
 
     Returns
     -------
@@ -267,7 +288,7 @@ def snr_e_value(values, snr: float = 0.0, conclusion: str = "A>B", *,
     if _is_constant(signed) and not np.any(signed):
         return 1.0
     t = t_statistic(signed)
-    return float(np.exp(log_e_value(t, len(signed), snr, prior_scale=prior_scale)))
+    return float(np.exp(log_e_value(t, len(signed), snr, prior=prior)))
 
 
 def _inside(f, t: float, n: int) -> float:
@@ -300,7 +321,7 @@ def _end(f, inside: float, direction: int) -> float:
 
 
 def sequence_from_t(t: float, repetitions: int, *, confidence: float = 0.95,
-                    prior_scale: float = PRIOR_SCALE) -> tuple[float, float]:
+                    prior=PRIOR) -> tuple[float, float]:
     """The confidence sequence's interval at R = ``repetitions`` given the t statistic.
 
     Parameters
@@ -311,8 +332,9 @@ def sequence_from_t(t: float, repetitions: int, *, confidence: float = 0.95,
         R.
     confidence : float, default 0.95
         Confidence level, in (0, 1).
-    prior_scale : float, default PRIOR_SCALE
-        Scale of the normal mixture prior on the SNR (module docstring).
+    prior : float or sequence of (float, float), default PRIOR
+        The mixing prior on the SNR: one normal's scale, or (weight, scale) pairs of normals
+        (module docstring).
 
     Returns
     -------
@@ -321,7 +343,7 @@ def sequence_from_t(t: float, repetitions: int, *, confidence: float = 0.95,
     """
     confidence = _check_confidence(confidence)
     bound = math.log(1 / (1 - confidence))
-    f = lambda theta: float(log_e_value(t, repetitions, theta, prior_scale=prior_scale)) - bound
+    f = lambda theta: float(log_e_value(t, repetitions, theta, prior=prior)) - bound
     inside = _inside(f, t, repetitions)
     low = -math.inf if t == -math.inf else _end(f, inside, -1)
     high = math.inf if t == math.inf else _end(f, inside, +1)
@@ -329,7 +351,7 @@ def sequence_from_t(t: float, repetitions: int, *, confidence: float = 0.95,
 
 
 def snr_confidence_sequence(values, conclusion: str = "A>B", *, confidence: float = 0.95,
-                            prior_scale: float = PRIOR_SCALE) -> tuple[float, float]:
+                            prior=PRIOR) -> tuple[float, float]:
     """Time-uniform ``confidence`` interval for the SNR: valid at any stopping time.
 
     The interval at the current R of the confidence sequence :math:`\\{\\theta_0 :
@@ -346,8 +368,9 @@ def snr_confidence_sequence(values, conclusion: str = "A>B", *, confidence: floa
         The conclusion under test: the estimates are read with its sign.
     confidence : float, default 0.95
         Confidence level, in (0, 1).
-    prior_scale : float, default PRIOR_SCALE
-        Scale of the normal mixture prior on the SNR (module docstring).
+    prior : float or sequence of (float, float), default PRIOR
+        The mixing prior on the SNR: one normal's scale, or (weight, scale) pairs of normals
+        (module docstring).
 
     Returns
     -------
@@ -365,12 +388,12 @@ def snr_confidence_sequence(values, conclusion: str = "A>B", *, confidence: floa
     if _is_constant(signed) and not np.any(signed):
         return 0.0, 0.0
     return sequence_from_t(t_statistic(signed), len(signed), confidence=confidence,
-                           prior_scale=prior_scale)
+                           prior=prior)
 
 
 def snr_interval(values, conclusion: str = "A>B", *, confidence: float = 0.95,
                  time_uniform: bool = True,
-                 prior_scale: float = PRIOR_SCALE) -> tuple[float, float]:
+                 prior=PRIOR) -> tuple[float, float]:
     """The SNR interval a caller needs: time-uniform (any stopping) or fixed-R (R set in advance).
 
     ``time_uniform=True``: :func:`snr_confidence_sequence`, what a study that looks after each
@@ -387,8 +410,9 @@ def snr_interval(values, conclusion: str = "A>B", *, confidence: float = 0.95,
         Confidence level, in (0, 1).
     time_uniform : bool, default True
         The confidence sequence (True) or the fixed-R exact interval (False).
-    prior_scale : float, default PRIOR_SCALE
-        Scale of the normal mixture prior on the SNR (module docstring).
+    prior : float or sequence of (float, float), default PRIOR
+        The mixing prior on the SNR: one normal's scale, or (weight, scale) pairs of normals
+        (module docstring).
 
     Returns
     -------
@@ -397,14 +421,14 @@ def snr_interval(values, conclusion: str = "A>B", *, confidence: float = 0.95,
     """
     if time_uniform:
         return snr_confidence_sequence(values, conclusion, confidence=confidence,
-                                       prior_scale=prior_scale)
+                                       prior=prior)
     return snr_exact_interval(values, conclusion, confidence=confidence)
 
 
 # ---- the mean difference: the t confidence sequence ----------------------------------------------
 
 def mean_confidence_sequence(values, *, confidence: float = 0.95,
-                             prior_scale: float = PRIOR_SCALE) -> tuple[float, float]:
+                             prior=PRIOR) -> tuple[float, float]:
     r"""Time-uniform ``confidence`` interval for the mean of normal estimates (unknown variance).
 
     Wang & Ramdas (2023, Theorem 4.9 with Corollary 4.10): the e-value of this module at SNR 0,
@@ -426,8 +450,9 @@ def mean_confidence_sequence(values, *, confidence: float = 0.95,
         The estimates.
     confidence : float, default 0.95
         Confidence level, in (0, 1).
-    prior_scale : float, default PRIOR_SCALE
-        Scale of the normal mixture prior on the SNR (module docstring).
+    prior : float or sequence of (float, float), default PRIOR
+        The mixing prior on the SNR: one normal's scale, or (weight, scale) pairs of normals
+        (module docstring).
 
     Returns
     -------
@@ -451,7 +476,7 @@ def mean_confidence_sequence(values, *, confidence: float = 0.95,
     if sd <= 0:
         return centre, centre
     bound = math.log(1 / (1 - confidence))
-    f = lambda t: float(log_e_value(t, r, 0.0, prior_scale=prior_scale)) - bound
+    f = lambda t: float(log_e_value(t, r, 0.0, prior=prior)) - bound
     high = 1.0
     while f(high) < 0:
         high *= 2

@@ -40,7 +40,7 @@ from reprocompare.estimators.normality import normal_model
 from reprocompare.estimators.reproducibility import (CONCLUSIONS, _checked, _is_constant,
                                                      _scaled, _values, clopper_pearson, snr,
                                                      snr_exact_interval)
-from reprocompare.estimators.sequential import (PRIOR_SCALE, _check_confidence, log_e_value,
+from reprocompare.estimators.sequential import (PRIOR, _check_confidence, log_e_value,
                                                 looks, mean_confidence_sequence,
                                                 running_intersection,
                                                 share_confidence_sequence, snr_interval)
@@ -159,7 +159,7 @@ def _nct_cdf(t, df, delta) -> np.ndarray:
 
 def decisions(t_statistics, repetitions, *, threshold: float = THRESHOLD,
               confidence: float = CONFIDENCE, snr0: float = 0.0, time_uniform: bool = True,
-              prior_scale: float = PRIOR_SCALE) -> np.ndarray:
+              prior=PRIOR) -> np.ndarray:
     """Decision codes for many studies at once, from their t statistics (vectorized).
 
     The same rule as :func:`decide` on the interval of :func:`snr_interval`, without computing
@@ -189,8 +189,8 @@ def decisions(t_statistics, repetitions, *, threshold: float = THRESHOLD,
         The estimator's null SNR offset (0 for single differences).
     time_uniform : bool, default True
         Confidence sequences (True) or fixed-R intervals (False).
-    prior_scale : float, default PRIOR_SCALE
-        Scale of the mixture prior of the confidence sequence (:mod:`.sequential`).
+    prior : float or sequence of (float, float), default PRIOR
+        The confidence sequence's mixing prior (:data:`.sequential.PRIOR`).
 
     Returns
     -------
@@ -207,8 +207,8 @@ def decisions(t_statistics, repetitions, *, threshold: float = THRESHOLD,
         bound = math.log(1 / alpha)
 
         def excluded_and_above(c):
-            here = log_e_value(t, n, c, prior_scale=prior_scale)
-            right = log_e_value(t, n, c + 1e-6 * max(1.0, abs(c)), prior_scale=prior_scale)
+            here = log_e_value(t, n, c, prior=prior)
+            right = log_e_value(t, n, c + 1e-6 * max(1.0, abs(c)), prior=prior)
             return here >= bound, right < here
 
         out_above, lies_above = excluded_and_above(above)
@@ -233,7 +233,7 @@ def repetitions_to_decide(snr_value: float, repetitions: int, *, threshold: floa
                           confidence: float = CONFIDENCE, snr0: float = 0.0,
                           time_uniform: bool = True,
                           max_repetitions: int = MAX_REPETITIONS,
-                          prior_scale: float = PRIOR_SCALE) -> int | None:
+                          prior=PRIOR) -> int | None:
     """How many more repetitions the verdict needs if the SNR stays at ``snr_value``.
 
     The smallest R' > R whose interval around the current SNR (t statistic sqrt(R') * SNR)
@@ -257,8 +257,8 @@ def repetitions_to_decide(snr_value: float, repetitions: int, *, threshold: floa
         Confidence sequences (True) or fixed-R intervals (False).
     max_repetitions : int, default MAX_REPETITIONS
         Upper end of the search, in repetitions all told.
-    prior_scale : float, default PRIOR_SCALE
-        Scale of the mixture prior of the confidence sequence (:mod:`.sequential`).
+    prior : float or sequence of (float, float), default PRIOR
+        The confidence sequence's mixing prior (:data:`.sequential.PRIOR`).
 
     Returns
     -------
@@ -278,7 +278,7 @@ def repetitions_to_decide(snr_value: float, repetitions: int, *, threshold: floa
     def decided(candidates):
         t = np.sqrt(candidates) * snr_value if snr_value != 0 else np.zeros(len(candidates))
         return decisions(t, candidates, threshold=threshold, confidence=confidence, snr0=snr0,
-                         time_uniform=time_uniform, prior_scale=prior_scale) != UNDECIDED
+                         time_uniform=time_uniform, prior=prior) != UNDECIDED
 
     grid = np.unique(np.round(np.geomspace(r + 1, n_max, 60)).astype(int))
     hits = np.flatnonzero(decided(grid))
@@ -580,11 +580,11 @@ def _degenerate(values: np.ndarray, conclusion: str, common: dict) -> Verdict:
 
 @functools.lru_cache(maxsize=4096)
 def _snr_interval(values: tuple, conclusion: str, confidence: float,
-                  time_uniform: bool) -> tuple[float, float]:
+                  time_uniform: bool, prior=PRIOR) -> tuple[float, float]:
     """:func:`snr_interval` of one look, remembered: a replay asks for every look again at
     every later look (the running intersection), which would otherwise cost O(looks^2)."""
     return snr_interval(np.asarray(values), conclusion, confidence=confidence,
-                        time_uniform=time_uniform)
+                        time_uniform=time_uniform, prior=prior)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -699,7 +699,7 @@ def mean_interval_for_rope(values: np.ndarray, looks: list[int], confidence: flo
 def verdict(values, conclusion: str = "A>B", *, threshold: float = THRESHOLD,
             confidence: float = CONFIDENCE, snr0: float = 0.0, time_uniform: bool = True,
             max_repetitions: int = MAX_REPETITIONS, wave: int | None = None,
-            rope: float | None = None) -> Verdict:
+            rope: float | None = None, prior=PRIOR) -> Verdict:
     r"""Does the conclusion reproduce? The verdict for one estimator's R values of A - B.
 
     Rule (as implemented; :func:`rule` prints it with its numbers). Let :math:`\theta` be the SNR
@@ -749,6 +749,9 @@ def verdict(values, conclusion: str = "A>B", *, threshold: float = THRESHOLD,
     rope : float, optional
         Half-width of the region of practical equivalence, as a share of F1 (0.005 = 0.5 F1
         points).
+    prior : float or sequence of (float, float), default PRIOR
+        The confidence sequence's mixing prior (:data:`.sequential.PRIOR`; another only to
+        measure the rule against it).
 
     Returns
     -------
@@ -782,7 +785,7 @@ def verdict(values, conclusion: str = "A>B", *, threshold: float = THRESHOLD,
         return _degenerate(values, conclusion, common)
     ratio = snr(values, conclusion)
     # the SNR's interval (normal model) is printed on either path
-    ends = [_snr_interval(tuple(values[:n]), conclusion, confidence, time_uniform)
+    ends = [_snr_interval(tuple(values[:n]), conclusion, confidence, time_uniform, prior)
             for n in taken if n >= 2]
     low, high = running_intersection(ends)
     model = normal_model(values, taken if time_uniform else None)
@@ -810,7 +813,7 @@ def verdict(values, conclusion: str = "A>B", *, threshold: float = THRESHOLD,
         if code == UNDECIDED:
             more = repetitions_to_decide(ratio, r, threshold=threshold, confidence=confidence,
                                          snr0=snr0, time_uniform=time_uniform,
-                                         max_repetitions=max_repetitions)
+                                         max_repetitions=max_repetitions, prior=prior)
     else:
         up, down = _share_intervals(signed, taken, confidence, time_uniform)
         code = _share_decision(up, down, share_bounds(threshold, snr0))

@@ -455,7 +455,7 @@ def test_results_quotes_what_the_live_rule_saved():
 
 
 def test_sequential_note_quotes_the_replay_under_the_rule_as_it_runs(replayed):
-    """docs/sequential.md's note on section (e): where the chunking study stops under the rule
+    """docs/sequential.md's note on the replay: where the chunking study stops under the rule
     the workflow runs (the mixture's offset at each look; Shapiro-Wilk's hand-off)."""
     from reprocompare.estimators.verdict import verdict
 
@@ -466,7 +466,7 @@ def test_sequential_note_quotes_the_replay_under_the_rule_as_it_runs(replayed):
     text = page("docs/sequential.md")
     quoted(text, f"under the rule as it runs now the chunking mixture stops at "
                  f"R = {mixture.stopped_at} (Shapiro-Wilk rejects its estimates at R = {rejected},")
-    quoted(text, f"all five chunking verdicts are decided by R = {stop}, not")
+    quoted(text, f"all five chunking verdicts are decided by R = {stop}.")
 
 
 def test_index_says_st_has_the_smallest_snr_where_a_direction_was_decided():

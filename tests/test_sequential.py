@@ -17,7 +17,7 @@ import pytest
 from scipy import integrate, stats
 
 from reprocompare.estimators.reproducibility import TooFewRepetitions, snr_exact_interval
-from reprocompare.estimators.sequential import (PRIOR_SCALE, log_e_value, log_moment,
+from reprocompare.estimators.sequential import (PRIOR, log_e_value, log_moment,
                                                 sequence_from_t, snr_confidence_sequence,
                                                 snr_e_value, snr_interval, t_statistic)
 
@@ -80,10 +80,29 @@ def test_log_moment_closed_forms():
 
 @pytest.mark.parametrize("n", [2, 3, 10, 50, 1000])
 @pytest.mark.parametrize("t", [-40.0, -2.0, 0.0, 0.3, 2.5, 15.0])
-@pytest.mark.parametrize("scale", [0.5, 1.0, PRIOR_SCALE])
+@pytest.mark.parametrize("scale", [0.3, 0.5, 1.0, 2.0, 3.0])
 def test_e_value_at_snr_zero_is_wang_ramdas_theorem_4_9(n, t, scale):
-    assert float(log_e_value(t, n, 0.0, prior_scale=scale)) == pytest.approx(
+    assert float(log_e_value(t, n, 0.0, prior=scale)) == pytest.approx(
         wang_ramdas(t, n, scale), abs=1e-8)
+
+
+#: a mixture of normal priors, tuned to a maximum of 200 repetitions (docs/sequential.md,
+#: "A sharper sequence?"): the module supports it so that the benchmark can measure it
+MIXTURE = ((0.4, 3.0), (0.3, 0.8), (0.3, 0.3))
+
+
+def mixed(log_values, prior=MIXTURE):
+    """log of the prior's weighted sum of its components' e-values (given as logs, in order)."""
+    return math.log(sum(weight * math.exp(value)
+                        for (weight, _), value in zip(prior, log_values, strict=True)))
+
+
+@pytest.mark.parametrize("n", [2, 10, 1000])
+@pytest.mark.parametrize("t", [-40.0, 0.0, 2.5, 15.0])
+def test_a_mixture_prior_is_its_components_mixed_by_their_weights(n, t):
+    # a mixture of normal priors mixes the components' e-values (each Wang & Ramdas' at SNR 0)
+    assert float(log_e_value(t, n, 0.0, prior=MIXTURE)) == pytest.approx(
+        mixed([wang_ramdas(t, n, scale) for _, scale in MIXTURE]), abs=1e-8)
 
 
 @pytest.mark.parametrize("n", [2, 10])
@@ -92,7 +111,9 @@ def test_e_value_at_snr_zero_is_wang_ramdas_theorem_4_9(n, t, scale):
 def test_e_value_is_the_mixture_of_noncentral_t_density_ratios(n, t, theta0):
     # the definition, by brute force: at R = 2 and R = 10, with scipy's noncentral t densities
     assert float(log_e_value(t, n, theta0)) == pytest.approx(
-        mixture_by_brute_force(t, n, theta0, PRIOR_SCALE), abs=1e-7)
+        mixture_by_brute_force(t, n, theta0, PRIOR), abs=1e-7)
+    assert float(log_e_value(t, n, theta0, prior=MIXTURE)) == pytest.approx(
+        mixed([mixture_by_brute_force(t, n, theta0, scale) for _, scale in MIXTURE]), abs=1e-7)
 
 
 @pytest.mark.parametrize("n, theta0", [(2, 0.0), (2, 1.0), (10, 0.5), (10, -2.0)])
@@ -108,11 +129,12 @@ def test_e_value_has_mean_one_under_its_null(n, theta0):
     assert mean == pytest.approx(1.0, abs=2e-4)
 
 
+@pytest.mark.parametrize("prior", [PRIOR, MIXTURE], ids=["scale", "mixture"])
 @pytest.mark.parametrize("n", [2, 3, 5, 30, 1000])
 @pytest.mark.parametrize("t", [-np.inf, -30.0, -1.0, 0.0, 0.7, 12.0, np.inf])
-def test_log_e_value_is_quasi_convex_so_the_sequence_is_an_interval(n, t):
+def test_log_e_value_is_quasi_convex_so_the_sequence_is_an_interval(n, t, prior):
     theta = np.linspace(-30, 30, 6001)
-    values = log_e_value(t, n, theta)
+    values = log_e_value(t, n, theta, prior=prior)
     assert np.all(np.isfinite(values))
     steps = np.diff(values)
     signs = np.sign(steps[np.abs(steps) > 1e-9])  # rounding where log M is flat near 0
@@ -169,8 +191,15 @@ def test_exact_values():
     low, high = sequence_from_t(0.0, 1000)
     assert low == pytest.approx(-high, abs=1e-10)
     assert high == pytest.approx(0.1195380, abs=1e-6)
-    assert snr_confidence_sequence([0.9, 1.1, 1.0, 1.2, 0.8, 1.05, 0.95, 1.0]) == pytest.approx(
+    values = [0.9, 1.1, 1.0, 1.2, 0.8, 1.05, 0.95, 1.0]
+    assert snr_confidence_sequence(values) == pytest.approx(
         (2.158167406853618, 18.639804996459706), abs=1e-8)
+    # a mixture's ends are where the definition's e-value (scipy's noncentral t densities,
+    # mixed over each component by quadrature) reaches 1/alpha
+    t = t_statistic(values)
+    for end in snr_confidence_sequence(values, prior=MIXTURE):
+        assert mixed([mixture_by_brute_force(t, 8, end, scale) for _, scale in MIXTURE]) \
+            == pytest.approx(BOUND, abs=1e-6)
 
 
 def test_constant_and_zero_estimates():
@@ -205,14 +234,16 @@ def test_e_value():
     low, high = snr_confidence_sequence(values)
     assert snr_e_value(values, low) == pytest.approx(20.0, rel=1e-7)
     assert snr_e_value(values, 0.0) == pytest.approx(math.exp(wang_ramdas(
-        t_statistic(values), 10, PRIOR_SCALE)), rel=1e-8)
+        t_statistic(values), 10, PRIOR)), rel=1e-8)
 
 
 def test_errors():
     with pytest.raises(ValueError, match="confidence"):
         snr_confidence_sequence([1.0, 2.0], confidence=1.0)
-    with pytest.raises(ValueError, match="prior_scale"):
-        log_e_value(1.0, 3, 0.0, prior_scale=0.0)
+    for prior in (0.0, -1.0, math.inf, ((0.5, 1.0), (0.4, 2.0)), ((1.5, 1.0), (-0.5, 2.0)),
+                  ((1.0, 0.0),), (), "wide"):
+        with pytest.raises(ValueError, match="prior"):
+            log_e_value(1.0, 3, 0.0, prior=prior)
     with pytest.raises(TooFewRepetitions):
         snr_confidence_sequence([1.0])
     with pytest.raises(TooFewRepetitions):
