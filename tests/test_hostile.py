@@ -34,8 +34,6 @@ from reprocompare.models import parse_spec
 from reprocompare.models.registry import tagger_class
 from reprocompare.study.config import validate
 
-from committed import committed_copy, derived_split
-
 TESTS = Path(__file__).resolve().parent
 TINY = TESTS / "data" / "tiny.conll"
 GOOD = TINY.read_text(encoding="utf-8")
@@ -685,11 +683,3 @@ def test_results_of_an_older_model_version_say_so_and_not_restore_that_value(tmp
     assert f"model {settings['A']['name']!r}" in message and "restore that value" not in message
     assert "move this comparison's results away" in message
 
-
-def test_the_committed_studies_are_all_trusted(tmp_path):
-    """No committed repetition is one resume would train again (as git holds it, its files
-    written back and its split derived from its seed, as resume does: tests/committed.py)."""
-    runs = committed_copy(tmp_path)
-    assert runs
-    assert [(run, problem) for run in runs
-            if (problem := run_problem(run, split=derived_split(run))) is not None] == []
