@@ -21,6 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from reprocompare.base.paths import ESTIMATES_FILE
+
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG = ROOT / "benchmarks" / "configs" / "overhead.yaml"
 
@@ -80,7 +82,7 @@ def plain_child(out: Path) -> None:
 
 def pipeline_estimates(workdir: Path) -> dict:
     found = {}
-    for path in sorted(workdir.glob("results/compare/*/*/*/rep*/estimates.json")):
+    for path in sorted(workdir.glob(f"results/compare/*/*/*/rep*/{ESTIMATES_FILE}")):
         data = json.loads(path.read_text())
         data.pop("models")
         found[f"{path.parent.parent.name}/{path.parent.name}"] = data

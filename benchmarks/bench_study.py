@@ -27,7 +27,7 @@ import statistics
 from pathlib import Path
 
 from markers import replace_between
-from reprocompare.base.paths import COMPARE
+from reprocompare.base.paths import COMPARE, RUNTIME_FILE
 from reprocompare.base.records import read_repetitions
 
 STAMP = re.compile(r"^\[(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]$")
@@ -62,7 +62,7 @@ def training_seconds(directory: Path) -> dict[str, tuple[int, int, float]]:
     totals: dict[str, list] = {}
     for strategy in sorted((directory / COMPARE).glob("*/*/*")):
         for files in read_repetitions(strategy).values():
-            folds = files["runtime.json"]["folds"]
+            folds = files[RUNTIME_FILE]["folds"]
             total = totals.setdefault(strategy.name, [0, 0, 0.0])
             total[0] += 1
             total[1] += len(folds)

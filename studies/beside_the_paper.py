@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from reprocompare.base.markdown import md_code, md_table
-from reprocompare.base.paths import COMPARE, SUMMARIES
+from reprocompare.base.paths import CLAIMS_SUFFIX, COMPARE, ESTIMATES_FILE, SUMMARIES
 from reprocompare.base.records import read_repetitions
 
 HERE = Path(__file__).resolve().parent
@@ -51,7 +51,7 @@ VERDICT_WORDS = {"A>B": "A > B reproduces", "B>A": "B > A reproduces",
 
 def _summary_paths(directory: Path) -> list[Path]:
     return [path for path in sorted((directory / SUMMARIES).glob("*/*.json"))
-            if not path.name.endswith(".claims.json")]
+            if not path.name.endswith(CLAIMS_SUFFIX)]
 
 
 def summaries() -> dict[str, dict]:
@@ -154,7 +154,7 @@ def holdout_correlation(directory: Path) -> float:
     strategy's records.jsonl holds it); with R repetitions as rows, the off-diagonal mean
     of their correlation matrix says how much one hold-out's difference tells about another's.
     """
-    rows = [files["estimates.json"]["fold_differences"] for strategy in sorted(
+    rows = [files[ESTIMATES_FILE]["fold_differences"] for strategy in sorted(
         (directory / COMPARE).glob("*/*/repeated-holdout"))
         for files in read_repetitions(strategy).values()]
     matrix = np.corrcoef(np.asarray(rows, dtype=np.float64), rowvar=False)

@@ -26,6 +26,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from reprocompare.base.markdown import md_table
+from reprocompare.base.paths import CLAIMS_SUFFIX
 from reprocompare.corpora.conll import Corpus
 from reprocompare.corpora.subsample import subsample
 
@@ -68,7 +69,7 @@ def spread() -> str:
     """Between-sample SD of Avg's mean A - B against one study's standard error, per size."""
     by_size: dict = defaultdict(list)
     for path in sorted(HERE.glob("size-*/results/summaries/*/*.json")):
-        if path.name.endswith(".claims.json"):
+        if path.name.endswith(CLAIMS_SUFFIX):
             continue
         summary = json.loads(path.read_text(encoding="utf-8"))["summary"]
         avg = summary["estimators"]["Avg"]

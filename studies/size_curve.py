@@ -18,7 +18,7 @@ import json
 import sys
 from pathlib import Path
 
-from reprocompare.base.paths import SUMMARIES
+from reprocompare.base.paths import CLAIMS_SUFFIX, SUMMARIES
 from reprocompare.reports.size_curve import size_curve
 
 HERE = Path(__file__).resolve().parent
@@ -41,7 +41,7 @@ def task_summaries(task: str) -> list[dict]:
     directories = [HERE / f"size-{task}", HERE / f"{task}-full"]
     summaries = [json.loads(path.read_text())["summary"] for directory in directories
                  for path in sorted((directory / SUMMARIES).glob("*/*.json"))
-                 if not path.name.endswith(".claims.json")]
+                 if not path.name.endswith(CLAIMS_SUFFIX)]
     specs = {json.dumps(summary["models"], sort_keys=True) for summary in summaries}
     if len(specs) != 1:
         raise SystemExit(f"{task}: the size curve would mix tagger specs {sorted(specs)}")

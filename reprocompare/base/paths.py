@@ -34,8 +34,11 @@ REPETITIONS = f"{STRATEGY}/records.jsonl"
 
 #: a comparison's summary and claims on one corpus (rule summarize)
 SUMMARIES = "results/summaries"
+#: a summary is COMPARISON.json, its claims COMPARISON.claims.json beside it: a glob of
+#: SUMMARIES/*/*.json finds both, and this suffix tells them apart
+CLAIMS_SUFFIX = ".claims.json"
 SUMMARY = f"{SUMMARIES}/{{corpus}}/{{comparison}}.json"
-CLAIMS = f"{SUMMARIES}/{{corpus}}/{{comparison}}.claims.json"
+CLAIMS = f"{SUMMARIES}/{{corpus}}/{{comparison}}{CLAIMS_SUFFIX}"
 
 #: the tables and figures (rules tables, figures, variance, the search's), by file name
 TABLE = "results/tables/{name}"

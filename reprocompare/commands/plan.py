@@ -16,7 +16,7 @@ from pathlib import Path
 
 from reprocompare import schemas
 from reprocompare.base.errors import UserError
-from reprocompare.base.paths import COMPARE, RUNTIME_FILE, SUMMARIES
+from reprocompare.base.paths import CLAIMS_SUFFIX, COMPARE, RUNTIME_FILE, SUMMARIES
 from reprocompare.base.records import dumps_json, read_repetitions
 from reprocompare.base.run_records import read_runtime, read_summary
 from reprocompare.base.strategies import ESTIMATORS
@@ -82,7 +82,7 @@ def add_parser(sub) -> None:
 def _summaries(directory: Path) -> dict[str, Path]:
     root = directory / SUMMARIES
     return {f"{path.parent.name}/{path.stem}": path
-            for path in sorted(root.glob("*/*.json")) if not path.name.endswith(".claims.json")}
+            for path in sorted(root.glob("*/*.json")) if not path.name.endswith(CLAIMS_SUFFIX)}
 
 
 def pilot(directory: Path, comparison: str | None = None) -> tuple[str, Path, dict]:
