@@ -117,8 +117,9 @@ def _tagger(summary: dict) -> str:
 
 def by_size() -> str:
     """Each task at every sample size with one tagger spec (studies/size-TASK: three samples of
-    each size, drawn independently, so overlapping: studies/sample_overlap.py; and
-    studies/TASK-full): mean of A - B in F1 points and SNR [95% CI] per estimator it ran."""
+    each size, disjoint parts of one seed or overlapping samples of several, as
+    studies/sample_overlap.py measures; and studies/TASK-full): mean of A - B in F1 points and
+    SNR [95% CI] per estimator it ran."""
     rows = []
     for study in sorted(PAPER):
         records = [json.loads(path.read_text())["summary"]
@@ -369,15 +370,27 @@ def results() -> str:
         Table 4 beside the paper's per task, then the tables by sample size, by k and of
         Criterion I with intervals.
     """
-    counts = {}
+    drawn = {}  # (task, sentences) -> the (seed, part) of each of its samples
     for study in sorted(PAPER):
         for path in _summary_paths(HERE / f"size-{study}"):
-            key = (study, json.loads(path.read_text())["summary"]["sentences"])
-            counts[key] = counts.get(key, 0) + 1
+            corpus = path.parent.name
+            record = json.loads((HERE / f"size-{study}" / "results" / "corpora" / corpus /
+                                 "corpus.json").read_text())
+            drawn.setdefault((study, record["sentences"]), []).append(
+                (record["subsample_seed"], record.get("subsample_part", 0)))
     samples = ""
-    if counts:  # the size studies' samples per size (studies/sample_overlap.py measures overlap)
-        found = set(counts.values())
-        samples = (f"; {_word(found.pop()) if len(found) == 1 else 'several'} overlapping "
+    if drawn:  # the size studies' samples per size (studies/sample_overlap.py measures overlap)
+        found = {len(parts) for parts in drawn.values()}
+        # parts of one seed share no sentence (corpora/subsample.py); other seeds' samples do
+        kinds = {}
+        for (_, n), parts in sorted(drawn.items(), key=lambda item: item[0][1]):
+            disjoint = len({seed for seed, _ in parts}) == 1 and len(set(parts)) == len(parts)
+            kinds.setdefault("disjoint" if disjoint else "overlapping", []).append(f"{n:,}")
+        sizes = "; ".join(f"{kind} at {' and '.join(dict.fromkeys(ns))}"
+                          for kind, ns in sorted(kinds.items()))
+        samples = (f"; {_word(found.pop()) if len(found) == 1 else 'several'} samples of each "
+                   f"size, {sizes} sentences" if len(kinds) > 1 else
+                   f"; {_word(found.pop()) if len(found) == 1 else 'several'} {next(iter(kinds))} "
                    "samples of each size")
     return "\n".join([
         "\n\n".join(table(study, record) for study, record in summaries().items()),

@@ -3,12 +3,14 @@ spread between samples (issue 38, item 2).
 
     .venv/bin/python studies/sample_overlap.py        # two Markdown tables to stdout
 
-The samples of a size study are drawn independently from one corpus (`subsample`, seeds 0-2):
-independent draws, not disjoint sets, so two samples of n of N sentences share about n / N of
-their sentences. Each corpus.json records what a reader needs to check it (the source's
-sha256 and size, the sample's size and seed); this script redraws every sample from those
-records with the workflow's own draw (reprocompare.corpora.subsample.subsample) and measures the
-overlap, and names the studies that hold the very same sample.
+The samples of a size study are either the disjoint parts of one seed (`subsample_part` 0, 1,
+2: no sentence in two of them) or, where the corpus holds no three disjoint samples of a size,
+draws of several seeds (`subsample_seed` 0-2): independent draws, not disjoint sets, so two
+samples of n of N sentences share about n / N of their sentences. Each corpus.json records what
+a reader needs to check it (the source's sha256 and size, the sample's size, seed and part);
+this script redraws every sample from those records with the workflow's own draw
+(reprocompare.corpora.subsample.subsample) and measures the overlap, and names the studies that
+hold the very same sample.
 
 The second table sets the spread of Avg's mean difference between the samples of one size (their
 standard deviation) beside one study's own standard error of it (the SD of its R estimates over
@@ -33,34 +35,37 @@ from reprocompare.corpora.subsample import subsample
 HERE = Path(__file__).resolve().parent
 
 
-def samples() -> dict[tuple[str, str, int, int], dict[int, list[str]]]:
-    """(source, its sha256, its sentences, sample size) -> seed -> the study/corpus names of it."""
+def samples() -> dict[tuple[str, str, int, int], dict[tuple[int, int], list[str]]]:
+    """(source, its sha256, its sentences, sample size) -> (seed, part) -> the study/corpus
+    names of it."""
     found: dict = defaultdict(lambda: defaultdict(list))
     for path in sorted(HERE.glob("*/results/corpora/*/corpus.json")):
         record = json.loads(path.read_text(encoding="utf-8"))
         if record.get("subsample"):
             key = (record["source"], record["source_sha256"], record["source_sentences"],
                    record["subsample"])
-            found[key][record["subsample_seed"]].append(f"{path.parts[-5]}/{path.parts[-2]}")
+            drawn_as = (record["subsample_seed"], record.get("subsample_part", 0))
+            found[key][drawn_as].append(f"{path.parts[-5]}/{path.parts[-2]}")
     return found
 
 
-def drawn(total: int, n: int, seed: int) -> set[int]:
+def drawn(total: int, n: int, seed: int, part: int = 0) -> set[int]:
     """The sentence numbers of a sample, drawn as the workflow draws it."""
-    return set(subsample(Corpus("", tuple(range(total)), "IOB2", ""), n, seed).sentences)
+    return set(subsample(Corpus("", tuple(range(total)), "IOB2", ""), n, seed,
+                         part).sentences)
 
 
 def table() -> str:
     rows = []
     for (source, sha, total, n), by_seed in sorted(samples().items(),
                                                     key=lambda kv: (kv[0][0], kv[0][3])):
-        sets = {seed: drawn(total, n, seed) for seed in by_seed}
+        sets = {key: drawn(total, n, *key) for key in by_seed}
         shared = [len(sets[a] & sets[b]) / n for a, b in itertools.combinations(sorted(sets), 2)]
         overlap = (f"{100 * min(shared):.1f}-{100 * max(shared):.1f}%" if shared else "-")
         same = "; ".join(" = ".join(names) for names in by_seed.values() if len(names) > 1)
         rows.append([f"`{source}` ({total:,} sentences, sha256 `{sha[:12]}`)", f"{n:,}", len(by_seed), overlap,
                      f"{100 * n / total:.1f}%", same or "-"])
-    return "\n".join(md_table(["source corpus", "sample size", "samples (seeds)",
+    return "\n".join(md_table(["source corpus", "sample size", "samples (seeds and parts)",
                                "shared by two samples (measured)", "expected n / N",
                                "one sample in several studies"], rows)) + "\n"
 
