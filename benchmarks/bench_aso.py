@@ -28,6 +28,8 @@ import scipy
 from reprocompare.base.seeds import derive_seed
 from reprocompare.estimators.aso import almost_stochastic_order
 
+from markers import cpu_name
+
 ROOT = Path(__file__).resolve().parents[1]
 #: R -> simulated studies per law (a Monte Carlo standard error of 0.7 points near 5%)
 STUDIES = {5: 1000, 10: 1000, 20: 1000, 50: 1000, 200: 1000, 1000: 1000}
@@ -67,14 +69,6 @@ def section(rows: list[str]) -> str:
         "|---|---|---|---|---|---|", *rows]) + "\n"
 
 
-def _cpu() -> str:
-    for line in Path("/proc/cpuinfo").read_text().splitlines() if Path("/proc/cpuinfo").exists() \
-            else []:
-        if line.startswith("model name"):
-            return line.split(":", 1)[1].strip()
-    return platform.processor() or "cpu"
-
-
 def _replace(path: Path, begin: str, end: str, text: str, heading: str) -> None:
     content = path.read_text()
     if begin not in content:  # first run: a new section at the end
@@ -99,7 +93,7 @@ def main() -> None:
     _replace(ROOT / "benchmarks" / "RESULTS.md", RESULTS_BEGIN, RESULTS_END,
              f"Measured {time.strftime('%Y-%m-%d %H:%M')} with `nice .venv/bin/python "
              f"benchmarks/bench_aso.py --write` in {seconds:.0f} s on {platform.machine()} "
-             f"({_cpu()}, {os.cpu_count()} cores, load "
+             f"({cpu_name()}, {os.cpu_count()} cores, load "
              f"average at the end {load}), Python {platform.python_version()}, numpy "
              f"{np.__version__}, scipy {scipy.__version__}. The table (also in "
              f"docs/statistics.md, \"Almost stochastic order\"): the share of simulated studies, "

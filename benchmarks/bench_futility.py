@@ -1,6 +1,7 @@
 """Futility stopping measured (issue 39, items 1 and 4): the sequential rule with and without it.
 
     nice -n 19 .venv/bin/python benchmarks/bench_futility.py [--studies N] [--jobs 2] [--write]
+    nice -n 19 .venv/bin/python benchmarks/bench_futility.py --levels 0.3 0.4 [--studies N] ...
 
 Seeded. For each true SNR of one deciding estimator (Avg) and each law of its estimates (normal;
 a standardized Gamma(2), skewness 1.41, as docs/sequential.md's skewed law), N simulated studies
@@ -26,6 +27,8 @@ import numpy as np
 from reprocompare import schemas
 from reprocompare.base.markdown import md_table
 from reprocompare.estimators.planning import futility_rule, simulate, truth_of_snr
+
+from markers import cpu_name, replace_between
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs" / "sequential.md"
@@ -65,16 +68,6 @@ HEADER = ["law", "true SNR", "right verdict", "futility level", "mean R", "media
           "90th pct R", "decided", "stopped for futility", "wrong verdict"]
 
 
-def _cpu() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.machine()
-
-
 def rows_of(law: str, studies: int) -> list[list[str]]:
     """Every row of one law, without and with futility stopping."""
     rows = []
@@ -94,7 +87,7 @@ def table(studies: int, jobs: int = 1) -> str:
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         parts = list(pool.map(rows_of, LAWS, [studies] * len(LAWS)))
     rows = [r for part in parts for r in part]
-    machine = (f"{_cpu()}, {os.cpu_count()} cores, Python {platform.python_version()}, numpy "
+    machine = (f"{cpu_name()}, {os.cpu_count()} cores, Python {platform.python_version()}, numpy "
                f"{np.__version__}")
     note = (f"{studies} studies per row (seed {SEED}), waves of {WAVE} up to {MAXIMUM}, one "
             f"deciding estimator, 95% confidence, threshold 0.8; `benchmarks/bench_futility.py "
@@ -102,18 +95,55 @@ def table(studies: int, jobs: int = 1) -> str:
     return "\n".join(md_table(HEADER, rows)) + "\n\n" + note + "\n"
 
 
+#: the SNRs where the level matters (near the threshold, and the verdicts it may give up)
+LEVEL_SNRS = (0.3, 0.6, 0.84, 1.0, 1.5)
+
+
+def _level_rows(level: float, studies: int) -> list[list[str]]:
+    rows = []
+    for snr in LEVEL_SNRS:
+        start = time.time()
+        rows.append(row("normal", snr, level, cell("normal", snr, studies, level)))
+        print(f"level {level:g}, SNR {snr:g}: {time.time() - start:.0f} s", file=sys.stderr,
+              flush=True)
+    return rows
+
+
+def levels_table(levels: list[float], studies: int, jobs: int = 1) -> str:
+    """Other futility levels near the threshold (normal estimates), one process per level."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        parts = list(pool.map(_level_rows, levels, [studies] * len(levels)))
+    note = (f"{studies} studies per row (seed {SEED}, the studies of the table above), waves of "
+            f"{WAVE} up to {MAXIMUM}; `benchmarks/bench_futility.py --levels "
+            f"{' '.join(f'{level:g}' for level in levels)} --studies {studies} --jobs {jobs}` "
+            f"on {cpu_name()}, {os.cpu_count()} cores, beside other work.")
+    return ("\n".join(md_table(HEADER, [r for part in parts for r in part])) + "\n\n" + note
+            + "\n")
+
+
+def _write(made: str, marker: str) -> None:
+    replace_between(DOCS, f"<!-- {marker}:begin -->\n", f"<!-- {marker}:end -->", made)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--studies", type=int, default=400)
     parser.add_argument("--jobs", type=int, default=1, help="processes (one per law at most)")
+    parser.add_argument("--levels", type=float, nargs="+",
+                        help="instead: these futility levels at the SNRs near the threshold "
+                             "(--write: between the futility-levels markers)")
     parser.add_argument("--write", action="store_true", help="into docs/sequential.md")
     args = parser.parse_args()
-    made = table(args.studies, args.jobs)
-    if args.write:
-        text = DOCS.read_text()
-        head, rest = text.split("<!-- futility:begin -->\n", 1)
-        _, tail = rest.split("<!-- futility:end -->", 1)
-        DOCS.write_text(head + "<!-- futility:begin -->\n" + made + "<!-- futility:end -->" + tail)
+    if args.levels:
+        made = levels_table(args.levels, args.studies, args.jobs)
+        if args.write:
+            _write(made, "futility-levels")
+    else:
+        made = table(args.studies, args.jobs)
+        if args.write:
+            _write(made, "futility")
     sys.stdout.write(made)
 
 

@@ -30,6 +30,8 @@ from reprocompare.estimators.planning import (futility_rule, normal_source, simu
                                               truth_of_snr)
 from reprocompare.estimators.sequential import PRIOR
 
+from markers import cpu_name, replace_between
+
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs" / "sequential.md"
 #: the mixture measured against the default: (weight, scale) pairs of normals
@@ -69,16 +71,6 @@ def rows_of(maximum: int, studies: int) -> list[list[str]]:
     return rows
 
 
-def _cpu() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.machine()
-
-
 def table(studies: int, jobs: int = 1) -> str:
     """The Markdown table, the maxima computed in ``jobs`` processes."""
     with ProcessPoolExecutor(max_workers=jobs) as pool:
@@ -87,7 +79,7 @@ def table(studies: int, jobs: int = 1) -> str:
     note = (f"{studies} studies per row (seed {SEED}), normal estimates of sd 1, waves of "
             f"{WAVE}, one deciding estimator, 95% confidence, threshold 0.8, futility level "
             f"{LEVEL:g}; `benchmarks/bench_prior.py --studies {studies} --jobs {jobs}` on "
-            f"{_cpu()}, {os.cpu_count()} cores, Python {platform.python_version()}, beside "
+            f"{cpu_name()}, {os.cpu_count()} cores, Python {platform.python_version()}, beside "
             "other work.")
     return "\n".join(md_table(HEADER, rows)) + "\n\n" + note + "\n"
 
@@ -100,10 +92,7 @@ def main() -> None:
     args = parser.parse_args()
     made = table(args.studies, args.jobs)
     if args.write:
-        text = DOCS.read_text()
-        head, rest = text.split("<!-- prior:begin -->\n", 1)
-        _, tail = rest.split("<!-- prior:end -->", 1)
-        DOCS.write_text(head + "<!-- prior:begin -->\n" + made + "<!-- prior:end -->" + tail)
+        replace_between(DOCS, "<!-- prior:begin -->\n", "<!-- prior:end -->", made)
     sys.stdout.write(made)
 
 
