@@ -286,11 +286,18 @@ def test_bilstm_records_the_learning_curve_on_schedule(train, test):
 
 
 def test_bilstm_stops_on_a_development_split_by_default(train, test):
-    """Version 2 defaults (benchmarks/RESULTS.md, 'BiLSTM defaults'): a tenth of the training
-    rows held back, at most 50 epochs, the best epoch's weights kept."""
+    """Version 3 defaults (benchmarks/RESULTS.md, 'BiLSTM defaults (issue 37)'): a tenth of the
+    training rows held back, at most 50 epochs, stopped after 10 without a better development
+    F1, Adam at 0.01, a character CNN of 30; the best epoch's weights kept."""
+    assert (BiLSTMTagger().validation_fraction, BiLSTMTagger().epochs,
+            BiLSTMTagger().patience, BiLSTMTagger().learning_rate, BiLSTMTagger().char_dim,
+            BiLSTMTagger.version) == (0.1, 50, 10, 0.01, 30, 3)
+    # the class's defaults are the spec's: `type: bilstm` trains what the class does
+    assert {p.name: p.default for p in BiLSTMTagger.PARAMS if p.name != "scheme"} == {
+        name: getattr(BiLSTMTagger(), name) for name in
+        (p.name for p in BiLSTMTagger.PARAMS if p.name != "scheme")}
     model = BiLSTMTagger(word_dim=8, feature_dim=4, hidden_size=8, batch_size=8, patience=1,
                          random_state=7)
-    assert (model.validation_fraction, model.epochs, BiLSTMTagger.version) == (0.1, 50, 2)
     model.fit(*train)
     assert len(model.validation_index_) == -(-len(train[1]) // 10)
     assert model.best_epoch_ <= model.n_epochs_ <= 50 and len(model.validation_curve_) >= 1
@@ -492,4 +499,4 @@ def test_the_catalogue_prints_every_numbers_range():
 
     text = markdown()
     assert "| `word_window` | integer | [0, 20] | `2` |" in text
-    assert "| `learning_rate` | number | [1e-08, 10.0] | `0.002` |" in text
+    assert "| `learning_rate` | number | [1e-08, 10.0] | `0.01` |" in text
