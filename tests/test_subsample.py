@@ -84,6 +84,12 @@ def test_the_corpus_job_writes_the_part_and_its_sentences(tmp_path):
     record = json.loads(info.read_text())
     assert (record["subsample"], record["subsample_seed"], record["subsample_part"]) == (40, 0, 1)
     assert record["sentences"] == 40 and record["source_sentences"] == 120
+    # part 0 records what a subsample recorded before parts existed (committed corpus.json
+    # files are rewritten byte for byte when a clone rebuilds a study)
+    zero = tmp_path / "zero.json"
+    prepare_corpus(str(TINY), provenance.corpus(config(subsample=40), "tiny"),
+                   str(tmp_path / "zero.conll"), str(zero))
+    assert "subsample_part" not in json.loads(zero.read_text())
     whole = read_conll(str(TINY))
     expected = [whole.sentences[i].tokens for i in subsample_indices(120, 40, 0, 1).tolist()]
     assert [s.tokens for s in read_conll(str(out)).sentences] == expected

@@ -150,8 +150,9 @@ def prepare_corpus(source: str, settings: dict, out_conll: str, out_info: str) -
         "source_sentences": n_source, "sentences": len(prepared),
         "tokens": prepared.n_tokens, "scheme": prepared.scheme, "sha256": prepared.sha256,
         "subsample": settings.get("subsample"), "subsample_seed": settings.get("subsample_seed"),
-        # which of the seed's disjoint subsamples: parts of one seed share no sentence
-        "subsample_part": part})
+        # which of the seed's disjoint subsamples (parts of one seed share no sentence), from
+        # part 1 on: part 0 is the subsample as recorded before parts existed, byte for byte
+        **({"subsample_part": part} if part and settings.get("subsample") else {})})
 
 
 def load_prepared(conll_path: str, info_path: str | None = None) -> Corpus:
