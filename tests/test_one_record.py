@@ -210,20 +210,25 @@ def test_a_python_taggers_predictions_are_checked_with_fold_and_model_named(tmp_
 
 
 def test_a_built_in_taggers_version_reruns_its_jobs_only():
-    """A class whose defaults changed (SequenceTagger.version, the BiLSTM's 2) is recorded beside
+    """A class whose defaults changed (SequenceTagger.version, the BiLSTM's 3) is recorded beside
     its spec, so that its old results rerun; a version-1 class's record is what it always was."""
+    from reprocompare.models.bilstm import BiLSTMTagger
     from reprocompare.pipeline import provenance
     from reprocompare.study.config import validate
+
+    version = BiLSTMTagger.version
+    assert version == 3
 
     config = validate({"corpora": {"c": {"path": str(TEST_DATA / "tiny.conll")}},
                        "models": {"lstm": {"type": "bilstm", "epochs": 3},
                                   "crf": {"type": "crf"}},
                        "comparisons": {"p": {"a": "lstm", "b": "crf", "corpora": ["c"]}}})
     record = provenance.compare(config, "c", "p", "holdout")
-    assert record["A"] == {"name": "lstm", "spec": "bilstm:scheme=IOB2,epochs=3", "version": 2}
+    assert record["A"] == {"name": "lstm", "spec": "bilstm:scheme=IOB2,epochs=3",
+                           "version": version}
     assert record["B"] == {"name": "crf", "spec": "crf:scheme=IOB2"}
     assert provenance.learning_curve_runs(config, "c", "lstm")["model"] == {
-        "mapping": {"epochs": 3, "type": "bilstm"}, "name": "lstm", "version": 2}
+        "mapping": {"epochs": 3, "type": "bilstm"}, "name": "lstm", "version": version}
     assert provenance.search_best(config, "crf", [])["model"] == {
         "mapping": {"type": "crf"}, "name": "crf"}
 

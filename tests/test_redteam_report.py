@@ -514,8 +514,16 @@ def test_the_users_config_reaches_every_wave_with_its_repetitions(tmp_path, monk
         def wait(self, timeout=None):
             return 1
 
+        def communicate(self, input=None):  # the watchdog, told that snakemake has ended
+            return None, None
+
         poll = wait
 
+    # snakemake's parser imports its SLURM plugin, which runs `which sacct` once per process:
+    # before Popen is replaced (alone, this test would otherwise fail on that, not on a wave)
+    from snakemake.cli import get_argument_parser
+
+    get_argument_parser()
     monkeypatch.setattr(sequential.subprocess, "Popen", Snakemake)
     monkeypatch.setattr(sequential, "_group_alive", lambda group: False)
     with pytest.raises(ValueError, match="the wave at R = 2 failed"):
