@@ -188,7 +188,7 @@ def test_a_comparison_without_results_resumes_the_waves_from_its_first(tmp_path)
     # BiLSTMs at new defaults beside its finished CRFs)
     from reprocompare.base.run_records import ESTIMATES
     from reprocompare.commands.resume import run_directory
-    from reprocompare.commands.sequential import _complete
+    from reprocompare.commands.sequential import _cloned, _complete
     from reprocompare.study.config import validate
 
     config = study({"type": "majority"}, {"type": "majority", "scheme": "IOBES"}, wave=5,
@@ -201,6 +201,12 @@ def test_a_comparison_without_results_resumes_the_waves_from_its_first(tmp_path)
         run.mkdir(parents=True)
         (run / ESTIMATES.name).write_text("{}")
     assert _complete(config, tmp_path) == 0
+    # and in a clone (no Snakemake records) the finished comparison is still resumed first,
+    # or Snakemake would train its 20 repetitions again (found growing a committed study by
+    # new samples in a clone)
+    assert _cloned(config, tmp_path)
+    (tmp_path / ".snakemake" / "metadata").mkdir(parents=True)
+    assert not _cloned(config, tmp_path)
     for r in range(7):
         run = run_directory(tmp_path, "tiny", "q", "holdout", r)
         run.mkdir(parents=True)

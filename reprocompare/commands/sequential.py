@@ -74,6 +74,17 @@ def _complete(config: dict, directory: Path) -> int:
     return min(complete.values(), default=0)
 
 
+def _cloned(config: dict, directory: Path) -> bool:
+    """Whether the study holds results Snakemake has no records of: a clone, where git gave
+    every file the checkout's time and Snakemake would train the whole study again.
+
+    Any finished repetition counts, not only whole waves: a comparison added to a committed
+    study has none, and its neighbours' results must still be made current first."""
+    if (directory / ".snakemake" / "metadata").is_dir():
+        return False
+    return any(finished(run_directory(directory, *run)) for run in planned_runs(widest(config)))
+
+
 def _summaries(config: dict, directory: Path) -> list[dict]:
     paths = [directory / SUMMARY.format(corpus=corpus, comparison=name)
              for name, comparison in sorted(config["comparisons"].items())
@@ -393,9 +404,7 @@ def run_waves(config_path: str | Path, directory: str | Path = ".",
     done = _complete(config, directory)
     # resume at the last whole wave the results hold (a wave is never smaller than 2 repetitions)
     repetitions = min(max(2, wave, done - done % wave), maximum)
-    if done and not (directory / ".snakemake" / "metadata").is_dir():
-        # a clone: git gave every file the checkout's time, and Snakemake, with no records of
-        # them, would train the whole study again
+    if _cloned(config, directory):
         resume(config_path, directory, say=say)
     if done:
         say(f"{directory}: {done} complete repetitions found; resuming at R = {repetitions}")
