@@ -2,6 +2,7 @@
 
     nice -n 19 .venv/bin/python benchmarks/bench_futility.py [--studies N] [--jobs 2] [--write]
     nice -n 19 .venv/bin/python benchmarks/bench_futility.py --levels 0.3 0.4 [--studies N] ...
+    nice -n 19 .venv/bin/python benchmarks/bench_futility.py --waves 5 1 [--studies N] ...
 
 Seeded. For each true SNR of one deciding estimator (Avg) and each law of its estimates (normal;
 a standardized Gamma(2), skewness 1.41, as docs/sequential.md's skewed law), N simulated studies
@@ -47,10 +48,10 @@ def source(law: str, snr: float):
     return lambda rng, n: {"Avg": snr + (rng.gamma(2.0, 1.0, n) - 2.0) / np.sqrt(2.0)}
 
 
-def cell(law: str, snr: float, studies: int, level: float) -> dict:
+def cell(law: str, snr: float, studies: int, level: float, wave: int = WAVE) -> dict:
     """One row: the rule on ``studies`` seeded studies of one law and SNR."""
-    futility = futility_rule(level, wave=WAVE, max_repetitions=MAXIMUM) if level else None
-    plan = simulate(source(law, snr), ["Avg"], studies=studies, seed=SEED, wave=WAVE,
+    futility = futility_rule(level, wave=wave, max_repetitions=MAXIMUM) if level else None
+    plan = simulate(source(law, snr), ["Avg"], studies=studies, seed=SEED, wave=wave,
                     max_repetitions=MAXIMUM, truth={"Avg": truth_of_snr(snr)},
                     futility=futility)
     return plan.summary()
@@ -123,6 +124,40 @@ def levels_table(levels: list[float], studies: int, jobs: int = 1) -> str:
             + "\n")
 
 
+#: where waves smaller than 5 could save trainings: the verdicts decided within a few waves
+WAVE_SNRS = (0.0, 2.0, 4.0, 12.0)
+
+
+def _wave_rows(wave: int, studies: int) -> list[list[str]]:
+    rows = []
+    for snr in WAVE_SNRS:
+        start = time.time()
+        rows.append([str(wave), *row("normal", snr, LEVEL, cell("normal", snr, studies, LEVEL,
+                                                                 wave))[1:]])
+        print(f"wave {wave}, SNR {snr:g}: {time.time() - start:.0f} s", file=sys.stderr,
+              flush=True)
+    return rows
+
+
+def waves_table(waves: list[int], studies: int, jobs: int = 1) -> str:
+    """Other wave sizes (normal estimates, the default futility level), one process per wave.
+
+    A wave of 1 looks after every repetition: the fewest trainings any wave sizing (by the
+    forecast or otherwise) can spend on a study, as the confidence sequence is valid at every
+    look."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        parts = list(pool.map(_wave_rows, waves, [studies] * len(waves)))
+    note = (f"{studies} studies per row (seed {SEED}, the studies of the table above), up to "
+            f"{MAXIMUM} repetitions, futility level {LEVEL:g}; `benchmarks/bench_futility.py "
+            f"--waves {' '.join(str(w) for w in waves)} --studies {studies} --jobs {jobs}` on "
+            f"{cpu_name()}, {os.cpu_count()} cores, beside other work.")
+    header = ["wave", *HEADER[1:]]
+    return ("\n".join(md_table(header, [r for part in parts for r in part])) + "\n\n" + note
+            + "\n")
+
+
 def _write(made: str, marker: str) -> None:
     replace_between(DOCS, f"<!-- {marker}:begin -->\n", f"<!-- {marker}:end -->", made)
 
@@ -134,9 +169,16 @@ def main() -> None:
     parser.add_argument("--levels", type=float, nargs="+",
                         help="instead: these futility levels at the SNRs near the threshold "
                              "(--write: between the futility-levels markers)")
+    parser.add_argument("--waves", type=int, nargs="+",
+                        help="instead: these wave sizes at SNR 0, 2, 4 and 12 (--write: between "
+                             "the futility-waves markers)")
     parser.add_argument("--write", action="store_true", help="into docs/sequential.md")
     args = parser.parse_args()
-    if args.levels:
+    if args.waves:
+        made = waves_table(args.waves, args.studies, args.jobs)
+        if args.write:
+            _write(made, "futility-waves")
+    elif args.levels:
         made = levels_table(args.levels, args.studies, args.jobs)
         if args.write:
             _write(made, "futility-levels")
