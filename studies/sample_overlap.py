@@ -61,13 +61,29 @@ def table() -> str:
                                                     key=lambda kv: (kv[0][0], kv[0][3])):
         sets = {key: drawn(total, n, *key) for key in by_seed}
         shared = [len(sets[a] & sets[b]) / n for a, b in itertools.combinations(sorted(sets), 2)]
-        overlap = (f"{100 * min(shared):.1f}-{100 * max(shared):.1f}%" if shared else "-")
+        overlap = ("-" if not shared else f"{100 * min(shared):.1f}%" if min(shared) == max(shared)
+                   else f"{100 * min(shared):.1f}-{100 * max(shared):.1f}%")
         same = "; ".join(" = ".join(names) for names in by_seed.values() if len(names) > 1)
-        rows.append([f"`{source}` ({total:,} sentences, sha256 `{sha[:12]}`)", f"{n:,}", len(by_seed), overlap,
-                     f"{100 * n / total:.1f}%", same or "-"])
-    return "\n".join(md_table(["source corpus", "sample size", "samples (seeds and parts)",
-                               "shared by two samples (measured)", "expected n / N",
+        kind, expected = _drawn_as(sorted(by_seed), n, total)
+        rows.append([f"`{source}` ({total:,} sentences, sha256 `{sha[:12]}`)", f"{n:,}", kind,
+                     overlap, expected, same or "-"])
+    return "\n".join(md_table(["source corpus", "sample size", "samples",
+                               "shared by two samples (measured)", "expected",
                                "one sample in several studies"], rows)) + "\n"
+
+
+def _drawn_as(keys: list[tuple[int, int]], n: int, total: int) -> tuple[str, str]:
+    """How the samples of one size were drawn, and the share two of them are expected to
+    share: none for the parts of one seed, about n / N for draws of several seeds."""
+    seeds = sorted({seed for seed, _ in keys})
+    if len(keys) == 1:
+        return "1", "-"
+    if len(seeds) == 1:
+        return f"{len(keys)} disjoint parts of seed {seeds[0]}", "0 (disjoint)"
+    if len(seeds) == len(keys):
+        return (f"{len(keys)} seeds ({', '.join(map(str, seeds))}), overlapping",
+                f"{100 * n / total:.1f}% (n / N)")
+    return f"{len(keys)} (seed, part): {', '.join(map(str, keys))}", "-"
 
 
 def spread() -> str:
