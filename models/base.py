@@ -10,6 +10,8 @@ are.
 
 from __future__ import annotations
 
+import copy
+import inspect
 import math
 import numbers
 import sys
@@ -18,7 +20,6 @@ from pathlib import Path
 from typing import Any, Callable, Hashable, Sequence
 
 import numpy as np
-from sklearn.base import BaseEstimator
 
 from reprocompare.base.errors import UserError
 from reprocompare.corpora.conll import Sentence
@@ -319,13 +320,138 @@ def module_files(name: str) -> list[Path]:
     return [path]
 
 
-class SequenceTagger(BaseEstimator):
+class Estimator:
+    """The parameters of a scikit-learn estimator, without importing scikit-learn.
+
+    ``get_params``, ``set_params``, the ``repr`` and the pickling of scikit-learn's
+    ``BaseEstimator``, as it gives them to a class outside scikit-learn: the parameters are the
+    arguments of ``__init__`` (its signature, or its ``__signature__``), stored under their own
+    names. scikit-learn's ``clone`` and ``get_params``-based tools take it as they take any
+    estimator. Why not the original: importing ``sklearn.base`` imports SciPy and pandas (1.2 s
+    of CPU), which every snakemake start paid, since the Snakefile reads each tagger's
+    class (its version, capabilities and source files), and so did the jobs that only read a
+    tagger's class (the checklist). The training jobs still import scikit-learn: the splitters
+    are its cross-validators.
+    """
+
+    @classmethod
+    def _get_param_names(cls) -> list[str]:
+        """The names of ``__init__``'s arguments, sorted (``**kwargs`` is none of them)."""
+        init = getattr(cls.__init__, "deprecated_original", cls.__init__)
+        if init is object.__init__:
+            return []
+        parameters = [p for p in inspect.signature(init).parameters.values()
+                      if p.name != "self" and p.kind != p.VAR_KEYWORD]
+        for p in parameters:
+            if p.kind == p.VAR_POSITIONAL:
+                raise RuntimeError(f"{cls.__name__} should not take *args in __init__ (its "
+                                   f"parameters are its named arguments)")
+        return sorted(p.name for p in parameters)
+
+    def get_params(self, deep: bool = True) -> dict[str, Any]:
+        """The estimator's parameters.
+
+        Parameters
+        ----------
+        deep : bool, default True
+            Also the parameters of parameters that are estimators, as ``name__parameter``.
+
+        Returns
+        -------
+        dict
+            Parameter name to value.
+        """
+        out = {}
+        for key in self._get_param_names():
+            value = getattr(self, key)
+            if deep and hasattr(value, "get_params") and not isinstance(value, type):
+                out.update((f"{key}__{k}", v) for k, v in value.get_params().items())
+            out[key] = value
+        return out
+
+    def set_params(self, **params) -> "Estimator":
+        """Set parameters (``name__parameter`` for a parameter of a parameter).
+
+        Parameters
+        ----------
+        **params
+            Parameter name to new value.
+
+        Returns
+        -------
+        Estimator
+            This estimator.
+        """
+        if not params:
+            return self
+        valid = self.get_params(deep=True)
+        nested: dict[str, dict] = {}
+        for key, value in params.items():
+            key, delimiter, sub_key = key.partition("__")
+            if key not in valid:
+                raise ValueError(f"Invalid parameter {key!r} for estimator {self}. Valid "
+                                 f"parameters are: {self._get_param_names()!r}.")
+            if delimiter:
+                nested.setdefault(key, {})[sub_key] = value
+            else:
+                setattr(self, key, value)
+                valid[key] = value
+        for key, sub_params in nested.items():
+            valid[key].set_params(**sub_params)
+        return self
+
+    def __repr__(self) -> str:
+        """``Class(name=value, ...)`` with the parameters that differ from their defaults."""
+        init = getattr(type(self).__init__, "deprecated_original", type(self).__init__)
+        defaults = {} if init is object.__init__ else {
+            p.name: p.default for p in inspect.signature(init).parameters.values()}
+        changed = []
+        for key, value in sorted(self.get_params(deep=False).items()):
+            default = defaults.get(key, inspect.Parameter.empty)
+            try:
+                same = default is not inspect.Parameter.empty and bool(value == default) and \
+                    type(value) is type(default)
+            except (TypeError, ValueError):  # an array's comparison has no one truth value
+                same = False
+            if not same:
+                changed.append(f"{key}={value!r}")
+        return f"{type(self).__name__}({', '.join(changed)})"
+
+    def __setstate__(self, state: dict) -> None:
+        # the pickled state is the instance's __dict__ (object.__getstate__), as with
+        # BaseEstimator for a class outside scikit-learn
+        state = dict(state)
+        state.pop("_sklearn_version", None)
+        self.__dict__.update(state)
+
+
+def clone(estimator):
+    """A new, unfitted estimator with the parameters of ``estimator`` (scikit-learn's ``clone``).
+
+    Parameters
+    ----------
+    estimator : Estimator
+        An estimator (anything with ``get_params``).
+
+    Returns
+    -------
+    Estimator
+        Of the same class, made from a copy of each parameter (a parameter that is an
+        estimator cloned in turn), with none of the fitted state.
+    """
+    params = {name: clone(value) if hasattr(value, "get_params") and not isinstance(value, type)
+              else copy.deepcopy(value)
+              for name, value in estimator.get_params(deep=False).items()}
+    return type(estimator)(**params)
+
+
+class SequenceTagger(Estimator):
     """Base class: scheme conversion around ``_fit`` / ``_predict`` in the model's scheme.
 
     Subclasses declare ``PARAMS`` (a tuple of :class:`Param`, in ``__init__`` order, ``scheme``
     included), store their keyword arguments unchanged in ``__init__`` (scikit-learn convention,
-    so ``get_params``/``clone`` work) and implement ``featurize``, ``feature_key``, ``_fit`` and
-    ``_predict``.
+    so ``get_params``/``clone`` work: :class:`Estimator`) and implement ``featurize``,
+    ``feature_key``, ``_fit`` and ``_predict``.
     """
 
     PARAMS: tuple[Param, ...] = ()

@@ -17,7 +17,6 @@ import math
 from typing import Iterable, Mapping, Sequence
 
 import numpy as np
-from scipy import stats
 
 from reprocompare.base.markdown import md_table, md_text
 from reprocompare.base.records import csv_text
@@ -52,6 +51,8 @@ def t_interval(values: Sequence[float], confidence: float = 0.95) -> tuple[float
     mean = float(v.mean())
     if v.size < 2 or np.all(v == v[0]):
         return mean, mean
+    from scipy import stats  # lazy: SciPy, which the checklist (importing this module) skips
+
     half = stats.t.ppf((1 + confidence) / 2, v.size - 1) * v.std(ddof=1) / math.sqrt(v.size)
     return mean - float(half), mean + float(half)
 

@@ -108,3 +108,48 @@ def test_snakemake_plans_a_study_fresh(tmp_path):
                     str(tmp_path), "--configfile", str(config), "--dry-run", "--cores", "1")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "compare" in result.stdout and "Traceback" not in result.stderr
+
+
+#: plans a study as ``snakemake --dry-run`` does, in this interpreter, and prints which heavy
+#: libraries planning imported
+PLAN_PROBE = """import json, sys
+import snakemake.cli
+try:
+    snakemake.cli.main(sys.argv[1:])
+except SystemExit as end:
+    assert not end.code, end.code
+heavy = sorted({{name.split(".")[0] for name in sys.modules}} & set({heavy!r}))
+print("HEAVY=" + json.dumps(heavy), file=sys.stderr)
+"""
+#: what neither the Snakefile nor the checklist job needs: scikit-learn (with SciPy) and torch
+#: (snakemake's own start imports pandas: its SLURM plugin's efficiency report)
+NOT_PLANNING = ("sklearn", "torch")
+
+
+def test_planning_a_study_and_its_checklist_import_no_scikit_learn(tmp_path):
+    """Every snakemake start parses the Snakefile, which reads each tagger's class (version,
+    capabilities, source files): that, and the checklist job, which reads records and tagger
+    classes, import neither scikit-learn nor torch; scikit-learn is 1.2 s of CPU at every start
+    of a run, a wave, a report and, on a cluster, of every job (issue 35). Only the first plan
+    in a directory splits each corpus once to check it (common.smk), with the splitters."""
+    config = tmp_path / "study.yaml"
+    config.write_text(f"corpora: {{tiny: {{path: {TEST_DATA / 'tiny.conll'}}}}}\n"
+                      "models:\n  a: {type: crf, max_iterations: 5}\n  b: {type: bilstm}\n"
+                      "comparisons: {p: {a: a, b: b, corpora: [tiny]}}\n"
+                      "strategies: {holdout: {}}\nrepetitions: 2\n")
+    plan = ["--snakefile", str(ROOT / "Snakefile"), "--directory", str(tmp_path),
+            "--configfile", str(config), "--dry-run", "--cores", "1"]
+    for first in (True, False):
+        result = _fresh("-c", PLAN_PROBE.format(heavy=NOT_PLANNING), *plan)
+        assert "compare" in result.stdout, result.stdout + result.stderr
+        if not first:
+            assert _heavy(result) == [], f"planning a study imported {_heavy(result)}"
+    checklist = _fresh("-c", "import json, sys\n"
+                       "import reprocompare.pipeline.search_jobs\n"
+                       "from reprocompare.models import tagger_class_of\n"
+                       "for kind in ('crf', 'majority', 'bilstm'):\n"
+                       "    tagger_class_of({'type': kind}).source_files({})\n"
+                       "names = {n.split('.')[0] for n in sys.modules}\n"
+                       f"heavy = sorted(names & {set(NOT_PLANNING)!r})\n"
+                       "print('HEAVY=' + json.dumps(heavy), file=sys.stderr)\n")
+    assert _heavy(checklist) == [], f"the checklist's imports imported {_heavy(checklist)}"

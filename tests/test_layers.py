@@ -72,6 +72,10 @@ LAZY = {
     # every command imports the tables (the CLI's start-up too); Table 3's intervals need scipy
     ("reprocompare.reports.tables", "reprocompare.estimators.reproducibility"): "scipy",
     ("reprocompare.pipeline.search_jobs", "reprocompare.reports.budget"): "matplotlib",
+    # the checklist job imports search_jobs, and search_jobs the trials: it reads records, and
+    # the splitters (scikit-learn's cross-validators) are for the jobs that draw or read a split
+    ("reprocompare.pipeline.search_jobs", "reprocompare.splitters"): "scikit-learn",
+    ("reprocompare.search.trials", "reprocompare.splitters"): "scikit-learn",
     # the Snakefile imports provenance for every rule's params
     ("reprocompare.pipeline.provenance", "reprocompare.models"): "scikit-learn",
     ("reprocompare.search.config", "reprocompare.models"): "scikit-learn",

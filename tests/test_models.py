@@ -500,3 +500,43 @@ def test_the_catalogue_prints_every_numbers_range():
     text = markdown()
     assert "| `word_window` | integer | [0, 20] | `2` |" in text
     assert "| `learning_rate` | number | [1e-08, 10.0] | `0.01` |" in text
+
+
+@pytest.mark.parametrize("spec", ["crf:scheme=IOBES,c1=0.05,max_iterations=7", "majority",
+                                  "bilstm:word_dim=20,epochs=2",
+                                  "command:train=fit {train},predict=p {input} {output}"])
+def test_parameters_are_scikit_learns_without_importing_it(spec, train):
+    """SequenceTagger's get_params, set_params, clone and repr are scikit-learn's BaseEstimator's
+    (its own code is the oracle here), though the tagger modules never import scikit-learn
+    (models.base.Estimator: the Snakefile reads the tagger classes at every snakemake start)."""
+    from sklearn.base import BaseEstimator, clone as sklearn_clone
+
+    from reprocompare.models.base import Estimator, clone
+
+    model = build_model(parse_spec(spec))
+    names = BaseEstimator._get_param_names.__func__(type(model))
+    assert type(model)._get_param_names() == names
+    if spec.startswith("command"):  # it maps ``predict`` to its attribute itself
+        assert sorted(model.get_params()) == names
+    else:
+        assert model.get_params() == BaseEstimator.get_params(model)
+    # as scikit-learn writes it: the parameters that differ from the defaults, sorted
+    assert repr(model) == {
+        "crf": "CRFTagger(c1=0.05, max_iterations=7, scheme='IOBES')",
+        "majority": "MajorityTagger()", "bilstm": "BiLSTMTagger(epochs=2, word_dim=20)",
+        "command": "CommandTagger(predict='p {input} {output}', train='fit {train}')",
+    }[spec.split(":")[0]]
+    copy = clone(model)
+    assert copy is not model and type(copy) is type(model)
+    assert copy.get_params() == sklearn_clone(model).get_params() == model.get_params()
+    assert copy.set_params(scheme="IOBES") is copy and copy.get_params()["scheme"] == "IOBES"
+    assert model.get_params()["scheme"] != "IOBES" or spec.startswith("crf")
+    with pytest.raises(ValueError, match="nonsense"):
+        model.set_params(nonsense=1)
+    assert isinstance(model, Estimator)
+    if spec == "majority":  # a fitted model pickles, and clone drops what it learned
+        X, y = train
+        fitted = model.fit(X, y)
+        again = pickle.loads(pickle.dumps(fitted))
+        assert again.predict(X[:5]) == fitted.predict(X[:5])
+        assert not any(k.endswith("_") for k in vars(clone(fitted)))

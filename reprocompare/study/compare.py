@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Callable
 
 import numpy as np
-from sklearn.base import clone
 
 from reprocompare.base.errors import UserError
 from reprocompare.base.records import COUNTS_COLUMNS, write_text_atomic
@@ -32,6 +31,7 @@ from reprocompare.corpora.conll import Corpus
 from reprocompare.corpora.scoring import ChunkCounts, count_chunks
 from reprocompare.estimators.difference import (bcv_estimates, holdout, repeated_holdout,
                                                 vote_predictions)
+from reprocompare.models.base import clone
 from reprocompare.models.engine import Features, train_fold
 from reprocompare.splitters import dumps
 
