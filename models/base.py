@@ -417,9 +417,14 @@ class Estimator:
                 changed.append(f"{key}={value!r}")
         return f"{type(self).__name__}({', '.join(changed)})"
 
+    def __getstate__(self) -> dict:
+        # a copy: subclasses drop what does not pickle from it (a network, a C++ tagger), and
+        # object.__getstate__ would hand them the live instance's own __dict__
+        return dict(self.__dict__)
+
     def __setstate__(self, state: dict) -> None:
-        # the pickled state is the instance's __dict__ (object.__getstate__), as with
-        # BaseEstimator for a class outside scikit-learn
+        # the pickled state is the instance's __dict__, as with BaseEstimator for a class
+        # outside scikit-learn
         state = dict(state)
         state.pop("_sklearn_version", None)
         self.__dict__.update(state)

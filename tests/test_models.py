@@ -347,6 +347,9 @@ def test_pickle_round_trip_predicts_the_same(train, test, make):
     restored = pickle.loads(pickle.dumps(model))
     assert restored.predict(test[0]) == expected
     assert restored.get_params() == model.get_params()
+    # pickling leaves the pickled model as it was (the BiLSTM's network and indexes, the
+    # CRF's open tagger were once popped from the live instance)
+    assert model.predict(test[0]) == expected
 
 
 def test_unfitted_model_refuses_to_predict(train):
