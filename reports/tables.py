@@ -429,7 +429,22 @@ def stopping_state(stopping: dict) -> str:
     return state
 
 
-def _forecast_text(forecast: dict, maximum: int) -> str:
+def forecast_text(forecast: dict, maximum: int) -> str:
+    """An undecided verdict's forecast (:func:`reprocompare.estimators.futility.forecast`) in
+    words: the probability of a verdict by the maximum, and the median and 10th-90th percentile
+    of the repetitions still to run where it comes.
+
+    Parameters
+    ----------
+    forecast : dict
+        The forecast a summary holds under the verdict.
+    maximum : int
+        The study's maximum R.
+
+    Returns
+    -------
+    str
+    """
     if forecast["median_more"] is None:
         return f"no path decides by R = {maximum}"
     return (f"a verdict by R = {maximum} with probability {forecast['probability']:.2f}, "
@@ -480,7 +495,7 @@ def verdict_lines(group: list[dict], summary_rule: str, stopping: dict | None) -
                           and r["verdict_path"].startswith("distribution")]
             lines.append(f"Forecast over {forecasts[0][1]['paths']:,} paths of the normal model's "
                          "posterior predictive (estimators/futility.py): " + "; ".join(
-                             f"{name} " + _forecast_text(f, stopping["max_repetitions"])
+                             f"{name} " + forecast_text(f, stopping["max_repetitions"])
                              for name, f in forecasts)
                          + (f"; {', '.join(unforecast)} not forecast (its verdict reads Eq. 1's "
                             "shares)" if unforecast else "") + ".")

@@ -212,3 +212,23 @@ def test_a_comparison_without_results_resumes_the_waves_from_its_first(tmp_path)
         run.mkdir(parents=True)
         (run / ESTIMATES.name).write_text("{}")
     assert _complete(config, tmp_path) == 7
+
+
+def test_a_waves_progress_line_says_the_forecast_not_a_point_n_more():
+    """Issue 39, item 3: "more than the maximum of 10" at R = 5 read the current SNR as the
+    true one; the line says the forecast where the summary has one, the verdict's text
+    otherwise."""
+    from reprocompare.commands.sequential import progress
+
+    forecast = {"probability": 0.31, "median_more": 5, "p10_more": 5, "p90_more": 5,
+                "paths": 4000}
+    undecided = {"decision": "undecided", "repetitions": 5, "forecast": forecast,
+                 "text": "undecided after 5 repetitions: more than the maximum of 10 "
+                         "repetitions to decide"}
+    assert progress("Avg", undecided, 10) == (
+        "Avg: undecided after 5 repetitions: a verdict by R = 10 with probability 0.31, "
+        "median 5 more (10th-90th percentile 5-5) where it comes")
+    # no forecast (Eq. 1's shares), or decided: the verdict's own sentence
+    assert progress("ST", {**undecided, "forecast": None}, 10) == "ST: " + undecided["text"]
+    decided = {"decision": "B>A", "text": "B > A reproduces", "forecast": None}
+    assert progress("Avg", decided, 10) == "Avg: B > A reproduces"

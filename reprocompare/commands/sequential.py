@@ -42,6 +42,7 @@ from reprocompare.base.run_records import finished, read_summary
 from reprocompare.commands.resume import planned_runs, restore_records, resume, run_directory
 from reprocompare.pipeline.workflow_files import (LOCAL_PROFILE, profile, report_stylesheet,
                                                   snakemake_command)
+from reprocompare.reports.tables import forecast_text
 from reprocompare.study.config import blame_command_line, load_yaml, validate, widest
 
 #: the signals passed on to snakemake: a terminal's Ctrl-C reaches only this command's process
@@ -72,6 +73,32 @@ def _complete(config: dict, directory: Path) -> int:
                 finished(run_directory(directory, corpus, comparison, strategy, r)):
             complete[key] = r + 1
     return min(complete.values(), default=0)
+
+
+def progress(name: str, verdict: dict, maximum: int) -> str:
+    """One estimator's verdict after a wave, as the wave's progress line says it.
+
+    An undecided verdict that is forecast says the forecast (the probability of a verdict by
+    the maximum, and the spread of the repetitions it needs), not the verdict's point "N more",
+    which reads the current SNR as if it were the true one (issue 39, item 3).
+
+    Parameters
+    ----------
+    name : str
+        The estimator.
+    verdict : dict
+        Its verdict, as the summary holds it.
+    maximum : int
+        The study's maximum R.
+
+    Returns
+    -------
+    str
+    """
+    if verdict["decision"] != "undecided" or not verdict.get("forecast"):
+        return f"{name}: {verdict['text']}"
+    return (f"{name}: undecided after {verdict['repetitions']} repetitions: "
+            f"{forecast_text(verdict['forecast'], maximum)}")
 
 
 def _cloned(config: dict, directory: Path) -> bool:
@@ -414,7 +441,7 @@ def run_waves(config_path: str | Path, directory: str | Path = ".",
         summaries = _summaries(config, directory)
         for summary in summaries:
             verdicts = summary.get("verdicts", {})
-            say("  " + "; ".join(f"{name}: {verdicts[name]['text']}"
+            say("  " + "; ".join(progress(name, verdicts[name], maximum)
                                  for name in stopping["estimators"] if name in verdicts))
         if all(s["stopping"]["decided"] for s in summaries):
             reason = "every deciding estimator decided"
