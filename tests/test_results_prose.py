@@ -306,13 +306,11 @@ def test_results_quotes_the_chunking_reversal():
                  f"confidence sequence {-points(chunking, 'Avg', 'mean_high'):.2f}-"
                  f"{-points(chunking, 'Avg', 'mean_low'):.2f}), and \"B > A reproduces\" for Avg, "
                  f"Vote and the mixture after R = {repetitions(chunking)}")
-    small, *larger = sorted(sizes)
-    later = sorted((points(s, "Avg") for n in larger for s in sizes[n]), reverse=True)
-    assert later[0] < 0  # "said the same"
-    first = sorted(points(s, "Avg") for s in sizes[small])
-    quoted(text, f"The samples of {' and '.join(f'{n:,}' for n in larger)} sentences said the "
-                 f"same (Avg {later[0]:+.2f} to {later[-1]:+.2f} points; at {small:,}, "
-                 f"{first[0]:+.2f} to {first[-1]:+.2f})")
+    means = sorted(points(s, "Avg") for n in sizes for s in sizes[n])
+    assert means[-1] < 0  # "leaned the same way"
+    *smaller, largest = [f"{n:,}" for n in sorted(sizes)]
+    quoted(text, f"Every sample of {', '.join(smaller)} and {largest} sentences leaned the same "
+                 f"way (Avg {means[0]:+.2f} to {means[-1]:+.2f} points)")
 
 
 def test_results_quotes_overlapping_snr_intervals():
