@@ -98,49 +98,28 @@ def table(studies: int, jobs: int = 1) -> str:
 
 #: the SNRs where the level matters (near the threshold, and the verdicts it may give up)
 LEVEL_SNRS = (0.3, 0.6, 0.84, 1.0, 1.5)
-
-
-def _level_rows(level: float, studies: int) -> list[list[str]]:
-    rows = []
-    for snr in LEVEL_SNRS:
-        start = time.time()
-        rows.append(row("normal", snr, level, cell("normal", snr, studies, level)))
-        print(f"level {level:g}, SNR {snr:g}: {time.time() - start:.0f} s", file=sys.stderr,
-              flush=True)
-    return rows
-
-
-def levels_table(levels: list[float], studies: int, jobs: int = 1) -> str:
-    """Other futility levels near the threshold (normal estimates), one process per level."""
-    from concurrent.futures import ProcessPoolExecutor
-
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        parts = list(pool.map(_level_rows, levels, [studies] * len(levels)))
-    note = (f"{studies} studies per row (seed {SEED}, the studies of the table above), waves of "
-            f"{WAVE} up to {MAXIMUM}; `benchmarks/bench_futility.py --levels "
-            f"{' '.join(f'{level:g}' for level in levels)} --studies {studies} --jobs {jobs}` "
-            f"on {cpu_name()}, {os.cpu_count()} cores, beside other work.")
-    return ("\n".join(md_table(HEADER, [r for part in parts for r in part])) + "\n\n" + note
-            + "\n")
-
-
 #: where waves smaller than 5 could save trainings: the verdicts decided within a few waves
 WAVE_SNRS = (0.0, 2.0, 4.0, 12.0)
 
 
-def _wave_rows(wave: int, studies: int) -> list[list[str]]:
+def _variant_rows(kind: str, value: float, studies: int) -> list[list[str]]:
+    """The rows of one futility level (``kind`` "levels") or one wave size ("waves")."""
     rows = []
-    for snr in WAVE_SNRS:
+    for snr in LEVEL_SNRS if kind == "levels" else WAVE_SNRS:
         start = time.time()
-        rows.append([str(wave), *row("normal", snr, LEVEL, cell("normal", snr, studies, LEVEL,
-                                                                 wave))[1:]])
-        print(f"wave {wave}, SNR {snr:g}: {time.time() - start:.0f} s", file=sys.stderr,
-              flush=True)
+        if kind == "levels":
+            rows.append(row("normal", snr, value, cell("normal", snr, studies, value)))
+        else:
+            rows.append([str(value), *row("normal", snr, LEVEL, cell("normal", snr, studies,
+                                                                       LEVEL, value))[1:]])
+        print(f"{kind[:-1]} {value:g}, SNR {snr:g}: {time.time() - start:.0f} s",
+              file=sys.stderr, flush=True)
     return rows
 
 
-def waves_table(waves: list[int], studies: int, jobs: int = 1) -> str:
-    """Other wave sizes (normal estimates, the default futility level), one process per wave.
+def variants_table(kind: str, values: list[float], studies: int, jobs: int = 1) -> str:
+    """The rule at other futility levels near the threshold (``kind`` "levels") or with other
+    wave sizes at the default level ("waves"), normal estimates, one process per value.
 
     A wave of 1 looks after every repetition: the fewest trainings any wave sizing (by the
     forecast or otherwise) can spend on a study, as the confidence sequence is valid at every
@@ -148,12 +127,15 @@ def waves_table(waves: list[int], studies: int, jobs: int = 1) -> str:
     from concurrent.futures import ProcessPoolExecutor
 
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        parts = list(pool.map(_wave_rows, waves, [studies] * len(waves)))
-    note = (f"{studies} studies per row (seed {SEED}, the studies of the table above), up to "
-            f"{MAXIMUM} repetitions, futility level {LEVEL:g}; `benchmarks/bench_futility.py "
-            f"--waves {' '.join(str(w) for w in waves)} --studies {studies} --jobs {jobs}` on "
-            f"{cpu_name()}, {os.cpu_count()} cores, beside other work.")
-    header = ["wave", *HEADER[1:]]
+        parts = list(pool.map(_variant_rows, [kind] * len(values), values,
+                              [studies] * len(values)))
+    design = (f"waves of {WAVE} up to {MAXIMUM}" if kind == "levels" else
+              f"up to {MAXIMUM} repetitions, futility level {LEVEL:g}")
+    note = (f"{studies} studies per row (seed {SEED}, the studies of the table above), {design}; "
+            f"`benchmarks/bench_futility.py --{kind} {' '.join(f'{v:g}' for v in values)} "
+            f"--studies {studies} --jobs {jobs}` on {cpu_name()}, {os.cpu_count()} cores, beside "
+            "other work.")
+    header = HEADER if kind == "levels" else ["wave", *HEADER[1:]]
     return ("\n".join(md_table(header, [r for part in parts for r in part])) + "\n\n" + note
             + "\n")
 
@@ -174,14 +156,12 @@ def main() -> None:
                              "the futility-waves markers)")
     parser.add_argument("--write", action="store_true", help="into docs/sequential.md")
     args = parser.parse_args()
-    if args.waves:
-        made = waves_table(args.waves, args.studies, args.jobs)
-        if args.write:
-            _write(made, "futility-waves")
-    elif args.levels:
-        made = levels_table(args.levels, args.studies, args.jobs)
-        if args.write:
-            _write(made, "futility-levels")
+    for kind in ("waves", "levels"):
+        if getattr(args, kind):
+            made = variants_table(kind, getattr(args, kind), args.studies, args.jobs)
+            if args.write:
+                _write(made, f"futility-{kind}")
+            break
     else:
         made = table(args.studies, args.jobs)
         if args.write:
