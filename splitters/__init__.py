@@ -10,10 +10,11 @@ with a splitting ratio of 8:1", 3 to 10 of them (:class:`RepeatedHoldOut`). The 
 rules of Table 1 into three two-fold CVs whose training sets overlap little and in which "each
 sample occurs with the same counts in all training sets" (:class:`BlockedMx2CV`, any m).
 :func:`split_document` and :func:`dumps` turn one repetition of a strategy into the JSON file that
-every later stage reads; :func:`repetition_seed` derives its seed.
+every later stage reads; :func:`repetition_seed` derives its seed. The splits are drawn by
+:mod:`reprocompare.splitters.drawing` with numpy alone, so the split document needs no
+scikit-learn; the classes, wrappers over the same draws, import it when first used.
 """
 
-from reprocompare.splitters.bcv import BlockedMx2CV
 from reprocompare.splitters.document import (
     STRATEGIES,
     dumps,
@@ -22,7 +23,6 @@ from reprocompare.splitters.document import (
     repetition_seed,
     split_document,
 )
-from reprocompare.splitters.holdout import HoldOut, RepeatedHoldOut
 
 __all__ = [
     "STRATEGIES",
@@ -35,3 +35,24 @@ __all__ = [
     "repetition_seed",
     "split_document",
 ]
+
+#: the scikit-learn cross-validators, loaded when first asked for
+_CROSS_VALIDATORS = ("BlockedMx2CV", "HoldOut", "RepeatedHoldOut")
+
+
+def __getattr__(name):
+    # Every training job imports this package for its split document, drawn with numpy alone
+    # (drawing.py); the classes subclass scikit-learn's BaseCrossValidator, and importing
+    # scikit-learn costs 1 s of CPU (SciPy, pandas), so only a user of the classes pays it.
+    if name not in _CROSS_VALIDATORS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    # lazy: scikit-learn, for the cross-validator objects only
+    from reprocompare.splitters import bcv, holdout
+
+    value = getattr(bcv if name == "BlockedMx2CV" else holdout, name)
+    globals()[name] = value  # found directly from now on, without this function
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_CROSS_VALIDATORS))

@@ -16,88 +16,12 @@ blocks and validates on the rest.
 
 from __future__ import annotations
 
-import numpy as np
 from sklearn.model_selection import BaseCrossValidator
-from sklearn.utils import check_random_state
 
-from reprocompare.base.errors import UserError
-from reprocompare.splitters._common import (
-    INDEX_DTYPE,
-    check_positive_int,
-    documents,
-    num_sentences,
-    sorted_indices,
-)
-
-
-def n_blocks(m: int) -> int:
-    """Number of blocks of an m x 2 BCV: the smallest power of two ``b`` with ``b - 1 >= m``.
-
-    A two-level orthogonal array with ``b`` runs has at most ``b - 1`` columns, one per
-    repetition, and the blocks must be equal-sized, hence a power of two.
-
-    Parameters
-    ----------
-    m : int
-        The repetitions m, at least 1.
-
-    Returns
-    -------
-    int
-        b.
-
-    Examples
-    --------
-    >>> [n_blocks(m) for m in (1, 2, 3, 4, 7, 8)]
-    [2, 4, 4, 8, 8, 16]
-    """
-    m = check_positive_int(m, "m")
-    b = 2
-    while b - 1 < m:
-        b *= 2
-    return b
-
-
-def _bit_reverse(j: int, bits: int) -> int:
-    return int(format(j, f"0{bits}b")[::-1], 2) if bits else 0
-
-
-def half_signs(m: int) -> np.ndarray:
-    """The orthogonal array: ``(m, b)`` array of +1 (validated in fold 2r+1) / -1 (in fold 2r).
-
-    Row ``r`` is Paley-ordered Walsh function ``r + 1``, i.e. Sylvester-Hadamard column
-    ``bit_reverse(r + 1)``, signed so that block ``B(b/2 + 1)`` is validated in the first fold of
-    every repetition (entry -1). Any two rows agree on exactly ``b/2`` blocks: the repetitions are
-    orthogonal.
-
-    Parameters
-    ----------
-    m : int
-        The repetitions m, at least 1.
-
-    Returns
-    -------
-    numpy.ndarray of int, shape (m, b)
-        The signs.
-
-    Examples
-    --------
-    >>> half_signs(3)
-    array([[ 1,  1, -1, -1],
-           [-1,  1, -1,  1],
-           [ 1, -1, -1,  1]])
-    """
-    b = n_blocks(m)
-    bits = b.bit_length() - 1
-    hadamard = np.ones((1, 1), dtype=int)
-    while len(hadamard) < b:
-        hadamard = np.block([[hadamard, hadamard], [hadamard, -hadamard]])
-    # Paley order lists the Walsh functions as products of Rademacher functions, coarsest first:
-    # for b = 4 that is {B1,B2|B3,B4}, {B1,B3|B2,B4}, {B1,B4|B2,B3}, the order of Table 1.
-    columns = hadamard[:, [_bit_reverse(r + 1, bits) for r in range(m)]].T
-    # Table 1 validates B3 first in every repetition (rep. 2 trains on B2,B4 first, not B1,B3);
-    # B(b/2 + 1) generalizes B3 and keeps "first half of the blocks | second half" as rep. 1.
-    return columns * -columns[:, [b // 2]]
+from reprocompare.splitters._common import check_positive_int, num_sentences
+# n_blocks and half_signs stay importable from here, where they were defined before the drawing
+# moved to drawing.py
+from reprocompare.splitters.drawing import bcv_layout, half_signs, n_blocks  # noqa: F401
 
 
 class BlockedMx2CV(BaseCrossValidator):
@@ -233,44 +157,6 @@ class BlockedMx2CV(BaseCrossValidator):
         return validating
 
     def _layout(self, X, groups):
-        # The one place randomness is used, so blocks, folds and validating folds always agree.
+        # One draw (drawing.bcv_layout) gives blocks, folds and validating folds, so they agree.
         m = check_positive_int(self.m, "m")
-        b = n_blocks(m)
-        n = num_sentences(X)
-        docs = documents(groups, n)
-        what = f"{m}x2 BCV"
-        if n < b:
-            raise UserError(
-                f"{what} needs at least {b} sentences (one per block, {b} blocks), got {n}"
-            )
-        if docs is not None and len(docs) < b:
-            raise UserError(
-                f"{what} with groups needs at least {b} documents (one per block, {b} blocks), "
-                f"got {len(docs)}"
-            )
-        rng = check_random_state(self.random_state)
-        if docs is None:
-            permutation = rng.permutation(n).astype(INDEX_DTYPE)
-            blocks = [np.sort(part) for part in np.array_split(permutation, b)]
-        else:
-            members = [[] for _ in range(b)]
-            sizes = np.zeros(b, dtype=np.int64)
-            for d in rng.permutation(len(docs)):
-                smallest = int(np.argmin(sizes))  # argmin: lowest block index on a tie
-                members[smallest].append(docs[d])
-                sizes[smallest] += len(docs[d])
-            blocks = [sorted_indices(parts) for parts in members]
-
-        block_of = np.empty(n, dtype=INDEX_DTYPE)
-        for i, block in enumerate(blocks):
-            block_of[block] = i
-        signs = half_signs(m)
-        folds = []
-        validating = np.empty((n, m), dtype=INDEX_DTYPE)
-        for r in range(m):
-            first = sorted_indices([blocks[i] for i in range(b) if signs[r, i] < 0])
-            second = sorted_indices([blocks[i] for i in range(b) if signs[r, i] > 0])
-            folds.append((second, first))
-            folds.append((first, second))
-            validating[:, r] = np.where(signs[r, block_of] < 0, 2 * r, 2 * r + 1)
-        return blocks, folds, validating
+        return bcv_layout(num_sentences(X), m=m, random_state=self.random_state, groups=groups)

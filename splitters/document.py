@@ -3,6 +3,9 @@
 ``reprocompare split`` writes it and every later stage reads it, so a split is drawn once and
 trained on, predicted and estimated from exactly as written. The file is a pure function of its
 arguments (byte for byte), which lets the workflow skip a repetition whose split already exists.
+
+The document is drawn by :mod:`.drawing` (numpy only), the very draws of the scikit-learn
+cross-validators :func:`make_splitter` returns, so that no job imports scikit-learn for its split.
 """
 
 from __future__ import annotations
@@ -17,15 +20,38 @@ from reprocompare.base.records import read_json
 from reprocompare.base.seeds import derive_seed
 from reprocompare.base.strategies import NAMES, strategy as strategy_of
 from reprocompare.splitters._common import check_positive_int
-from reprocompare.splitters.bcv import BlockedMx2CV
-from reprocompare.splitters.holdout import HoldOut, RepeatedHoldOut, format_ratio, parse_ratio
+from reprocompare.splitters.drawing import (
+    bcv_layout,
+    format_ratio,
+    holdout_splits,
+    parse_ratio,
+    repeated_holdout_splits,
+)
 
 #: The splitting strategies compared by Xue et al. (section 3.3, Table 4): standard split (one
 #: 8:1 hold-out), random splits (repeated 8:1 hold-outs) and the 3x2 BCV (section 3.1); each is
 #: an object of :mod:`reprocompare.base.strategies`.
 STRATEGIES = NAMES
-#: the classes that draw them (:attr:`~reprocompare.base.strategies.Strategy.splitter`)
-_CLASSES = {cls.__name__: cls for cls in (HoldOut, RepeatedHoldOut, BlockedMx2CV)}
+
+
+def _draw_holdout(n, groups, random_state, *, ratio):
+    return list(holdout_splits(n, ratio=ratio, random_state=random_state, groups=groups)), None
+
+
+def _draw_repeated_holdout(n, groups, random_state, *, k, ratio):
+    folds = repeated_holdout_splits(n, k=k, ratio=ratio, random_state=random_state, groups=groups)
+    return list(folds), None
+
+
+def _draw_bcv(n, groups, random_state, *, m):
+    blocks, folds, _ = bcv_layout(n, m=m, random_state=random_state, groups=groups)
+    return folds, blocks
+
+
+#: what the class of each strategy (:attr:`~reprocompare.base.strategies.Strategy.splitter`)
+#: draws, drawn without the class: (folds, blocks or None), from its settings by keyword
+_DRAWS = {"HoldOut": _draw_holdout, "RepeatedHoldOut": _draw_repeated_holdout,
+          "BlockedMx2CV": _draw_bcv}
 
 _COMMON_KEYS = ("strategy", "seed", "repetition", "n_sentences", "corpus_sha256", "folds")
 
@@ -114,16 +140,23 @@ def make_splitter(strategy, *, k=10, m=3, ratio="8:1", random_state=None):
     >>> make_splitter("bcv", random_state=0)
     BlockedMx2CV(m=3, random_state=0)
     """
-    _check_strategy(strategy)
-    # Checked here although only one of them is used: a typo in the config should fail whatever
+    found = strategy_of(_check_strategy(strategy))
+    arguments = _splitter_arguments(found, k, m, ratio)
+    # lazy: scikit-learn (1 s of CPU with SciPy and pandas), for a caller that wants the
+    # cross-validator; the split documents every job draws need only numpy (issue 35)
+    from reprocompare.splitters import bcv, holdout
+
+    classes = {cls.__name__: cls for cls in (holdout.HoldOut, holdout.RepeatedHoldOut,
+                                             bcv.BlockedMx2CV)}
+    return classes[found.splitter](**arguments, random_state=random_state)
+
+
+def _splitter_arguments(found, k, m, ratio) -> dict:
+    # All checked although only one of them is used: a typo in the config should fail whatever
     # strategy it happens to be read with.
-    k = check_positive_int(k, "k")
-    m = check_positive_int(m, "m")
-    ratio = parse_ratio(ratio)
-    found = strategy_of(strategy)
-    given = {"k": k, "m": m, "ratio": ratio}
-    return _CLASSES[found.splitter](**{name: given[name] for name in found.settings},
-                                    random_state=random_state)
+    given = {"k": check_positive_int(k, "k"), "m": check_positive_int(m, "m"),
+             "ratio": parse_ratio(ratio)}
+    return {name: given[name] for name in found.settings}
 
 
 def split_document(strategy, n_sentences, *, groups=None, corpus_sha256="", k=10, m=3,
@@ -162,11 +195,12 @@ def split_document(strategy, n_sentences, *, groups=None, corpus_sha256="", k=10
     seed = _check_non_negative(seed, "seed")
     repetition = _check_non_negative(repetition, "repetition")
     n_sentences = _check_non_negative(n_sentences, "n_sentences")
-    splitter = make_splitter(
-        strategy, k=k, m=m, ratio=ratio,
-        random_state=repetition_seed(seed, strategy, repetition),
-    )
-    corpus = range(n_sentences)  # the splitters only need len()
+    random_state = repetition_seed(seed, strategy, repetition)
+    found = strategy_of(strategy)
+    arguments = _splitter_arguments(found, k, m, ratio)
+    # The draw of make_splitter(...).split, without scikit-learn (tests/test_splitters.py checks
+    # that the two agree).
+    folds, blocks = _DRAWS[found.splitter](n_sentences, groups, random_state, **arguments)
     document = {
         "strategy": strategy,
         "seed": seed,
@@ -175,13 +209,11 @@ def split_document(strategy, n_sentences, *, groups=None, corpus_sha256="", k=10
         "corpus_sha256": str(corpus_sha256),
     }
     recorded = {"k": lambda: int(k), "m": lambda: int(m), "ratio": lambda: format_ratio(ratio),
-                "blocks": lambda: [block.tolist()
-                                   for block in splitter.blocks(corpus, groups=groups)]}
+                "blocks": lambda: [block.tolist() for block in blocks]}
     for key in _document_keys(strategy):
         document[key] = recorded[key]()
     document["folds"] = [
-        {"train": train.tolist(), "validation": validation.tolist()}
-        for train, validation in splitter.split(corpus, groups=groups)
+        {"train": train.tolist(), "validation": validation.tolist()} for train, validation in folds
     ]
     return document
 

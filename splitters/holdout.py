@@ -4,147 +4,25 @@ These are the two baselines of Xue et al., "We Need to Talk About Reproducibilit
 Comparison", section 3.3: the *standard splits* (ST), re-drawn at random as one 8:1 hold-out so
 that they are not static, and the *random splits* (RS) of Gorman and Bedrick (2019), several
 independent 8:1 hold-outs.
+
+The classes are scikit-learn cross-validators over the draws of :mod:`.drawing` (numpy only),
+from which the split documents of the workflow's jobs are drawn without scikit-learn.
 """
 
 from __future__ import annotations
 
-import re
-
-import numpy as np
 from sklearn.model_selection import BaseCrossValidator
-from sklearn.utils import check_random_state
 
-from reprocompare.base.errors import UserError
-from reprocompare.splitters._common import (
-    INDEX_DTYPE,
-    check_positive_int,
-    documents,
-    num_sentences,
-    sorted_indices,
+from reprocompare.splitters._common import check_positive_int, num_sentences
+# parse_ratio, format_ratio and n_validation stay importable from here, where they were defined
+# before the drawing moved to drawing.py
+from reprocompare.splitters.drawing import (  # noqa: F401
+    format_ratio,
+    holdout_splits,
+    n_validation,
+    parse_ratio,
+    repeated_holdout_splits,
 )
-
-_RATIO = re.compile(r"\s*(\d+)\s*:\s*(\d+)\s*")
-
-
-def parse_ratio(ratio) -> tuple[int, int]:
-    """``(train, validation)`` parts of a ratio given as ``"8:1"`` or ``(8, 1)``.
-
-    Parameters
-    ----------
-    ratio : str or tuple of two int
-        Two positive integers, as ``"train:validation"`` or a pair.
-
-    Returns
-    -------
-    tuple of two int
-
-    Raises
-    ------
-    ValueError
-        (a :class:`~reprocompare.base.errors.UserError`) for anything else.
-
-    Examples
-    --------
-    >>> parse_ratio("8:1")
-    (8, 1)
-    >>> parse_ratio((5, 5))
-    (5, 5)
-    """
-    problem = (
-        f"ratio must be 'train:validation' with two positive integers, e.g. '8:1'; got {ratio!r}"
-    )
-    if isinstance(ratio, str):
-        match = _RATIO.fullmatch(ratio)
-        if match is None:
-            raise UserError(problem)
-        parts = (int(match.group(1)), int(match.group(2)))
-    elif isinstance(ratio, (tuple, list)) and len(ratio) == 2 and all(
-        isinstance(p, (int, np.integer)) and not isinstance(p, (bool, np.bool_)) for p in ratio
-    ):
-        parts = (int(ratio[0]), int(ratio[1]))
-    else:
-        raise UserError(problem)
-    if min(parts) < 1:
-        raise UserError(problem)
-    return parts
-
-
-def format_ratio(ratio) -> str:
-    """The canonical ``"train:validation"`` string of a ratio (``(8, 1)`` -> ``"8:1"``).
-
-    Parameters
-    ----------
-    ratio : str or (int, int)
-        The ratio, as ``"8:1"`` or ``(8, 1)``.
-
-    Returns
-    -------
-    str
-        ``"train:validation"``.
-    """
-    train, validation = parse_ratio(ratio)
-    return f"{train}:{validation}"
-
-
-def n_validation(n: int, ratio) -> int:
-    """Validation size of an ``n``-sentence hold-out: ``round(n * v / (t + v))`` in ``[1, n - 1]``.
-
-    Rounding half up in integer arithmetic keeps the ratio right within one sentence with no
-    floating-point ties, and the clamp keeps both sides non-empty.
-
-    Parameters
-    ----------
-    n : int
-        Sentences, at least 2.
-    ratio : str or (int, int)
-        The train:validation ratio.
-
-    Returns
-    -------
-    int
-        The validation sentences.
-
-    Examples
-    --------
-    >>> n_validation(900, "8:1"), n_validation(10, "8:1"), n_validation(2, "8:1")
-    (100, 1, 1)
-    """
-    train, validation = parse_ratio(ratio)
-    total = train + validation
-    size = (2 * n * validation + total) // (2 * total)
-    return int(min(max(size, 1), n - 1))
-
-
-def _sub_seeds(random_state, k: int) -> np.ndarray:
-    # One seed per hold-out, drawn in order, so that the first j hold-outs of k are those of j
-    # (the RS baseline can be grown from 3 to 10 repetitions, section 3.3, without retraining).
-    rs = check_random_state(random_state)
-    return rs.randint(2**32, size=k, dtype=np.uint32)
-
-
-def _check_corpus(n: int, docs, what: str) -> None:
-    if n < 2:
-        raise UserError(f"{what} needs at least 2 sentences (one on each side), got {n}")
-    if docs is not None and len(docs) < 2:
-        raise UserError(
-            f"{what} with groups needs at least 2 documents (one on each side), got {len(docs)}"
-        )
-
-
-def _one_hold_out(n: int, docs, ratio, seed) -> tuple[np.ndarray, np.ndarray]:
-    rng = np.random.RandomState(seed)
-    target = n_validation(n, ratio)
-    if docs is None:
-        permutation = rng.permutation(n).astype(INDEX_DTYPE)
-        return np.sort(permutation[target:]), np.sort(permutation[:target])
-    order = rng.permutation(len(docs))
-    filled = np.cumsum([len(docs[d]) for d in order])
-    # Whole documents, so the target is met as closely as documents allow; at least one document
-    # on each side. argmin takes the fewest documents on a tie.
-    n_docs = 1 + int(np.argmin(np.abs(filled[:-1] - target)))
-    validation = sorted_indices([docs[d] for d in order[:n_docs]])
-    train = sorted_indices([docs[d] for d in order[n_docs:]])
-    return train, validation
 
 
 class HoldOut(BaseCrossValidator):
@@ -206,7 +84,8 @@ class HoldOut(BaseCrossValidator):
         validation : ndarray of int64
             Sorted validation indices.
         """
-        yield from _hold_outs(X, groups, self.ratio, self.random_state, 1, "hold-out")
+        yield from holdout_splits(num_sentences(X), ratio=self.ratio,
+                                  random_state=self.random_state, groups=groups)
 
     def get_n_splits(self, X=None, y=None, groups=None):
         """Number of splits: always 1.
@@ -284,7 +163,8 @@ class RepeatedHoldOut(BaseCrossValidator):
             Sorted validation indices.
         """
         k = check_positive_int(self.k, "k")
-        yield from _hold_outs(X, groups, self.ratio, self.random_state, k, "repeated hold-out")
+        yield from repeated_holdout_splits(num_sentences(X), k=k, ratio=self.ratio,
+                                           random_state=self.random_state, groups=groups)
 
     def get_n_splits(self, X=None, y=None, groups=None):
         """Number of splits: ``k``.
@@ -300,13 +180,3 @@ class RepeatedHoldOut(BaseCrossValidator):
         """
         return check_positive_int(self.k, "k")
 
-
-def _hold_outs(X, groups, ratio, random_state, k, what):
-    # Everything is checked before the first split is yielded, so that a bad argument fails at
-    # once rather than after a model has been trained on the first fold.
-    n = num_sentences(X)
-    parse_ratio(ratio)
-    docs = documents(groups, n)
-    _check_corpus(n, docs, what)
-    for seed in _sub_seeds(random_state, k):
-        yield _one_hold_out(n, docs, ratio, seed)

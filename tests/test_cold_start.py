@@ -153,3 +153,25 @@ def test_planning_a_study_and_its_checklist_import_no_scikit_learn(tmp_path):
                        f"heavy = sorted(names & {set(NOT_PLANNING)!r})\n"
                        "print('HEAVY=' + json.dumps(heavy), file=sys.stderr)\n")
     assert _heavy(checklist) == [], f"the checklist's imports imported {_heavy(checklist)}"
+
+
+#: imports what every training job imports (reprocompare.study.compare), draws and writes the
+#: split document of each strategy as the job does, and prints which heavy libraries are loaded
+SPLIT_PROBE = """import json, sys
+import reprocompare.study.compare
+from reprocompare.splitters import dumps, split_document
+for strategy in ("holdout", "repeated-holdout", "bcv"):
+    dumps(split_document(strategy, 40, groups=[i // 3 for i in range(40)], seed=1, k=3))
+heavy = sorted({{name.split(".")[0] for name in sys.modules}} & set({heavy!r}))
+print("HEAVY=" + json.dumps(heavy), file=sys.stderr)
+"""
+
+
+def test_a_training_job_draws_its_split_without_scikit_learn():
+    """Every training job (rule compare) imports reprocompare.study.compare and draws its split:
+    the drawing is numpy only (splitters/drawing.py), so no job pays scikit-learn's import (1 s
+    of CPU with SciPy and pandas, issue 35). The scikit-learn cross-validators, thin wrappers over
+    the same drawing, load only when a user asks for one."""
+    result = _fresh("-c", SPLIT_PROBE.format(heavy=("sklearn",)))
+    assert "Traceback" not in result.stderr, result.stderr
+    assert _heavy(result) == [], f"drawing a split document imported {_heavy(result)}"

@@ -618,3 +618,151 @@ def test_docstring_examples(module):
     assert result.failed == 0
     if module is not splitters:
         assert result.attempted > 0
+
+
+# --- the numpy-only drawing (issue 35) ------------------------------------------------------------
+
+from sklearn.utils import check_random_state as sklearn_check_random_state  # noqa: E402
+
+from reprocompare.splitters import bcv, drawing, holdout  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    "seed", [0, 1, 2**32 - 1, np.int64(7), np.uint32(7), True, "global", "instance", "module"],
+    ids=repr,
+)
+def test_check_random_state_gives_scikit_learns_stream(seed):
+    """Every split ever written was drawn through sklearn.utils.check_random_state; the numpy-only
+    one must give the very same stream, or a resumed study would re-derive other splits."""
+    def draws(check):
+        if seed in ("global", "module"):
+            np.random.seed(5)
+            state = check(None if seed == "global" else np.random)
+        elif seed == "instance":
+            given = np.random.RandomState(5)
+            state = check(given)
+            assert state is given
+        else:
+            state = check(seed)
+        return state.randint(2**32, size=6, dtype=np.uint32), state.permutation(40)
+
+    ours, theirs = draws(drawing.check_random_state), draws(sklearn_check_random_state)
+    assert all(np.array_equal(a, b) for a, b in zip(ours, theirs))
+    if seed in ("global", "module"):
+        assert drawing.check_random_state(None) is sklearn_check_random_state(None)
+
+
+@pytest.mark.parametrize("seed", ["7", 1.5, [1, 2], np.random.default_rng(0)],
+                         ids=["str", "float", "list", "Generator"])
+def test_check_random_state_rejects_what_scikit_learn_rejects(seed):
+    with pytest.raises(ValueError, match="cannot be used to seed"):
+        sklearn_check_random_state(seed)
+    with pytest.raises(ValueError, match="cannot be used to seed"):
+        drawing.check_random_state(seed)
+
+
+DRAWS = {
+    "holdout": (lambda rs: HoldOut(ratio="5:5", random_state=rs),
+                lambda n, rs, groups: drawing.holdout_splits(n, ratio="5:5", random_state=rs,
+                                                             groups=groups)),
+    "repeated-holdout": (lambda rs: RepeatedHoldOut(k=4, random_state=rs),
+                         lambda n, rs, groups: drawing.repeated_holdout_splits(
+                             n, k=4, random_state=rs, groups=groups)),
+    "bcv-3": (lambda rs: BlockedMx2CV(m=3, random_state=rs),
+              lambda n, rs, groups: drawing.bcv_layout(n, m=3, random_state=rs,
+                                                       groups=groups)[1]),
+    "bcv-5": (lambda rs: BlockedMx2CV(m=5, random_state=rs),
+              lambda n, rs, groups: drawing.bcv_layout(n, m=5, random_state=rs,
+                                                       groups=groups)[1]),
+}
+
+
+@pytest.mark.parametrize("make, draw", DRAWS.values(), ids=DRAWS.keys())
+@pytest.mark.parametrize("state", ["int", "instance", "global"])
+@pytest.mark.parametrize("grouped", [False, True], ids=["sentences", "documents"])
+def test_the_classes_are_wrappers_over_the_drawing(make, draw, state, grouped):
+    n = 70
+    groups = random_groups(n, 16, 3) if grouped else None
+
+    def random_state():
+        if state == "global":
+            np.random.seed(8)
+            return None
+        return 8 if state == "int" else np.random.RandomState(8)
+
+    by_class = folds_of(make(random_state()), n, groups=groups)
+    assert same_folds(by_class, list(draw(n, random_state(), groups)))
+
+
+def test_bcv_blocks_and_validating_folds_are_those_of_the_drawing():
+    cv = BlockedMx2CV(m=3, random_state=4)
+    blocks, folds, validating = drawing.bcv_layout(30, m=3, random_state=4)
+    assert all(np.array_equal(a, b) for a, b in zip(cv.blocks(sentences(30)), blocks))
+    assert np.array_equal(cv.validating_folds(sentences(30)), validating)
+
+
+def test_the_drawing_checks_before_it_returns():
+    """As the classes do before their first fold: a bad argument fails at the call."""
+    with pytest.raises(ValueError, match="needs at least 2 sentences"):
+        drawing.holdout_splits(1, random_state=0)
+    with pytest.raises(ValueError, match="k must be a positive integer"):
+        drawing.repeated_holdout_splits(10, k=0, random_state=0)
+    with pytest.raises(ValueError, match="with groups needs at least 2 documents"):
+        drawing.repeated_holdout_splits(10, random_state=0, groups=[0] * 10)
+
+
+def test_the_helpers_stay_importable_where_they_were():
+    assert holdout.parse_ratio is drawing.parse_ratio
+    assert holdout.format_ratio is drawing.format_ratio
+    assert holdout.n_validation is drawing.n_validation
+    assert bcv.n_blocks is drawing.n_blocks and bcv.half_signs is drawing.half_signs
+
+
+def test_the_package_gives_the_classes_on_demand():
+    assert splitters.HoldOut is holdout.HoldOut
+    assert splitters.RepeatedHoldOut is holdout.RepeatedHoldOut
+    assert splitters.BlockedMx2CV is bcv.BlockedMx2CV
+    assert {"HoldOut", "RepeatedHoldOut", "BlockedMx2CV"} <= set(dir(splitters))
+    with pytest.raises(AttributeError, match="has no attribute 'KFold'"):
+        splitters.KFold  # noqa: B018
+
+
+def _document_ids(n):
+    """Ids of documents of 1 to 4 sentences, out of sorted order (as the identity check used)."""
+    ids, d = [], 0
+    while len(ids) < n:
+        ids += [f"doc{(d * 7) % 13}-{d}"] * (1 + d % 4)
+        d += 1
+    return ids[:n]
+
+
+#: sha256 of the split documents of seeds 0-2, repetitions 0-1, without and with documents,
+#: written before the drawing moved out of the classes (issue 35); a committed study re-derives
+#: its split.json from seeds, so these bytes must never change
+PINNED = {
+    ("holdout", 50, "8:1", ()): "508da49e18e65ce915063a339ab14dd6dfa92450c3295f9c24395cd7609f2bbd",
+    ("repeated-holdout", 1000, "4:1", (("k", 10),)):
+        "877b6ae4b4e87579ba6eacd8c3d1202c3ed0b0dbdbeabfcfbc90ffa108524783",
+    ("bcv", 50, "8:1", (("m", 3),)):
+        "aac9ec13611b613c2bd3d6b560f9f6a454ca397b6003c5134ebf98db8e31fbe2",
+}
+
+
+@pytest.mark.parametrize("strategy, n, ratio, options", PINNED, ids=lambda x: str(x))
+def test_split_documents_are_the_bytes_they_always_were(strategy, n, ratio, options):
+    import hashlib
+
+    digest = hashlib.sha256()
+    for groups in (None, _document_ids(n)):
+        for seed in range(3):
+            for repetition in range(2):
+                document = split_document(strategy, n, groups=groups, ratio=ratio,
+                                          corpus_sha256="abc", seed=seed,
+                                          repetition=repetition, **dict(options))
+                digest.update(dumps(document).encode("utf-8"))
+    assert digest.hexdigest() == PINNED[strategy, n, ratio, options]
+
+
+def test_drawing_docstring_examples():
+    result = doctest.testmod(drawing, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.failed == 0 and result.attempted > 0
