@@ -452,6 +452,37 @@ def forecast_text(forecast: dict, maximum: int) -> str:
             f"{forecast['p10_more']}-{forecast['p90_more']}) where it comes")
 
 
+def said(verdict_text: str, decision: str, repetitions: int, forecast: dict | None,
+         maximum: int | None) -> str:
+    """A verdict in one sentence, as the command line says it after a run or a wave.
+
+    An undecided verdict of a sequential study that is forecast says the forecast (the
+    probability of a verdict by the maximum, and the spread of the repetitions it needs), not the
+    verdict's point "N more", which reads the current SNR as if it were the true one (issue 39,
+    item 3); any other says the verdict's own sentence.
+
+    Parameters
+    ----------
+    verdict_text : str
+        The verdict's sentence.
+    decision : str
+        Its decision ("undecided", "A>B", ...).
+    repetitions : int
+        R at the verdict.
+    forecast : dict or None
+        Its forecast, where the summary holds one.
+    maximum : int or None
+        The study's maximum R (None: not a sequential study).
+
+    Returns
+    -------
+    str
+    """
+    if decision != "undecided" or not forecast or maximum is None:
+        return verdict_text
+    return f"undecided after {repetitions} repetitions: {forecast_text(forecast, maximum)}"
+
+
 def verdict_lines(group: list[dict], summary_rule: str, stopping: dict | None) -> list[str]:
     """Under Table 4: the verdicts' rule, how many more repetitions would decide, and where a
     sequential study stopped (issue 22).

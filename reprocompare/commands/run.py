@@ -24,7 +24,7 @@ from reprocompare.commands.init import CONFIG_NAME
 from reprocompare.commands.sequential import (OWN_OPTIONS, run_sequential, supervise,
                                               write_report)
 from reprocompare.pipeline.workflow_files import LOCAL_PROFILE, profile, snakemake_command
-from reprocompare.reports.tables import format_interval, table4_rows
+from reprocompare.reports.tables import format_interval, said, table4_rows
 from reprocompare.study.config import load_yaml, validate
 
 #: short forms of the options a run sets itself (OWN_OPTIONS has the long ones)
@@ -119,8 +119,10 @@ def verdict_lines(config: dict, directory: Path) -> list[str]:
         for corpus in sorted(comparison["corpora"]):
             path = directory / SUMMARY.format(corpus=corpus, comparison=name)
             summaries[f"{name} on {corpus}"] = read_summary(path)["summary"]
+    maximum = config["stopping"]["max_repetitions"] if config["stopping"]["enabled"] else None
     return [f"{row['comparison']}, {row['estimator']} ({row['strategy']}): "
-            f"{row['verdict_text'] or 'no verdict'}; A - B = "
+            + (said(row["verdict_text"], row["verdict"], row["repetitions"], row["forecast"],
+                    maximum) or "no verdict") + "; A - B = "
             + format_interval(row["mean_f1_points"], row["mean_low_f1_points"],
                               row["mean_high_f1_points"], 2)
             + " F1 points" for row in table4_rows(summaries)]

@@ -42,7 +42,7 @@ from reprocompare.base.run_records import finished, read_summary
 from reprocompare.commands.resume import planned_runs, restore_records, resume, run_directory
 from reprocompare.pipeline.workflow_files import (LOCAL_PROFILE, profile, report_stylesheet,
                                                   snakemake_command)
-from reprocompare.reports.tables import forecast_text
+from reprocompare.reports.tables import said
 from reprocompare.study.config import blame_command_line, load_yaml, validate, widest
 
 #: the signals passed on to snakemake: a terminal's Ctrl-C reaches only this command's process
@@ -76,11 +76,9 @@ def _complete(config: dict, directory: Path) -> int:
 
 
 def progress(name: str, verdict: dict, maximum: int) -> str:
-    """One estimator's verdict after a wave, as the wave's progress line says it.
-
-    An undecided verdict that is forecast says the forecast (the probability of a verdict by
-    the maximum, and the spread of the repetitions it needs), not the verdict's point "N more",
-    which reads the current SNR as if it were the true one (issue 39, item 3).
+    """One estimator's verdict after a wave, as the wave's progress line says it
+    (:func:`reprocompare.reports.tables.said`: an undecided one's forecast, not a point "N
+    more").
 
     Parameters
     ----------
@@ -95,10 +93,8 @@ def progress(name: str, verdict: dict, maximum: int) -> str:
     -------
     str
     """
-    if verdict["decision"] != "undecided" or not verdict.get("forecast"):
-        return f"{name}: {verdict['text']}"
-    return (f"{name}: undecided after {verdict['repetitions']} repetitions: "
-            f"{forecast_text(verdict['forecast'], maximum)}")
+    return f"{name}: " + said(verdict["text"], verdict["decision"], verdict.get("repetitions"),
+                              verdict.get("forecast"), maximum)
 
 
 def _cloned(config: dict, directory: Path) -> bool:
