@@ -447,7 +447,11 @@ def forecast_text(forecast: dict, maximum: int) -> str:
     """
     if forecast["median_more"] is None:
         return f"no path decides by R = {maximum}"
-    return (f"a verdict by R = {maximum} with probability {forecast['probability']:.2f}, "
+    # a few paths of 4,000 decide: "0.00" beside "median N more where it comes" reads as a
+    # contradiction
+    p = forecast["probability"]
+    chance = "below 0.01" if 0 < p < 0.005 else f"{p:.2f}"
+    return (f"a verdict by R = {maximum} with probability {chance}, "
             f"median {forecast['median_more']} more (10th-90th percentile "
             f"{forecast['p10_more']}-{forecast['p90_more']}) where it comes")
 

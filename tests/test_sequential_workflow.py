@@ -228,6 +228,9 @@ def test_a_waves_progress_line_says_the_forecast_not_a_point_n_more():
     assert progress("Avg", undecided, 10) == (
         "Avg: undecided after 5 repetitions: a verdict by R = 10 with probability 0.31, "
         "median 5 more (10th-90th percentile 5-5) where it comes")
+    # a handful of paths deciding is not "probability 0.00"
+    assert "with probability below 0.01, median 5 more" in progress(
+        "Avg", {**undecided, "forecast": {**forecast, "probability": 0.004}}, 10)
     # no forecast (Eq. 1's shares), or decided: the verdict's own sentence
     assert progress("ST", {**undecided, "forecast": None}, 10) == "ST: " + undecided["text"]
     decided = {"decision": "B>A", "text": "B > A reproduces", "forecast": None}
