@@ -14,6 +14,7 @@ fit, the test's sentence with it). Paper values and hand arithmetic are not chec
 from __future__ import annotations
 
 import importlib.util
+import json
 import math
 import sys
 from pathlib import Path
@@ -117,7 +118,14 @@ def test_readme_quotes_the_samples():
     assert means[0] < 0 < means[-1]  # "disagree in sign"
     assert {decision(s, "Avg") for s in ner[small]} == {"undecided"}  # "none decided"
     assert [decision(s, "Avg") for s in ner[large]] == ["A>B"] * 3
-    quoted(readme, f"{WORDS[len(ner[small])]} {small:,}-sentence samples disagree in sign (Avg "
+    # "disjoint": one seed's parts 0, 1, 2 (reprocompare.corpora.subsample), as recorded
+    drawn = [json.loads(path.read_text()) for path in
+             (ROOT / "studies" / "size-ner" / "results" / "corpora").glob("*/corpus.json")]
+    drawn = [(d["subsample_seed"], d.get("subsample_part", 0)) for d in drawn
+             if d["subsample"] == small]
+    assert len({seed for seed, _ in drawn}) == 1 and len({part for _, part in drawn}) == 3
+    quoted(readme, f"{WORDS[len(ner[small])]} disjoint {small:,}-sentence samples disagree in "
+                   f"sign (Avg "
                    f"{means[0]:+.2f} to {means[-1]:+.2f} points, none decided), and all three "
                    f'{large:,}-sentence samples decide "A > B reproduces"')
 
