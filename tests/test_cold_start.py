@@ -175,3 +175,13 @@ def test_a_training_job_draws_its_split_without_scikit_learn():
     result = _fresh("-c", SPLIT_PROBE.format(heavy=("sklearn",)))
     assert "Traceback" not in result.stderr, result.stderr
     assert _heavy(result) == [], f"drawing a split document imported {_heavy(result)}"
+
+
+def test_a_comparison_run_fresh_imports_no_scikit_learn(tmp_path):
+    """The whole of one repetition (`reprocompare compare`: split, train, predict, estimate; what
+    a workflow job runs) with the CRF and the majority tagger: none of it needs scikit-learn."""
+    result = _fresh("-c", PROBE.format(heavy=("sklearn",)), "compare",
+                    str(TEST_DATA / "tiny.conll"), "--a", "majority", "--b",
+                    "crf:max_iterations=5", "--strategy", "bcv", "--out", str(tmp_path / "run"))
+    assert (tmp_path / "run" / "estimates.json").is_file(), result.stderr
+    assert _heavy(result) == [], f"`reprocompare compare` imported {_heavy(result)}"
