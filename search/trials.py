@@ -59,7 +59,7 @@ def fixed_split(corpus: Corpus, *, ratio: str, seed: int, keep_documents: bool =
     dict
         The split document.
     """
-    from reprocompare.splitters import split_document  # lazy: scikit-learn, for this job only
+    from reprocompare.splitters import split_document  # lazy: for this job only
 
     try:
         return split_document(HOLDOUT.name, len(corpus), groups=corpus.docs if keep_documents
