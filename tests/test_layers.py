@@ -19,7 +19,8 @@ Besides:
 - there is no import cycle between modules;
 - no project import hides inside a function, except the few listed in :data:`LAZY`, each of
   which keeps a heavy library (scikit-learn, scipy, torch, matplotlib) out of a start-up that
-  does not need it, and says so in a ``# lazy:`` comment.
+  does not need it, and says so in a ``# lazy:`` comment (three in search/ no longer do since
+  issue 35; :data:`LAZY` says so).
 """
 
 from __future__ import annotations
@@ -42,34 +43,17 @@ STAGES = tuple(f"reprocompare.{stage}" for stage in
 FLOORS = (("reprocompare.base",), STAGES, ("reprocompare.study",), ("reprocompare.pipeline",),
           ("reprocompare.commands", "reprocompare.__main__"))
 
-#: why the lazy imports of reprocompare.splitters were lazy: until issue 35 the package imported
-#: scikit-learn; it now draws with numpy alone and loads scikit-learn only for the cross-validator
-#: classes, so each of these could move to the top of its module (their owners' call)
-SPLITTERS_WERE_HEAVY = "scikit-learn, until issue 35; now numpy only"
-
 #: (importing module, imported module) of the function-local imports allowed, and why: each keeps
 #: a heavy library out of a start-up that does not need it.
 LAZY = {
     # the CLI starts in milliseconds (--help, --version, split of a small corpus)
-    ("reprocompare.commands.cli", "reprocompare.splitters"): SPLITTERS_WERE_HEAVY,
-    ("reprocompare.commands.cli", "reprocompare.models"): "scikit-learn",
     ("reprocompare.commands.cli", "reprocompare.models.catalog"): "every tagger, torch included",
-    ("reprocompare.commands.cli", "reprocompare.models.registry"): "scikit-learn",
-    ("reprocompare.commands.cli", "reprocompare.study.compare"): "scikit-learn, scipy",
     ("reprocompare.commands.cli", "reprocompare.study.summary"): "scipy",
     ("reprocompare.commands.cli", "reprocompare.estimators.expected_max"): "scipy",
     ("reprocompare.commands.cli", "reprocompare.estimators.expected_max_bias"): "scipy, pandas",
     ("reprocompare.commands.cli", "reprocompare.estimators.trial_scores"): "numpy",
     ("reprocompare.commands.plan", "reprocompare.estimators.planning"): "scipy",
-    # resume runs from the CLI; it derives split.json only for a clone that lacks them
-    ("reprocompare.commands.resume", "reprocompare.splitters"): SPLITTERS_WERE_HEAVY,
-    # every workflow job imports jobs and config; most of them train nothing and draw nothing
-    ("reprocompare.study.config", "reprocompare.models"): "scikit-learn",
-    ("reprocompare.study.config", "reprocompare.splitters"): SPLITTERS_WERE_HEAVY,
-    ("reprocompare.study.config", "reprocompare.models.devices"): "scikit-learn",
-    ("reprocompare.pipeline.jobs", "reprocompare.splitters"): SPLITTERS_WERE_HEAVY,
-    ("reprocompare.pipeline.jobs", "reprocompare.models"): "scikit-learn, torch",
-    ("reprocompare.pipeline.jobs", "reprocompare.study.compare"): "scikit-learn",
+    # every workflow job imports jobs; most of them summarize nothing and draw no figure
     ("reprocompare.pipeline.jobs", "reprocompare.study.summary"): "scipy",
     ("reprocompare.pipeline.jobs", "reprocompare.estimators.claims"): "scipy",
     ("reprocompare.pipeline.jobs", "reprocompare.reports.figures"): "matplotlib",
@@ -77,14 +61,11 @@ LAZY = {
     # every command imports the tables (the CLI's start-up too); Table 3's intervals need scipy
     ("reprocompare.reports.tables", "reprocompare.estimators.reproducibility"): "scipy",
     ("reprocompare.pipeline.search_jobs", "reprocompare.reports.budget"): "matplotlib",
-    # the checklist job imports search_jobs, and search_jobs the trials: it reads records, and
-    # the splitters (scikit-learn's cross-validators) are for the jobs that draw or read a split
-    ("reprocompare.pipeline.search_jobs", "reprocompare.splitters"): SPLITTERS_WERE_HEAVY,
-    ("reprocompare.search.trials", "reprocompare.splitters"): SPLITTERS_WERE_HEAVY,
-    # the Snakefile imports provenance for every rule's params
-    ("reprocompare.pipeline.provenance", "reprocompare.models"): "scikit-learn",
-    ("reprocompare.search.config", "reprocompare.models"): "scikit-learn",
-    ("reprocompare.search.space", "reprocompare.models"): "scikit-learn",
+    # lazy when the splitters and the tagger classes imported scikit-learn (until issue 35);
+    # each now adds only numpy and could move to the top of its module (its owner's call)
+    ("reprocompare.search.trials", "reprocompare.splitters"): "none now (numpy only)",
+    ("reprocompare.search.config", "reprocompare.models"): "none now (numpy only)",
+    ("reprocompare.search.space", "reprocompare.models"): "none now (numpy only)",
     # every training job draws its split document (splitters.drawing, numpy only); the
     # scikit-learn cross-validator classes load only when a user asks for one (issue 35)
     ("reprocompare.splitters", "reprocompare.splitters.holdout"): "scikit-learn",

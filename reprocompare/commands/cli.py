@@ -31,8 +31,12 @@ from reprocompare.commands.sequential import run_sequential
 from reprocompare.corpora.conll import check_has_chunks, read_conll, task_corpus
 from reprocompare.corpora.schemes import is_chunk_tag
 from reprocompare.corpora.scoring import conlleval_report, count_chunks
+from reprocompare.models import build_model, parse_spec
+from reprocompare.models.registry import tagger_class
 from reprocompare.reports.tables import table4_text
+from reprocompare.splitters import dumps, split_document
 from reprocompare.study.config import corpus_seed
+from reprocompare.study.compare import run_comparison, write_comparison
 
 EXIT_USER_ERROR = 2
 EXIT_FAILURE = 1
@@ -132,8 +136,6 @@ def cmd_split(args: argparse.Namespace) -> int:
     int
         The exit status (0).
     """
-    from reprocompare.splitters import dumps  # lazy: scikit-learn, for commands that split
-
     if args.out:
         _check_out_file(args.out, args.corpus)
     text = dumps(_make_split(args, _read_corpus(args)))
@@ -232,8 +234,6 @@ def _split_seed(args: argparse.Namespace) -> int:
 
 
 def _make_split(args: argparse.Namespace, corpus) -> dict:
-    from reprocompare.splitters import split_document  # lazy: scikit-learn
-
     seed = _split_seed(args)
     try:
         return split_document(
@@ -258,10 +258,6 @@ def cmd_compare(args: argparse.Namespace) -> int:
     int
         The exit status (0).
     """
-    # lazy: scikit-learn and scipy (and torch for a BiLSTM), only for the commands that train
-    from reprocompare.models import build_model, parse_spec
-    from reprocompare.study.compare import run_comparison, write_comparison
-
     specs = {}
     for name, text, option in (("A", args.a, "--a"), ("B", args.b, "--b")):
         try:
@@ -306,7 +302,6 @@ def cmd_models(args: argparse.Namespace) -> int:
         The exit status (0).
     """
     from reprocompare.models.catalog import markdown, text  # lazy: imports every tagger (torch)
-    from reprocompare.models.registry import tagger_class  # lazy: scikit-learn
 
     for name in args.types:
         tagger_class(name)  # an unknown type is a one-line error listing the known ones

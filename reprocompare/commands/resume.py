@@ -56,6 +56,7 @@ from reprocompare.base.strategies import strategy as strategy_of
 from reprocompare.base.verify import run_problem
 from reprocompare.pipeline import jobs, provenance
 from reprocompare.pipeline.workflow_files import snakefile, snakemake_command
+from reprocompare.splitters import dumps
 from reprocompare.study.config import load_yaml, validate, widest
 
 
@@ -241,8 +242,6 @@ def restore_splits(config: dict, directory: Path, runs: list[Path]) -> list[Path
     list of pathlib.Path
         The split.json written.
     """
-    from reprocompare.splitters import dumps  # lazy: scikit-learn, as jobs.make_split's
-
     corpora: dict[str, object] = {}
     restored = []
     for run in runs:

@@ -24,10 +24,13 @@ from reprocompare.corpora.conll import (DOCSTART, Corpus, check_has_chunks, read
                                         task_corpus)
 from reprocompare.corpora.subsample import subsample, too_small
 from reprocompare.estimators.variance import decompose, design_array
+from reprocompare.models import build_model, parse_spec, spec_from_mapping
 from reprocompare.reports import latex, tables as t, variance as v
 from reprocompare.reports.front import answer_rst
 from reprocompare.reports.html import markdown_html
 from reprocompare.search.config import load_best
+from reprocompare.splitters import split_document
+from reprocompare.study.compare import read_kept_folds, run_comparison, write_comparison
 from reprocompare.study.variation import indices
 
 
@@ -198,8 +201,6 @@ def make_split(corpus: Corpus, corpus_conll: str, settings: dict, repetition: in
     dict
         The split document.
     """
-    from reprocompare.splitters import split_document  # lazy: scikit-learn
-
     options = {key: settings[key] for key in ("k", "m", "ratio") if key in settings}
     try:
         return split_document(settings["strategy"], len(corpus),
@@ -238,10 +239,6 @@ def compare(corpus_conll: str, corpus_info: str, settings: dict, repetition: int
     best_paths : list of str, default ()
         The search's best configurations, with ``search.feed_best``.
     """
-    # lazy: scikit-learn, scipy and torch, for the jobs that train
-    from reprocompare.models import build_model, parse_spec, spec_from_mapping
-    from reprocompare.study.compare import run_comparison, write_comparison
-
     best = load_best(best_paths)
     specs = {side: (spec_from_mapping(settings[side]["name"], best[settings[side]["name"]]
                                       ["mapping"])
@@ -310,8 +307,6 @@ def _kept_folds(out_dir: str, settings: dict, split: dict, corpus: Corpus) -> di
 
     if not isinstance(earlier, dict) or without_k(earlier) != without_k(settings):
         return {}
-    from reprocompare.study.compare import read_kept_folds  # lazy: scikit-learn
-
     kept, why = read_kept_folds(out_dir, split, corpus, typed=settings["typed"])
     if settings["keep_predictions"] and any(len(f.predictions) < 2 for f in kept.values()):
         kept, why = {}, "the earlier predictions are missing"

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from reprocompare.base.records import project_path
 from reprocompare.base.strategies import splitter_arguments, strategy as strategy_of
+from reprocompare.models import spec_from_mapping, tagger_class_of
 from reprocompare.search.config import curves_corpus, fixed_split_seed, search_corpus
 from reprocompare.study.config import corpus_seed, section_defaults
 from reprocompare.study.variation import draw_record, is_default
@@ -199,15 +200,11 @@ def split(config: dict, corpus_name: str, strategy: str) -> dict:
 
 @lru_cache(maxsize=None)
 def _spec(mapping_json: str) -> str:
-    from reprocompare.models import spec_from_mapping  # lazy: scikit-learn
-
     return str(spec_from_mapping("model", json.loads(mapping_json)))
 
 
 @lru_cache(maxsize=None)
 def _version(mapping_json: str) -> int:
-    from reprocompare.models import tagger_class_of  # lazy: scikit-learn
-
     return int(getattr(tagger_class_of(json.loads(mapping_json)), "version", 1))
 
 
@@ -249,8 +246,6 @@ def spec(config: dict, model: str) -> str:
 
 @lru_cache(maxsize=None)
 def _uses_gpu(mapping_json: str) -> bool:
-    from reprocompare.models import tagger_class_of  # lazy: scikit-learn
-
     return bool(getattr(tagger_class_of(json.loads(mapping_json)), "uses_gpu", False))
 
 
@@ -328,8 +323,6 @@ def code(config: dict, model: str) -> dict:
     dict of str to str
         The files' sha256, by file.
     """
-    from reprocompare.models import spec_from_mapping, tagger_class_of  # lazy: scikit-learn
-
     mapping = config["models"][model]
     params = dict(spec_from_mapping(model, mapping).params)
     files = {}

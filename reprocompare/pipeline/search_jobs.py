@@ -27,14 +27,11 @@ from reprocompare.search.space import parse_space
 from reprocompare.search.trials import (SplitData, best_trial, build, is_random, read_trials_csv,
                                         run_trials, train_and_score, trials_csv)
 from reprocompare.search.trials import fixed_split as draw_split
+from reprocompare.splitters import dumps, load_split
 
 
 def _split_data(corpus_conll: str, corpus_info: str, split_path: str, settings: dict):
     """The fixed split's data, typed or not as ``settings`` say (provenance.scoring)."""
-    # lazy: scikit-learn (the splitters), which the jobs that only read records (the
-    # checklist) do not pay for
-    from reprocompare.splitters import load_split
-
     corpus = task_corpus(load_prepared(corpus_conll, corpus_info), typed=settings["typed"],
                          train_typed=settings.get("train_typed", False))
     return SplitData.from_document(corpus, load_split(split_path), typed=settings["typed"])
@@ -63,8 +60,6 @@ def fixed_split(corpus_conll: str, corpus_info: str, settings: dict, out: str) -
     out : str
         The file written.
     """
-    from reprocompare.splitters import dumps  # lazy: scikit-learn
-
     corpus = load_prepared(corpus_conll, corpus_info)
     document = draw_split(corpus, ratio=settings["ratio"], seed=settings["seed"],
                           keep_documents=settings["keep_documents"])

@@ -26,7 +26,10 @@ from reprocompare.base.strategies import (REPEATED_HOLDOUT, of_estimator, splitt
 from reprocompare.base.seeds import derive_seed
 from reprocompare.corpora.conll import check_has_chunks, read_conll
 from reprocompare.corpora.subsample import too_small
+from reprocompare.models import parse_spec, spec_from_mapping, tagger_class_of
+from reprocompare.models.devices import cuda_devices
 from reprocompare.search.config import check_config as check_search_config
+from reprocompare.splitters import split_document
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA_PATH = schemas.PATH
@@ -249,8 +252,6 @@ def _where_from(path: str) -> str:
 
 
 def _check_references(config: dict, source: str) -> None:
-    from reprocompare.models import spec_from_mapping  # lazy: scikit-learn; jobs import config
-
     shown: dict[str, str] = {}  # what tables call each corpus: its label, else its name
     for name, corpus in config["corpora"].items():
         _check_shown(corpus.get("label"), source, f"corpora.{name}.label")
@@ -326,8 +327,6 @@ def _check_stopping(config: dict, source: str) -> None:
 
 def _check_variation(config: dict, source: str) -> None:
     """A design of samples x splits x seeds that is what it says (reprocompare.study.variation)."""
-    from reprocompare.models import tagger_class_of  # lazy: scikit-learn; jobs import config
-
     def fail(message: str, key: str):
         raise UserError(message, path=source, key=key)
 
@@ -382,8 +381,6 @@ def check_corpora(config: dict) -> None:
     config : dict
         The validated config.
     """
-    from reprocompare.splitters import split_document  # lazy: scikit-learn; jobs import config
-
     for corpus in config["corpora"].values():
         read = read_conll(corpus["path"], token_column=corpus["token_column"],
                           tag_column=corpus["tag_column"], scheme=corpus["scheme"],
@@ -425,8 +422,6 @@ def gpu_models(config: dict) -> list[str]:
     list of str
         The models' names, sorted.
     """
-    from reprocompare.models import tagger_class_of  # lazy: scikit-learn; jobs import config
-
     used = {config["comparisons"][c][side] for c in config["comparisons"] for side in ("a", "b")}
     if config["learning_curves"]["enabled"]:
         used.update(config["learning_curves"]["models"])
@@ -453,8 +448,6 @@ def check_device(config: dict, source: str = "config") -> None:
     models = gpu_models(config)
     if not models:
         return
-    from reprocompare.models.devices import cuda_devices  # lazy: scikit-learn; jobs import config
-
     if not cuda_devices():
         raise UserError(f"cuda, but torch sees no CUDA GPU on this machine (models "
                         f"{', '.join(models)} would train on it); use device: cpu, or a cluster "
@@ -493,8 +486,6 @@ def model_entry(spec: str, key: str) -> dict:
     dict
         The entry.
     """
-    from reprocompare.models import parse_spec  # lazy: scikit-learn; jobs import config
-
     try:
         return parse_spec(spec).to_dict()
     except UserError as error:
