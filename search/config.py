@@ -15,6 +15,7 @@ from typing import Any, Iterable
 from reprocompare.base.errors import UserError
 from reprocompare.base.records import read_json
 from reprocompare.base.seeds import FIXED_SPLIT, SEED_RUN, derive_seed
+from reprocompare.models import tagger_class_of
 from reprocompare.search.space import Dimension, parse_space
 
 
@@ -31,10 +32,6 @@ def check_config(config: dict, source: str = "config") -> None:
     source : str, default 'config'
         The config's name in messages (its file).
     """
-    # lazy: the tagger classes import scikit-learn (about a second), and this module is imported
-    # by every workflow job, most of which train nothing
-    from reprocompare.models import tagger_class_of
-
     def fail(message: str, key: str):
         raise UserError(message, path=source, key=key)
 

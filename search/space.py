@@ -32,6 +32,7 @@ import numpy as np
 
 from reprocompare.base.errors import UserError
 from reprocompare.base.seeds import TRIAL_DRAW, TRIAL_TRAINING, derive_seed, generator
+from reprocompare.models import spec_from_mapping, tagger_class_of
 
 DISTRIBUTIONS = ("uniform", "log_uniform", "int", "choice")
 #: The keys each distribution takes besides ``distribution``.
@@ -134,9 +135,6 @@ def parse_space(model_name: str, model: Mapping, space: Any, *,
     >>> space["c2"].bounds()
     'loguniform-float [0.01, 10]'
     """
-    # lazy: the tagger classes import scikit-learn, and search.config (every job) imports this
-    from reprocompare.models import spec_from_mapping, tagger_class_of
-
     prefix = prefix or f"search.models.{model_name}.space"
     if not isinstance(space, Mapping) or not space:
         raise UserError("expected a mapping of hyperparameters to distributions", key=prefix)

@@ -28,6 +28,7 @@ from reprocompare.corpora.conll import Corpus
 from reprocompare.models import build_model, spec_from_mapping, tagger_class_of
 from reprocompare.models.engine import Features, train_fold
 from reprocompare.search.space import Dimension, draw, training_seed
+from reprocompare.splitters import split_document
 
 #: Columns of a trials table. ``seconds`` (wall time of one trial: fit plus predicting the
 #: validation set) is the only column that differs between reruns; it comes last.
@@ -59,8 +60,6 @@ def fixed_split(corpus: Corpus, *, ratio: str, seed: int, keep_documents: bool =
     dict
         The split document.
     """
-    from reprocompare.splitters import split_document  # lazy: for this job only
-
     try:
         return split_document(HOLDOUT.name, len(corpus), groups=corpus.docs if keep_documents
                               else None, corpus_sha256=corpus.sha256, ratio=ratio, seed=seed)

@@ -47,7 +47,6 @@ FLOORS = (("reprocompare.base",), STAGES, ("reprocompare.study",), ("reprocompar
 #: a heavy library out of a start-up that does not need it.
 LAZY = {
     # the CLI starts in milliseconds (--help, --version, split of a small corpus)
-    ("reprocompare.commands.cli", "reprocompare.models.catalog"): "every tagger, torch included",
     ("reprocompare.commands.cli", "reprocompare.study.summary"): "scipy",
     ("reprocompare.commands.cli", "reprocompare.estimators.expected_max"): "scipy",
     ("reprocompare.commands.cli", "reprocompare.estimators.expected_max_bias"): "scipy, pandas",
@@ -61,11 +60,6 @@ LAZY = {
     # every command imports the tables (the CLI's start-up too); Table 3's intervals need scipy
     ("reprocompare.reports.tables", "reprocompare.estimators.reproducibility"): "scipy",
     ("reprocompare.pipeline.search_jobs", "reprocompare.reports.budget"): "matplotlib",
-    # lazy when the splitters and the tagger classes imported scikit-learn (until issue 35);
-    # each now adds only numpy and could move to the top of its module (its owner's call)
-    ("reprocompare.search.trials", "reprocompare.splitters"): "none now (numpy only)",
-    ("reprocompare.search.config", "reprocompare.models"): "none now (numpy only)",
-    ("reprocompare.search.space", "reprocompare.models"): "none now (numpy only)",
     # every training job draws its split document (splitters.drawing, numpy only); the
     # scikit-learn cross-validator classes load only when a user asks for one (issue 35)
     ("reprocompare.splitters", "reprocompare.splitters.holdout"): "scikit-learn",

@@ -31,7 +31,7 @@ from reprocompare.commands.sequential import run_sequential
 from reprocompare.corpora.conll import check_has_chunks, read_conll, task_corpus
 from reprocompare.corpora.schemes import is_chunk_tag
 from reprocompare.corpora.scoring import conlleval_report, count_chunks
-from reprocompare.models import build_model, parse_spec
+from reprocompare.models import build_model, catalog, parse_spec
 from reprocompare.models.registry import tagger_class
 from reprocompare.reports.tables import table4_text
 from reprocompare.splitters import dumps, split_document
@@ -301,11 +301,10 @@ def cmd_models(args: argparse.Namespace) -> int:
     int
         The exit status (0).
     """
-    from reprocompare.models.catalog import markdown, text  # lazy: imports every tagger (torch)
-
     for name in args.types:
         tagger_class(name)  # an unknown type is a one-line error listing the known ones
-    sys.stdout.write(markdown(args.types or None) if args.markdown else text(args.types or None))
+    types = args.types or None
+    sys.stdout.write(catalog.markdown(types) if args.markdown else catalog.text(types))
     return 0
 
 
