@@ -3,6 +3,9 @@ traceback (issue 23, item 6)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from reprocompare.base.errors import UserError
@@ -32,6 +35,20 @@ def test_a_workflow_job_ends_in_one_line_never_a_traceback(tmp_path, capsys, rai
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and fragment in err and "Traceback" not in err
     assert fragment in log.read_text()
+
+
+def test_an_interrupt_while_the_job_imports_is_one_line(tmp_path):
+    """The training's modules load inside the guard (pipeline/jobs.py's compare): Snakemake
+    stopping a wave as a job starts interrupts it while it imports."""
+    (tmp_path / "slow_module.py").write_text("raise KeyboardInterrupt\n")
+    script = ("from reprocompare.pipeline.jobs import job\n"
+              "with job(None):\n"
+              "    import slow_module\n")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            cwd=tmp_path, env={"PYTHONPATH": str(tmp_path), "PATH": ""})
+    assert result.returncode == 130
+    assert result.stderr.strip().splitlines() == [
+        "reprocompare: error: interrupted; nothing half-written is kept (rerun to resume)"]
 
 
 def test_another_error_is_not_disguised(tmp_path):

@@ -70,5 +70,5 @@ def test_the_sample_tables_are_what_the_committed_records_give():
     means = sorted(float(m) for m in row.split(" | ")[3].split(", "))
     assert means[0] < 0 < means[-1]  # "disagree in sign"
     readme = " ".join((ROOT / "README.md").read_text().split())
-    assert (f"three 300-sentence samples disagree in sign (Avg {means[0]:+.2f} to "
+    assert (f"three disjoint 300-sentence samples disagree in sign (Avg {means[0]:+.2f} to "
             f"{means[-1]:+.2f} points, none decided)") in readme

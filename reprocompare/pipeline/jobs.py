@@ -24,13 +24,10 @@ from reprocompare.corpora.conll import (DOCSTART, Corpus, check_has_chunks, read
                                         task_corpus)
 from reprocompare.corpora.subsample import subsample, too_small
 from reprocompare.estimators.variance import decompose, design_array
-from reprocompare.models import build_model, parse_spec, spec_from_mapping
 from reprocompare.reports import latex, tables as t, variance as v
 from reprocompare.reports.front import answer_rst
 from reprocompare.reports.html import markdown_html
 from reprocompare.search.config import load_best
-from reprocompare.splitters import split_document
-from reprocompare.study.compare import read_kept_folds, run_comparison, write_comparison
 from reprocompare.study.variation import indices
 
 
@@ -54,7 +51,9 @@ def job(log_path: str | None):
     previous, sys.stderr = sys.stderr, stream
 
     def fail(message: str, status: int):
-        for out, prefix in ((stream, "error: "), (previous, "reprocompare: error: ")):
+        # the log, then the terminal (once, when the log is the terminal)
+        targets = ((stream, "error: "),) if log_path else ()
+        for out, prefix in (*targets, (previous, "reprocompare: error: ")):
             with contextlib.suppress(OSError, ValueError):
                 print(f"{prefix}{message}", file=out, flush=True)
         raise SystemExit(status) from None
@@ -201,6 +200,9 @@ def make_split(corpus: Corpus, corpus_conll: str, settings: dict, repetition: in
     dict
         The split document.
     """
+    # lazy: as compare's imports (inside the job's guard)
+    from reprocompare.splitters import split_document
+
     options = {key: settings[key] for key in ("k", "m", "ratio") if key in settings}
     try:
         return split_document(settings["strategy"], len(corpus),
@@ -239,6 +241,12 @@ def compare(corpus_conll: str, corpus_info: str, settings: dict, repetition: int
     best_paths : list of str, default ()
         The search's best configurations, with ``search.feed_best``.
     """
+    # lazy: imported inside the job's guard (workflow/scripts/compare.py), so that an interrupt
+    # while the job still imports (Snakemake stopping a wave as it starts) ends in one line,
+    # not a traceback
+    from reprocompare.models import build_model, parse_spec, spec_from_mapping
+    from reprocompare.study.compare import run_comparison, write_comparison  # lazy: as above
+
     best = load_best(best_paths)
     specs = {side: (spec_from_mapping(settings[side]["name"], best[settings[side]["name"]]
                                       ["mapping"])
@@ -307,6 +315,8 @@ def _kept_folds(out_dir: str, settings: dict, split: dict, corpus: Corpus) -> di
 
     if not isinstance(earlier, dict) or without_k(earlier) != without_k(settings):
         return {}
+    from reprocompare.study.compare import read_kept_folds  # lazy: as compare's imports
+
     kept, why = read_kept_folds(out_dir, split, corpus, typed=settings["typed"])
     if settings["keep_predictions"] and any(len(f.predictions) < 2 for f in kept.values()):
         kept, why = {}, "the earlier predictions are missing"
