@@ -1,10 +1,12 @@
-"""A workflow job's script (reprocompare.pipeline.jobs.job) ends in one line and an exit status, never a
-traceback (issue 23, item 6)."""
+"""A workflow job's script (under reprocompare.pipeline.guard.job) ends in one line and an exit
+status, never a traceback (issue 23, item 6)."""
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -25,7 +27,7 @@ def test_a_workflow_job_ends_in_one_line_never_a_traceback(tmp_path, capsys, rai
                                                            fragment):
     """Issue 23, item 6: what a job script meets (an interrupt, a full disk, no memory) is one
     line in its log and on stderr, and an exit status."""
-    from reprocompare.pipeline.jobs import job
+    from reprocompare.pipeline.guard import job
 
     log = tmp_path / "job.log"
     with pytest.raises(SystemExit) as stopped:
@@ -37,11 +39,25 @@ def test_a_workflow_job_ends_in_one_line_never_a_traceback(tmp_path, capsys, rai
     assert fragment in log.read_text()
 
 
+SCRIPTS = sorted((Path(__file__).resolve().parents[1] / "workflow" / "scripts").glob("*.py"))
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda path: path.name)
+def test_a_job_script_imports_its_work_inside_the_guard(script):
+    """Outside the guard only the guard and the standard library: an interrupt while a job
+    still imports (Snakemake stopping a wave as the job starts) printed a traceback (the
+    SIGTERM test caught it once the jobs' imports had grown faster)."""
+    outside = {alias.name.split(".")[0] if isinstance(node, ast.Import) else node.module
+               for node in ast.parse(script.read_text()).body
+               if isinstance(node, (ast.Import, ast.ImportFrom))
+               for alias in node.names}
+    assert outside <= {"pathlib", "reprocompare.pipeline.guard"}, outside
+
+
 def test_an_interrupt_while_the_job_imports_is_one_line(tmp_path):
-    """The training's modules load inside the guard (pipeline/jobs.py's compare): Snakemake
-    stopping a wave as a job starts interrupts it while it imports."""
+    """What a job script meets when Snakemake stops a wave as the job starts."""
     (tmp_path / "slow_module.py").write_text("raise KeyboardInterrupt\n")
-    script = ("from reprocompare.pipeline.jobs import job\n"
+    script = ("from reprocompare.pipeline.guard import job\n"
               "with job(None):\n"
               "    import slow_module\n")
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
@@ -52,7 +68,7 @@ def test_an_interrupt_while_the_job_imports_is_one_line(tmp_path):
 
 
 def test_another_error_is_not_disguised(tmp_path):
-    from reprocompare.pipeline.jobs import job
+    from reprocompare.pipeline.guard import job
 
     with pytest.raises(FileNotFoundError):
         with job(str(tmp_path / "job.log")):

@@ -53,11 +53,6 @@ LAZY = {
     ("reprocompare.commands.cli", "reprocompare.estimators.trial_scores"): "numpy",
     ("reprocompare.commands.plan", "reprocompare.estimators.planning"): "scipy",
     # every workflow job imports jobs; most of them summarize nothing and draw no figure
-    # a job's guard is entered before the training's modules load (an interrupt then is one
-    # line, not a traceback: seen in the SIGTERM test once these imports were at the top)
-    ("reprocompare.pipeline.jobs", "reprocompare.splitters"): "inside the job's guard",
-    ("reprocompare.pipeline.jobs", "reprocompare.models"): "inside the job's guard",
-    ("reprocompare.pipeline.jobs", "reprocompare.study.compare"): "inside the job's guard",
     ("reprocompare.pipeline.jobs", "reprocompare.study.summary"): "scipy",
     ("reprocompare.pipeline.jobs", "reprocompare.estimators.claims"): "scipy",
     ("reprocompare.pipeline.jobs", "reprocompare.reports.figures"): "matplotlib",

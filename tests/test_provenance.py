@@ -14,14 +14,16 @@ then plan nothing.
 from __future__ import annotations
 
 import copy
+import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
 import yaml
 
 import conftest
-from conftest import TEST_DATA, build_once, copy_study, planned
+from conftest import ROOT, TEST_DATA, build_once, copy_study, planned
 from reprocompare.study.config import SCHEMA_PATH
 
 pytestmark = pytest.mark.slow
@@ -394,6 +396,23 @@ def test_changing_a_key_reruns_exactly_its_jobs(finished, key, i):
         assert dry_run(workdir, config) == expected, description
     finally:
         (workdir / "study.yaml").write_text(yaml.safe_dump(base))
+
+
+def test_a_workflow_script_newer_than_every_output_reruns_nothing(finished):
+    """The profiles leave Snakemake's "code" trigger out: for a rule that runs a script it
+    compares only the script's file time, which every install, upgrade or edit of reprocompare
+    renews, and every study would train again (what an output depends on is in its params)."""
+    workdir, base = finished
+    scripts = sorted((ROOT / "workflow" / "scripts").glob("*.py"))
+    before = {script: script.stat() for script in scripts}
+    later = time.time() + 3600
+    try:
+        for script in scripts:
+            os.utime(script, (later, later))
+        assert dry_run(workdir, base) == NOTHING
+    finally:
+        for script, stat in before.items():
+            os.utime(script, ns=(stat.st_atime_ns, stat.st_mtime_ns))
 
 
 def test_a_passed_corpus_check_is_kept_by_what_it_depends_on(tmp_path):

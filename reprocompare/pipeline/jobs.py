@@ -7,8 +7,6 @@ what the stage before wrote: corpus -> splits -> comparisons -> summaries -> tab
 
 from __future__ import annotations
 
-import contextlib
-import errno
 import sys
 import time
 from pathlib import Path
@@ -24,63 +22,14 @@ from reprocompare.corpora.conll import (DOCSTART, Corpus, check_has_chunks, read
                                         task_corpus)
 from reprocompare.corpora.subsample import subsample, too_small
 from reprocompare.estimators.variance import decompose, design_array
+from reprocompare.models import build_model, parse_spec, spec_from_mapping
 from reprocompare.reports import latex, tables as t, variance as v
 from reprocompare.reports.front import answer_rst
 from reprocompare.reports.html import markdown_html
 from reprocompare.search.config import load_best
+from reprocompare.splitters import split_document
+from reprocompare.study.compare import read_kept_folds, run_comparison, write_comparison
 from reprocompare.study.variation import indices
-
-
-@contextlib.contextmanager
-def job(log_path: str | None):
-    """Send progress to the job's log, and turn a UserError, an interrupt (Ctrl-C, Snakemake
-    stopping), a full disk or exhausted memory into one line and a non-zero exit status (130
-    for an interrupt, else 1), never a traceback. Outputs are written atomically, so none is
-    left half-written.
-
-    Parameters
-    ----------
-    log_path : str or None
-        The job's log file; None: progress to stderr.
-
-    Yields
-    ------
-    None
-    """
-    stream = open(log_path, "w", encoding="utf-8") if log_path else sys.stderr
-    previous, sys.stderr = sys.stderr, stream
-
-    def fail(message: str, status: int):
-        # the log, then the terminal (once, when the log is the terminal)
-        targets = ((stream, "error: "),) if log_path else ()
-        for out, prefix in (*targets, (previous, "reprocompare: error: ")):
-            with contextlib.suppress(OSError, ValueError):
-                print(f"{prefix}{message}", file=out, flush=True)
-        raise SystemExit(status) from None
-
-    try:
-        yield
-    except UserError as error:
-        fail(str(error), 1)
-    except KeyboardInterrupt:
-        fail("interrupted; nothing half-written is kept (rerun to resume)", 130)
-    except MemoryError:
-        fail("out of memory: give the job more (models.<name>.resources.mem_mb) or a smaller "
-             "model", 1)
-    except RuntimeError as error:  # torch's allocators say so in a RuntimeError
-        if "out of memory" not in str(error) and "can't allocate memory" not in str(error):
-            raise
-        fail(f"out of memory ({str(error).splitlines()[0][:200]}): give the job more "
-             "(models.<name>.resources.mem_mb) or a smaller model", 1)
-    except OSError as error:
-        if error.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES):
-            raise
-        fail(f"{error.strerror}: {error.filename or 'an output'} (free space or fix the "
-             "permissions, then rerun)", 1)
-    finally:
-        sys.stderr = previous
-        if log_path:
-            stream.close()
 
 
 # ---- corpus ------------------------------------------------------------------------------------
@@ -200,9 +149,6 @@ def make_split(corpus: Corpus, corpus_conll: str, settings: dict, repetition: in
     dict
         The split document.
     """
-    # lazy: as compare's imports (inside the job's guard)
-    from reprocompare.splitters import split_document
-
     options = {key: settings[key] for key in ("k", "m", "ratio") if key in settings}
     try:
         return split_document(settings["strategy"], len(corpus),
@@ -241,12 +187,6 @@ def compare(corpus_conll: str, corpus_info: str, settings: dict, repetition: int
     best_paths : list of str, default ()
         The search's best configurations, with ``search.feed_best``.
     """
-    # lazy: imported inside the job's guard (workflow/scripts/compare.py), so that an interrupt
-    # while the job still imports (Snakemake stopping a wave as it starts) ends in one line,
-    # not a traceback
-    from reprocompare.models import build_model, parse_spec, spec_from_mapping
-    from reprocompare.study.compare import run_comparison, write_comparison  # lazy: as above
-
     best = load_best(best_paths)
     specs = {side: (spec_from_mapping(settings[side]["name"], best[settings[side]["name"]]
                                       ["mapping"])
@@ -315,8 +255,6 @@ def _kept_folds(out_dir: str, settings: dict, split: dict, corpus: Corpus) -> di
 
     if not isinstance(earlier, dict) or without_k(earlier) != without_k(settings):
         return {}
-    from reprocompare.study.compare import read_kept_folds  # lazy: as compare's imports
-
     kept, why = read_kept_folds(out_dir, split, corpus, typed=settings["typed"])
     if settings["keep_predictions"] and any(len(f.predictions) < 2 for f in kept.values()):
         kept, why = {}, "the earlier predictions are missing"
