@@ -244,10 +244,24 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=1,
                         help="torch CPU threads (1, as a workflow job on one core)")
     parser.add_argument("--write", action="store_true", help="update benchmarks/RESULTS.md")
+    parser.add_argument("--job-size", action="store_true",
+                        help="also print what a job needs: wall seconds, the process's peak "
+                             "resident memory and the GPU memory torch allocated")
     args = parser.parse_args()
+    started = time.perf_counter()
     row = measure(args.size, args.device, args.train, args.test, args.epochs, args.batch_size,
                   args.max_length, args.threads)
     print(table([row]), end="")
+    if args.job_size:
+        import resource
+
+        import torch
+
+        gpu = torch.cuda.max_memory_allocated() / 2**20 if args.device == "cuda" else 0.0
+        print(f"job size: {time.perf_counter() - started:.1f} s in all, peak memory "
+              f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB, GPU memory "
+              f"{gpu:.0f} MB ({args.train} sentences, {args.epochs} epochs, batches of "
+              f"{args.batch_size})")
     if args.write:
         if BEGIN not in RESULTS.read_text(encoding="utf-8"):
             raise SystemExit(f"{RESULTS} has no '{BEGIN.strip()}' marker")
