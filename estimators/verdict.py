@@ -18,8 +18,10 @@ reproduces when all of its interval lies at or above tau, the opposite one when 
 at or below 1 - tau, neither when all of it lies strictly between, and otherwise more
 repetitions are needed, about as many as :func:`repetitions_to_decide` projects. The interval is
 the time-uniform confidence sequence of :mod:`reprocompare.estimators.sequential` (valid
-whatever the stopping rule; what a sequential study must use) or the fixed-R exact interval
-(valid when R was fixed in advance), as the caller says.
+whatever the stopping rule; what a sequential study that may grow must use), the repeated
+confidence intervals of a planned design (:mod:`reprocompare.estimators.group_sequential`: valid
+at the looks planned before the study ran, and narrower), or the fixed-R exact interval (valid
+when R was fixed in advance), as the caller says.
 
 :func:`replay` feeds a study's repetitions in order, one wave at a time, to this stopping rule
 and says where it stops and with which verdict.
@@ -36,6 +38,7 @@ import numpy as np
 from scipy import stats
 
 from reprocompare import schemas
+from reprocompare.estimators.group_sequential import look_confidences, planned_looks
 from reprocompare.estimators.normality import normal_model
 from reprocompare.estimators.reproducibility import (CONCLUSIONS, _checked, _is_constant,
                                                      _scaled, _values, clopper_pearson, snr,
@@ -44,6 +47,9 @@ from reprocompare.estimators.sequential import (PRIOR, _check_confidence, log_e_
                                                 looks, mean_confidence_sequence,
                                                 running_intersection,
                                                 share_confidence_sequence, snr_interval)
+
+#: what a planned design's intervals are (``{}``: the interval of each look)
+PLANNED_KIND = "{} at each planned look's level (group-sequential, Pocock-type spending)"
 
 #: Default threshold tau on the (predictive) reproducibility (the schema's verdict.threshold):
 #: "A > B reproduces" when the whole interval of Phi(SNR - snr0) is at least 0.8, i.e. four of
@@ -233,7 +239,8 @@ def repetitions_to_decide(snr_value: float, repetitions: int, *, threshold: floa
                           confidence: float = CONFIDENCE, snr0: float = 0.0,
                           time_uniform: bool = True,
                           max_repetitions: int = MAX_REPETITIONS,
-                          prior=PRIOR) -> int | None:
+                          prior=PRIOR, wave: int | None = None,
+                          planned: bool = False) -> int | None:
     """How many more repetitions the verdict needs if the SNR stays at ``snr_value``.
 
     The smallest R' > R whose interval around the current SNR (t statistic sqrt(R') * SNR)
@@ -259,6 +266,11 @@ def repetitions_to_decide(snr_value: float, repetitions: int, *, threshold: floa
         Upper end of the search, in repetitions all told.
     prior : float or sequence of (float, float), default PRIOR
         The confidence sequence's mixing prior (:data:`.sequential.PRIOR`).
+    wave : int, optional
+        Repetitions per look (a planned design's).
+    planned : bool, default False
+        A planned design of looks every ``wave`` up to ``max_repetitions``: only its looks are
+        searched, each at its own confidence (:func:`.group_sequential.look_confidences`).
 
     Returns
     -------
@@ -273,6 +285,13 @@ def repetitions_to_decide(snr_value: float, repetitions: int, *, threshold: floa
     n_max = int(max_repetitions)
     r = int(repetitions)
     if n_max <= r:
+        return None
+    if planned:
+        for n, each in look_confidences(wave, n_max, confidence).items():
+            if n > r and each < 1 and decisions(
+                    math.sqrt(n) * snr_value, n, threshold=threshold, confidence=each,
+                    snr0=snr0, time_uniform=False) != UNDECIDED:
+                return n - r
         return None
 
     def decided(candidates):
@@ -404,7 +423,8 @@ def family_confidence(confidence: float = CONFIDENCE, verdicts: int = 1) -> floa
 def rule(threshold: float = THRESHOLD, confidence: float = CONFIDENCE, *,
          time_uniform: bool = True, snr0: float | dict = 0.0, conclusion: str = "A>B",
          wave: int | None = None, rope: float | None = None,
-         deciding: tuple[str, ...] | list[str] = (), comparisons: int = 1) -> str:
+         deciding: tuple[str, ...] | list[str] = (), comparisons: int = 1,
+         planned: bool = False, max_repetitions: int = MAX_REPETITIONS) -> str:
     """The verdicts' rule with its numbers, exactly as :func:`verdict` applies it.
 
     ``snr0`` is one offset or a mapping estimator -> offset (each estimator's criterion is
@@ -431,6 +451,10 @@ def rule(threshold: float = THRESHOLD, confidence: float = CONFIDENCE, *,
         The estimators whose verdicts decide.
     comparisons : int, default 1
         How many comparisons the study makes.
+    planned : bool, default False
+        A planned design (looks every ``wave`` up to ``max_repetitions``).
+    max_repetitions : int, default MAX_REPETITIONS
+        A planned design's last look.
 
     Returns
     -------
@@ -455,15 +479,23 @@ def rule(threshold: float = THRESHOLD, confidence: float = CONFIDENCE, *,
         criteria.append(f"{', '.join(names)}: {phi} >= {tau:g} (share path: P(x > 0) >= "
                         f"{up:.3f}), <= {1 - tau:g} for \"{_text(other)}\" (P(x < 0) >= "
                         f"{down:.3f})")
-    kind = (f"{each:.4g} confidence sequences, intersected over the looks"
-            + (f" (R = {wave}, {2 * wave}, ...)" if wave else "")
-            if time_uniform else f"{each:.4g} intervals for a fixed R")
+    if planned:
+        levels = sorted(look_confidences(wave, max_repetitions, each).values())
+        kind = (f"{each:.4g} repeated confidence intervals of a planned design, looks at R = "
+                f"{', '.join(map(str, planned_looks(wave, max_repetitions)[:2]))}, ... "
+                f"{int(max_repetitions)}, each look's exact interval at its own level "
+                f"({levels[0]:.4g}-{levels[-1]:.4g}; Pocock-type error spending), intersected "
+                "over the looks")
+    else:
+        kind = (f"{each:.4g} confidence sequences, intersected over the looks"
+                + (f" (R = {wave}, {2 * wave}, ...)" if wave else "")
+                if time_uniform else f"{each:.4g} intervals for a fixed R")
     family_text = (f"{family} verdicts ({int(comparisons)} comparison(s) x deciding "
                    f"{', '.join(deciding)}) at {confidence:.0%} together, each at {each:.4g} "
                    "(Bonferroni)" if family > 1 else
                    f"one deciding verdict ({', '.join(deciding) or 'each estimator alone'}) at "
                    f"{confidence:.0%}")
-    equivalence = (f" \"No practical difference\" when the {'t confidence sequence' if time_uniform else 'TOST (two one-sided t tests)'} "
+    equivalence = (f" \"No practical difference\" when the {'t confidence sequence' if time_uniform else 'TOST (two one-sided t tests)' + (' at each look' if planned else '')} "
                    f"puts the mean of A - B within +-{_rope_text(rope)} (verdict.rope)."
                    if rope else "")
     return (f"Verdict rule: {family_text}, chosen before the run; the others are shown at the "
@@ -471,7 +503,7 @@ def rule(threshold: float = THRESHOLD, confidence: float = CONFIDENCE, *,
             f"SNR ({kind}); {'; '.join(criteria)}. The normal path decides unless ties or "
             f"Shapiro-Wilk p < 0.05 at a look reject the normal model; then "
             f"the distribution-free path decides, Eq. 1's shares P(x > 0) and P(x < 0) with "
-            f"{'beta-binomial confidence sequences' if time_uniform else 'Clopper-Pearson intervals'}"
+            f"{'beta-binomial confidence sequences' if time_uniform else 'Clopper-Pearson intervals' + (' at each look' if planned else '')}"
             f" (each at half the error). \"{_text(conclusion)}\" when the whole interval is at "
             f"or above the criterion, \"{_text(other)}\" likewise for the opposite, "
             f"\"{NEITHER}\" when both are excluded, else undecided.{equivalence}")
@@ -516,6 +548,7 @@ class Verdict:
     rope: float | None = None
     mean_low: float | None = None
     mean_high: float | None = None
+    planned: bool = False
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -594,12 +627,16 @@ def _share_interval(count: int, trials: int, confidence: float,
             else clopper_pearson(count, trials, confidence))
 
 
-def _share_intervals(signed: np.ndarray, looks: list[int], confidence: float,
+def _share_intervals(signed: np.ndarray, looks: list[int], confidence,
                      time_uniform: bool) -> tuple[tuple[float, float], tuple[float, float]]:
-    """Intervals of P(x > 0) and P(x < 0), each at half the error, intersected over looks."""
-    half = 1 - (1 - confidence) / 2
-    positive, negative = [], []
-    for r in looks:
+    """Intervals of P(x > 0) and P(x < 0), each at half the error, intersected over looks
+    (``confidence``: one for every look, or one per look, a planned design's)."""
+    each = confidence if isinstance(confidence, (list, tuple)) else [confidence] * len(looks)
+    positive, negative = [(0.0, 1.0)], [(0.0, 1.0)]
+    for r, level in zip(looks, each):
+        if level >= 1:  # a planned look that spends no error claims nothing
+            continue
+        half = 1 - (1 - level) / 2
         head = signed[:r]
         for out, count in ((positive, int(np.sum(head > 0))), (negative, int(np.sum(head < 0)))):
             out.append(_share_interval(count, r, half, time_uniform))
@@ -621,7 +658,8 @@ def _share_decision(up: tuple[float, float], down: tuple[float, float],
 def share_repetitions_to_decide(share_up: float, share_down: float, repetitions: int, *,
                                 threshold: float = THRESHOLD, confidence: float = CONFIDENCE,
                                 snr0: float = 0.0, time_uniform: bool = True,
-                                max_repetitions: int = MAX_REPETITIONS) -> int | None:
+                                max_repetitions: int = MAX_REPETITIONS,
+                                wave: int | None = None, planned: bool = False) -> int | None:
     """"N more" on the distribution-free path: the smallest R' > R whose share intervals, at
     the shares seen so far, decide; None when none up to ``max_repetitions`` does.
 
@@ -641,6 +679,10 @@ def share_repetitions_to_decide(share_up: float, share_down: float, repetitions:
         Confidence sequences (True) or fixed-R intervals (False).
     max_repetitions : int, default MAX_REPETITIONS
         Upper end of the search, in repetitions all told.
+    wave : int, optional
+        Repetitions per look (a planned design's).
+    planned : bool, default False
+        A planned design: only its looks are searched, each at its own confidence.
 
     Returns
     -------
@@ -649,12 +691,16 @@ def share_repetitions_to_decide(share_up: float, share_down: float, repetitions:
     """
     bounds = share_bounds(threshold, snr0)
     r, n_max = int(repetitions), int(max_repetitions)
-    half = 1 - (1 - confidence) / 2
 
-    def decides(n: int) -> bool:
+    def decides(n: int, level: float = confidence) -> bool:
+        half = 1 - (1 - level) / 2
         up = _share_interval(round(share_up * n), n, half, time_uniform)
         down = _share_interval(round(share_down * n), n, half, time_uniform)
         return _share_decision(up, down, bounds) != UNDECIDED
+
+    if planned:
+        return next((n - r for n, level in look_confidences(wave, n_max, confidence).items()
+                     if n > r and level < 1 and decides(n, level)), None)
 
     # every R' for a few dozen, then a geometric grid: past that it is a forecast, not a count
     counted = range(r + 1, min(n_max, r + 65) + 1)
@@ -663,22 +709,23 @@ def share_repetitions_to_decide(share_up: float, share_down: float, repetitions:
     return next((int(n) - r for n in (*counted, *grid) if decides(int(n))), None)
 
 
-def mean_interval_for_rope(values: np.ndarray, looks: list[int], confidence: float,
+def mean_interval_for_rope(values: np.ndarray, looks: list[int], confidence,
                            time_uniform: bool) -> tuple[float, float]:
     """The mean of A - B's interval an equivalence verdict reads.
 
     Time-uniform: the t confidence sequence intersected over the looks. Fixed R: the (1 - 2
     alpha) Student t interval, inside +-rope exactly when TOST (Schuirmann 1987; statsmodels'
-    ``ttost_paired`` against zeros) rejects both one-sided nulls at alpha.
+    ``ttost_paired`` against zeros) rejects both one-sided nulls at alpha. A planned design
+    (``confidence`` one per look): that interval at each look's confidence, intersected.
 
     Parameters
     ----------
     values : numpy.ndarray
         The values of A - B, in repetition order.
     looks : list of int
-        The looks R so far (time-uniform only).
-    confidence : float
-        The interval's confidence.
+        The looks R so far (time-uniform, or a planned design's).
+    confidence : float or list of float
+        The interval's confidence, or one per look (a planned design).
     time_uniform : bool
         Confidence sequence (True) or fixed-R interval (False).
 
@@ -690,6 +737,10 @@ def mean_interval_for_rope(values: np.ndarray, looks: list[int], confidence: flo
     if time_uniform:
         return running_intersection(mean_confidence_sequence(values[:r], confidence=confidence)
                                     for r in looks)
+    if isinstance(confidence, (list, tuple)):
+        return running_intersection([(-math.inf, math.inf)] + [
+            mean_interval_for_rope(values[:r], [r], level, False)
+            for r, level in zip(looks, confidence) if level < 1])
     r = values.size
     sd = float(values.std(ddof=1))
     half = float(stats.t.ppf(confidence, df=r - 1)) * sd / math.sqrt(r)
@@ -699,7 +750,7 @@ def mean_interval_for_rope(values: np.ndarray, looks: list[int], confidence: flo
 def verdict(values, conclusion: str = "A>B", *, threshold: float = THRESHOLD,
             confidence: float = CONFIDENCE, snr0: float = 0.0, time_uniform: bool = True,
             max_repetitions: int = MAX_REPETITIONS, wave: int | None = None,
-            rope: float | None = None, prior=PRIOR) -> Verdict:
+            rope: float | None = None, prior=PRIOR, planned: bool = False) -> Verdict:
     r"""Does the conclusion reproduce? The verdict for one estimator's R values of A - B.
 
     Rule (as implemented; :func:`rule` prints it with its numbers). Let :math:`\theta` be the SNR
@@ -713,7 +764,11 @@ def verdict(values, conclusion: str = "A>B", *, threshold: float = THRESHOLD,
       distribution-free path decides.
     - **Normal path**: :math:`[\ell, h]` is the SNR's ``confidence`` interval: the confidence
       sequence intersected over the looks ``wave, 2 wave, ..., R`` when ``time_uniform`` (so a
-      decided verdict stays decided), else the fixed-R exact interval. The conclusion reproduces
+      decided verdict stays decided); with ``planned``, the repeated confidence intervals of a
+      design planned with looks every ``wave`` up to ``max_repetitions`` (each look's exact
+      interval at its confidence from :func:`.group_sequential.look_confidences`, intersected
+      over the planned looks up to R; a look that was not planned claims nothing); else the
+      fixed-R exact interval. The conclusion reproduces
       if :math:`\Phi(\ell - \theta_0) \ge \tau`, the opposite one if
       :math:`\Phi(h - \theta_0) \le 1 - \tau`, neither (:data:`NEITHER`) if both are excluded.
     - **Distribution-free path**: intervals for :math:`P(x > 0)` and :math:`P(x < 0)` (Eq. 1's
@@ -752,6 +807,9 @@ def verdict(values, conclusion: str = "A>B", *, threshold: float = THRESHOLD,
     prior : float or sequence of (float, float), default PRIOR
         The confidence sequence's mixing prior (:data:`.sequential.PRIOR`; another only to
         measure the rule against it).
+    planned : bool, default False
+        A planned (group-sequential) design: looks every ``wave`` up to ``max_repetitions``,
+        fixed before the study ran (``time_uniform`` must then be False).
 
     Returns
     -------
@@ -761,7 +819,8 @@ def verdict(values, conclusion: str = "A>B", *, threshold: float = THRESHOLD,
     ------
     ValueError
         For a threshold outside (0.5, 1), a confidence outside (0, 1), fewer than 2 values, an
-        unknown conclusion or a rope outside (0, 1); each message names the argument.
+        unknown conclusion, a rope outside (0, 1), or a planned design without a wave or with
+        ``time_uniform``; each message names the argument.
 
     Examples
     --------
@@ -776,19 +835,29 @@ def verdict(values, conclusion: str = "A>B", *, threshold: float = THRESHOLD,
     _check_common(conclusion, threshold, confidence, snr0, max_repetitions)
     rope = _check_rope(rope)
     r = len(values)
-    taken = looks(r, wave) if (time_uniform and wave) else [r]
+    if planned and (time_uniform or not wave):
+        raise ValueError("planned: a planned design needs a wave and time_uniform=False")
+    if planned:
+        # only the planned looks claim anything (the error was spent over them alone)
+        plan = look_confidences(wave, max_repetitions, confidence)
+        taken = [n for n in plan if n <= r]
+        levels = [plan[n] for n in taken]
+    else:
+        taken = looks(r, wave) if (time_uniform and wave) else [r]
+        levels = [confidence] * len(taken)
     common = dict(threshold=float(threshold), confidence=float(confidence), snr0=float(snr0),
                   time_uniform=bool(time_uniform), max_repetitions=int(max_repetitions),
-                  looks=tuple(taken), rope=rope)
+                  looks=tuple(taken), rope=rope, planned=bool(planned))
     signed = _checked(values, conclusion)
     if _is_constant(_scaled(signed)):
         return _degenerate(values, conclusion, common)
     ratio = snr(values, conclusion)
     # the SNR's interval (normal model) is printed on either path
-    ends = [_snr_interval(tuple(values[:n]), conclusion, confidence, time_uniform, prior)
-            for n in taken if n >= 2]
+    ends = [(-math.inf, math.inf)] + [
+        _snr_interval(tuple(values[:n]), conclusion, level, time_uniform, prior)
+        for n, level in zip(taken, levels) if n >= 2 and level < 1]
     low, high = running_intersection(ends)
-    model = normal_model(values, taken if time_uniform else None)
+    model = normal_model(values, (taken or [r]) if (time_uniform or planned) else None)
     path, reason = "normal", model.reason
     if model.rejected:
         path = "distribution-free"
@@ -809,27 +878,31 @@ def verdict(values, conclusion: str = "A>B", *, threshold: float = THRESHOLD,
             p_low = 0.0 if np.all(signed < 0) else p_low
             code = UNDECIDED if code == NO_DIFFERENCE else code
         interval = ("SNR confidence sequence, intersected over looks" if time_uniform
+                    else PLANNED_KIND.format("SNR exact interval") if planned
                     else "SNR exact interval (fixed R)")
         if code == UNDECIDED:
             more = repetitions_to_decide(ratio, r, threshold=threshold, confidence=confidence,
                                          snr0=snr0, time_uniform=time_uniform,
-                                         max_repetitions=max_repetitions, prior=prior)
+                                         max_repetitions=max_repetitions, prior=prior,
+                                         wave=wave, planned=planned)
     else:
-        up, down = _share_intervals(signed, taken, confidence, time_uniform)
+        up, down = _share_intervals(signed, taken, levels, time_uniform)
         code = _share_decision(up, down, share_bounds(threshold, snr0))
         point, p_low, p_high = float(np.mean(signed > 0)), up[0], up[1]
         interval = ("Eq. 1 share, beta-binomial confidence sequence" if time_uniform
+                    else PLANNED_KIND.format("Eq. 1 share, Clopper-Pearson") if planned
                     else "Eq. 1 share, Clopper-Pearson (fixed R)")
         if code == UNDECIDED:
             more = share_repetitions_to_decide(
                 float(np.mean(signed > 0)), float(np.mean(signed < 0)), r, threshold=threshold,
                 confidence=confidence, snr0=snr0, time_uniform=time_uniform,
-                max_repetitions=max_repetitions)
+                max_repetitions=max_repetitions, wave=wave, planned=planned)
     decision = _decision_name(code, conclusion)
     text = _sentence(code, conclusion, r, more, int(max_repetitions))
     mean_low = mean_high = None
     if rope is not None:
-        mean_low, mean_high = mean_interval_for_rope(values, taken, confidence, time_uniform)
+        mean_low, mean_high = mean_interval_for_rope(
+            values, taken, levels if planned else confidence, time_uniform)
         if -rope < mean_low and mean_high < rope:
             within = (f"the mean of A - B lies within +-{_rope_text(rope)} "
                       f"([{100 * mean_low:+.3f}, {100 * mean_high:+.3f}])")
@@ -866,7 +939,8 @@ class Replay:
 
 def replay(values, wave: int, conclusion: str = "A>B", *, threshold: float = THRESHOLD,
            confidence: float = CONFIDENCE, snr0: float = 0.0, time_uniform: bool = True,
-           max_repetitions: int | None = None, rope: float | None = None) -> Replay:
+           max_repetitions: int | None = None, rope: float | None = None,
+           planned: bool = False) -> Replay:
     """Feed a study's values in repetition order to the stopping rule, one wave at a time.
 
     Looks at R = wave, 2 wave, ... (R >= 2; the last, possibly partial, wave ends at
@@ -898,6 +972,9 @@ def replay(values, wave: int, conclusion: str = "A>B", *, threshold: float = THR
         The most repetitions looked at; default :data:`MAX_REPETITIONS`.
     rope : float, optional
         The equivalence margin, a share of F1.
+    planned : bool, default False
+        A planned design of looks every ``wave`` up to ``max_repetitions`` (with
+        ``time_uniform=False``).
 
     Returns
     -------
@@ -913,7 +990,8 @@ def replay(values, wave: int, conclusion: str = "A>B", *, threshold: float = THR
         taken.append(r)
         last = verdict(values[:r], conclusion, threshold=threshold, confidence=confidence,
                        snr0=snr0, time_uniform=time_uniform, max_repetitions=limit,
-                       wave=wave if time_uniform else None, rope=rope)
+                       wave=wave if (time_uniform or planned) else None, rope=rope,
+                       planned=planned)
         if last.decision != "undecided":
             break
     return Replay(stopped_at=taken[-1], decided=last.decision != "undecided", wave=int(wave),
