@@ -47,6 +47,8 @@ from functools import lru_cache
 import numpy as np
 from scipy import stats
 
+from reprocompare.estimators.sequential import looks
+
 #: seeded simulated paths that calibrate the per-look levels: the Monte Carlo standard error of
 #: the error spent by the last look is about sqrt(alpha / PATHS), 0.0005 at alpha = 0.05
 PATHS = 200_000
@@ -117,7 +119,6 @@ def planned_looks(wave: int, max_repetitions: int) -> tuple[int, ...]:
         The planned looks, ascending (the same as
         :func:`~reprocompare.estimators.sequential.looks` at the maximum).
     """
-    from reprocompare.estimators.sequential import looks
     return tuple(looks(int(max_repetitions), int(wave)))
 
 
@@ -129,7 +130,7 @@ def _first_crossings(looks: tuple[int, ...], spent: np.ndarray, paths: int,
     squares = np.zeros(paths)     # running sum of squared deviations (Welford, by waves)
     alive = np.ones(paths, dtype=bool)
     levels = np.empty(len(looks))
-    done, previous = 0, 0.0
+    done, previous, charged = 0, 0.0, 0.0
     for k, r in enumerate(looks):
         n = r - done
         # a wave's sum and within-wave sum of squares: N(0, n) and chi^2(n - 1)
@@ -150,9 +151,15 @@ def _first_crossings(looks: tuple[int, ...], spent: np.ndarray, paths: int,
             size = np.abs(total / r) * math.sqrt(r) / np.sqrt(squares / (r - 1))
         target = (spent[k] - previous) * paths  # paths that may first cross here
         survivors = size[alive]
-        if target < 1 or not survivors.size:
-            # under one path's worth of error: spend none here, carry it to the next look
+        if target <= 0:
             level, cut = 0.0, math.inf
+        elif target < 1 or not survivors.size:
+            # under one path's worth of error (an O'Brien-Fleming type's first looks): spend it
+            # by Bonferroni, a look at its own increment, which misses at most that often
+            level = spent[k] - previous
+            cut = float(stats.norm.isf(level / 2) if known_variance
+                        else stats.t.isf(level / 2, r - 1))
+            charged += level
         else:
             m = min(int(target), survivors.size)
             # the m-th largest surviving |T|: exactly m paths cross at or above it
@@ -161,8 +168,8 @@ def _first_crossings(looks: tuple[int, ...], spent: np.ndarray, paths: int,
                                else stats.t.sf(cut, r - 1)))
         alive &= ~(size >= cut)
         levels[k] = level
-        # what the paths really spent: a shortfall (a fraction of a path) carries over
-        previous = float(np.sum(~alive)) / paths
+        # what was really spent: the paths that crossed, and what Bonferroni charged
+        previous = float(np.sum(~alive)) / paths + charged
     return levels
 
 
