@@ -12,6 +12,12 @@ so at whichever look it stops). "textbook levels" are the canonical (normal-law)
 design would use without its calibration on t statistics. Prints the Markdown table
 (``--write``: into docs/sequential.md between the ``planned-coverage`` markers); progress goes to
 stderr.
+
+``--spending`` instead measures the choice of spending function: the normal path's decisions
+(the verdict's thresholds on the t statistic, intersected over the looks; no normality check, no
+futility) of the confidence sequence and of planned designs with Lan and DeMets' Pocock-type
+and O'Brien-Fleming-type spending, on the same seeded normal studies (``planned-spending``
+markers).
 """
 
 from __future__ import annotations
@@ -29,7 +35,9 @@ import numpy as np
 from scipy import stats
 
 from reprocompare.base.markdown import md_table
+from reprocompare.estimators.futility import t_threshold
 from reprocompare.estimators.group_sequential import look_levels, planned_looks
+from reprocompare.estimators.verdict import decision_bounds
 
 from markers import cpu_name, replace_between
 
@@ -101,6 +109,66 @@ def _rows(args) -> list[list[str]]:
     return rows
 
 
+#: maximum R -> true SNRs of the spending comparison
+SPENDING_CELLS = {10: (0.0, 2.0, 4.0, 12.0), 20: (0.0, 1.5, 2.0, 4.0),
+                  200: (0.0, 0.6, 0.84, 1.0, 1.5, 2.0, 4.0, 12.0)}
+SPENDING_HEADER = ["maximum R", "true SNR", "intervals", "mean R", "90th pct R", "decided",
+                   "wrong verdict"]
+
+
+def _thresholds(design: str, r: int, level: float) -> list[float]:
+    """t thresholds of the four interval events at a look (low >= b+, high <= b-, low > b-,
+    high < b+), for a confidence sequence or a planned look's exact interval."""
+    below, above = decision_bounds()
+    if design == "confidence sequence":
+        cs = lambda c: t_threshold(r, c, 1 - ALPHA)  # noqa: E731
+        return [cs(above), -cs(-below), cs(below), -cs(-above)]
+    q = lambda p, c: float(stats.nct.ppf(p, r - 1, math.sqrt(r) * c))  # noqa: E731
+    return [q(1 - level / 2, above), q(level / 2, below), q(1 - level / 2, below),
+            q(level / 2, above)]
+
+
+def spending_row(maximum: int, snr: float, design: str, studies: int) -> list[str]:
+    """Mean R at the decision, decided and wrong shares, normal path only."""
+    plan = planned_looks(5, maximum)
+    spending = {"Pocock type": "pocock", "O'Brien-Fleming type": "obrien-fleming"}
+    levels = (look_levels(plan, ALPHA, spending[design]) if design in spending
+              else [ALPHA] * len(plan))
+    x = np.random.default_rng([SEED, maximum, int(1000 * snr)]).standard_normal(
+        (studies, maximum)) + snr
+    reached = np.zeros((studies, 4), dtype=bool)
+    stop = np.full(studies, maximum)
+    decided = np.zeros(studies, dtype=bool)
+    for r, level in zip(plan, levels):
+        head = x[:, :r]
+        t = math.sqrt(r) * head.mean(axis=1) / head.std(axis=1, ddof=1)
+        th = _thresholds(design, r, level)
+        reached |= np.stack([t >= th[0], t <= th[1], t >= th[2], t <= th[3]], axis=1)
+        now = reached[:, 0] | reached[:, 1] | (reached[:, 2] & reached[:, 3])
+        stop[now & ~decided] = r
+        decided |= now
+    below, above = decision_bounds()
+    right = 0 if snr >= above else (1 if snr <= below else 2)
+    said = np.where(reached[:, 0], 0, np.where(reached[:, 1], 1, 2))
+    wrong = decided & (said != right)
+    pct = lambda a: f"{100 * a:.1f}%"  # noqa: E731
+    return [str(maximum), f"{snr:g}", design, f"{stop.mean():.1f}",
+            f"{np.percentile(stop, 90):.0f}", pct(decided.mean()), pct(wrong.mean())]
+
+
+def spending_table(studies: int) -> str:
+    """The spending comparison's Markdown table."""
+    rows = [spending_row(m, snr, design, studies) for m, snrs in SPENDING_CELLS.items()
+            for snr in snrs
+            for design in ("confidence sequence", "Pocock type", "O'Brien-Fleming type")]
+    note = (f"{studies:,} normal studies per row (seed {SEED}), the same studies in the three "
+            "rows of a cell; waves of 5, one verdict at 95%, threshold 0.8, the normal path's "
+            "decisions only (no normality check, no futility); `benchmarks/bench_planned.py "
+            f"--spending --studies {studies}` on {cpu_name()}, {os.cpu_count()} cores, beside "
+            "other work.")
+    return "\n".join(md_table(SPENDING_HEADER, rows)) + "\n\n" + note + "\n"
+
+
 def table(studies: int, jobs: int = 1) -> str:
     """The Markdown table, the plans computed in ``jobs`` processes."""
     work = [(law, plan, studies) for law in LAWS for plan in PLANS]
@@ -122,7 +190,16 @@ def main() -> None:
     parser.add_argument("--studies", type=int, default=10_000)
     parser.add_argument("--jobs", type=int, default=1, help="processes (one per law and plan)")
     parser.add_argument("--write", action="store_true", help="into docs/sequential.md")
+    parser.add_argument("--spending", action="store_true",
+                        help="compare the spending functions instead")
     args = parser.parse_args()
+    if args.spending:
+        made = spending_table(args.studies)
+        if args.write:
+            replace_between(DOCS, "<!-- planned-spending:begin -->\n",
+                            "<!-- planned-spending:end -->", made)
+        sys.stdout.write(made)
+        return
     made = table(args.studies, args.jobs)
     if args.write:
         replace_between(DOCS, "<!-- planned-coverage:begin -->\n",
