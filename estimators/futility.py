@@ -34,6 +34,15 @@ The probability, on the normal path (the verdict's own model):
    conditional power at the point SNR would stop more studies that could still decide).
 3. ``draws`` seeded paths; the share that decide is the probability.
 
+Under a planned design (``planned=True``, ``stopping.design: planned``) the verdict reads, at
+each planned look R, the exact fixed-R interval of the SNR at that look's own confidence
+:math:`1 - \alpha_k` (:func:`~reprocompare.estimators.group_sequential.look_confidences`),
+intersected over the planned looks; step 1's thresholds are then the noncentral t quantiles of
+:func:`exact_t_threshold` (low >= c exactly when :math:`T_R \ge F^{-1}_{nct}(1 - \alpha_k/2;
+R - 1, \sqrt R c)`, the mirror for the high end), only the planned looks count, and a look
+that spends no error (:math:`\alpha_k = 0`) reaches nothing. A futile stop at a planned look
+claims nothing either: the repeated confidence intervals cover at every planned look at once.
+
 Limits, each conservative (the study goes on) where it matters: an estimator on the
 distribution-free path, or a study with a ``rope`` (its equivalence verdict reads the mean's
 interval, not the SNR's), is not judged (:func:`decided_probability` returns None: never futile);
@@ -44,16 +53,18 @@ every estimate has one sign" is not modelled (it can only make "neither" later).
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Mapping, Sequence
 
 import numpy as np
-from scipy import optimize
+from scipy import optimize, stats
 
+from reprocompare.estimators.group_sequential import look_confidences
 from reprocompare.estimators.normality import normal_model
 from reprocompare.estimators.sequential import PRIOR, log_e_value, looks
-from reprocompare.estimators.verdict import THRESHOLD, decision_bounds
+from reprocompare.estimators.verdict import THRESHOLD, _nct_cdf, decision_bounds
 
 #: predictive paths per judgement: the probability's Monte Carlo standard error is at most
 #: 0.008, and 0.0035 near a level of 0.05
@@ -108,16 +119,71 @@ def t_threshold(repetitions: int, snr: float, confidence: float,
     return float(optimize.brentq(f, near, near + step, xtol=1e-10, rtol=1e-12, maxiter=200))
 
 
+@lru_cache(maxsize=65536)
+def exact_t_threshold(repetitions: int, snr: float, confidence: float) -> float:
+    r"""The t statistic at which the fixed-R exact interval's low end reaches ``snr`` at R.
+
+    The exact interval of the SNR (the noncentral t interval of
+    :func:`~reprocompare.estimators.reproducibility.snr_exact_interval`) has its low end at or
+    above c exactly when :math:`F_{nct}(T_R; R - 1, \sqrt R\,c) \ge 1 - \alpha/2`
+    (:func:`~reprocompare.estimators.verdict.decisions` with ``time_uniform=False``), that is
+    when :math:`T_R` is at least the quantile found here. The high end is at or below c exactly
+    when :math:`-T_R \ge` this threshold at :math:`-c` (:math:`-T` is noncentral t with
+    :math:`-\sqrt R\,c`).
+
+    Parameters
+    ----------
+    repetitions : int
+        R >= 2.
+    snr : float
+        c, the SNR the low end must reach.
+    confidence : float
+        The interval's confidence, in (0, 1]; 1 (a planned look that spends no error) gives
+        ``inf``: no t reaches anything.
+
+    Returns
+    -------
+    float
+        :math:`F^{-1}_{nct}(1 - \alpha/2; R - 1, \sqrt R\,c)`.
+
+    Examples
+    --------
+    >>> from reprocompare.estimators.verdict import decisions
+    >>> above = decision_bounds(0.8)[1]  # "A > B reproduces" once the low end reaches it
+    >>> t = exact_t_threshold(10, above, 0.95)
+    >>> decisions([t - 1e-6, t + 1e-6], 10, confidence=0.95, time_uniform=False).tolist()
+    [2, 1]
+    """
+    if confidence >= 1:
+        return math.inf
+    q, df, delta = 1 - (1 - confidence) / 2, repetitions - 1, math.sqrt(repetitions) * snr
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        t = float(stats.nct.ppf(q, df, delta))
+    if math.isfinite(t):
+        return t
+    # scipy's quantile can be lost far in a tail (large R and |c|): solve the rescued cdf
+    f = lambda x: float(_nct_cdf(x, df, delta)) - q  # noqa: E731
+    low, high = delta - 1.0, delta + 1.0
+    while f(low) > 0:
+        low -= 2 * (high - low)
+    while f(high) < 0:
+        high += 2 * (high - low)
+    return float(optimize.brentq(f, low, high, xtol=1e-10, rtol=1e-12, maxiter=200))
+
+
 def _reached(t: np.ndarray, repetitions: int, bounds: tuple[float, float], confidence: float,
-             prior) -> np.ndarray:
+             prior, planned: bool = False) -> np.ndarray:
     """Per path, which of the four interval events a look at R with statistics ``t`` reaches:
     low >= b+, high <= b-, low > b-, high < b+ (columns; the ties between > and >= have
-    probability 0 for continuous draws)."""
+    probability 0 for continuous draws). ``planned``: the exact interval at the look's own
+    ``confidence`` (none, at 1) instead of the confidence sequence."""
     below, above = bounds
-    thresholds = [t_threshold(repetitions, above, confidence, prior),
-                  t_threshold(repetitions, -below, confidence, prior),
-                  t_threshold(repetitions, below, confidence, prior),
-                  t_threshold(repetitions, -above, confidence, prior)]
+    if planned and confidence >= 1:  # a planned look that spends no error claims nothing
+        return np.zeros((*np.shape(t), 4), dtype=bool)
+    threshold = ((lambda c: exact_t_threshold(repetitions, c, confidence)) if planned
+                 else (lambda c: t_threshold(repetitions, c, confidence, prior)))
+    thresholds = [threshold(above), threshold(-below), threshold(below), threshold(-above)]
     return np.stack([t >= thresholds[0], -t >= thresholds[1],
                      t >= thresholds[2], -t >= thresholds[3]], axis=-1)
 
@@ -130,14 +196,14 @@ def _decided(reached: np.ndarray) -> np.ndarray:
 def stops(values, conclusion: str = "A>B", *, wave: int, max_repetitions: int,
           threshold: float = THRESHOLD, confidence: float, snr0: float = 0.0,
           draws: int = DRAWS, seed: int = 0,
-          prior=PRIOR) -> np.ndarray | None:
+          prior=PRIOR, planned: bool = False) -> np.ndarray | None:
     r"""Per predictive path, the R of the look at which the normal path's verdict is decided.
 
     The verdict of :func:`~reprocompare.estimators.verdict.verdict` (time-uniform, looks every
-    ``wave``) on ``values`` continued by each of ``draws`` predictive paths (module docstring,
-    steps 1-3) to the study's remaining looks: the first look at which it is decided, or 0 where
-    it is still undecided at ``max_repetitions``. A verdict decided already gives R for every
-    path.
+    ``wave``; or, ``planned``, the planned design's) on ``values`` continued by each of
+    ``draws`` predictive paths (module docstring, steps 1-3) to the study's remaining looks: the
+    first look at which it is decided, or 0 where it is still undecided at ``max_repetitions``.
+    A verdict decided already gives R for every path.
 
     Parameters
     ----------
@@ -161,6 +227,10 @@ def stops(values, conclusion: str = "A>B", *, wave: int, max_repetitions: int,
         Seed of the paths (the same inputs and seed give the same stops).
     prior : float or sequence of (float, float), default PRIOR
         The confidence sequence's mixing prior (:data:`.sequential.PRIOR`).
+    planned : bool, default False
+        A planned design of looks every ``wave`` up to ``max_repetitions``: the verdict of
+        ``verdict(..., time_uniform=False, planned=True)``, each planned look at its own
+        confidence (:func:`.group_sequential.look_confidences` of ``confidence``).
 
     Returns
     -------
@@ -175,12 +245,15 @@ def stops(values, conclusion: str = "A>B", *, wave: int, max_repetitions: int,
     if int(draws) != draws or draws < 1:
         raise ValueError(f"draws must be a whole number >= 1, got {draws!r}")
     signed = values if conclusion == "A>B" else -values
-    taken = looks(r, wave)
+    confidence = float(confidence)
+    # each look's confidence: the planned looks' own (the only looks that claim anything), or
+    # one for every look of the confidence sequence
+    levels = look_confidences(wave, int(max_repetitions), confidence) if planned else {}
+    taken = [n for n in levels if n <= r] if planned else looks(r, wave)
     mean, ss = float(signed.mean()), float(np.sum((signed - signed.mean()) ** 2))
-    if ss <= 0 or normal_model(values, taken).rejected:
+    if ss <= 0 or normal_model(values, taken or [r]).rejected:
         return None
     bounds = decision_bounds(threshold, snr0)
-    confidence = float(confidence)
     # the looks so far: what each has reached stays reached (the intervals are intersected)
     seen = np.zeros(4, dtype=bool)
     for n in taken:
@@ -188,7 +261,7 @@ def stops(values, conclusion: str = "A>B", *, wave: int, max_repetitions: int,
         sd = float(part.std(ddof=1))
         t = math.sqrt(n) * float(part.mean()) / sd if sd > 0 else math.copysign(math.inf,
                                                                                   part.mean())
-        seen |= _reached(np.asarray(t), n, bounds, confidence, prior)
+        seen |= _reached(np.asarray(t), n, bounds, levels.get(n, confidence), prior, planned)
     if _decided(seen):
         return np.full(draws, r)
     ahead = [n for n in looks(int(max_repetitions), wave) if n > r]
@@ -208,7 +281,8 @@ def stops(values, conclusion: str = "A>B", *, wave: int, max_repetitions: int,
     # pooled sums of squares: the old, each wave's own, and the gap between their means
     squares = ss + np.cumsum(within + counts * k / n * (before / counts - sums / k) ** 2, axis=1)
     t = np.sqrt(n) * (totals / n) / np.sqrt(squares / (n - 1))
-    events = np.stack([_reached(t[:, j], int(m), bounds, confidence, prior)
+    events = np.stack([_reached(t[:, j], int(m), bounds, levels.get(m, confidence), prior,
+                                planned)
                        for j, m in enumerate(ahead)], axis=1) | seen  # (paths, looks, 4)
     decided = _decided(np.logical_or.accumulate(events, axis=1))
     first = np.argmax(decided, axis=1)
@@ -228,7 +302,7 @@ def decided_probability(values, conclusion: str = "A>B", **settings) -> float | 
         The conclusion under test.
     **settings
         ``wave``, ``max_repetitions``, ``confidence`` and the optional arguments of
-        :func:`stops`.
+        :func:`stops` (``planned`` for a planned design).
 
     Returns
     -------
@@ -264,7 +338,7 @@ def forecast(values, conclusion: str = "A>B", **settings) -> dict | None:
     conclusion : {'A>B', 'B>A'}, default 'A>B'
         The conclusion under test.
     **settings
-        As for :func:`stops`.
+        As for :func:`stops` (``planned`` for a planned design).
 
     Returns
     -------

@@ -14,7 +14,10 @@ a random variable: this module draws it.
   the mixture read against its closed-form null offset (``snr_normal`` of
   :func:`~reprocompare.estimators.null.mixture_null_offset`) from the repetitions up to the look
   (a summary knows no later repetition). A ``futility`` callable may stop a study without a
-  verdict: the hook for futility stopping (issue 39, item 1).
+  verdict: the hook for futility stopping (issue 39, item 1). ``design="planned"`` runs the
+  planned (group-sequential) design instead (``stopping.design``): every verdict reads the
+  repeated confidence intervals of ``verdict(..., time_uniform=False, planned=True)``, and
+  futility the forecasts of that design (:func:`futility_rule`).
 - :func:`normal_source` draws a single-difference estimator's values as :math:`x \sim
   N(\mathrm{SNR}, 1)` (the SNR is scale-free, Eq. 4); :func:`bootstrap_source` resamples a pilot
   study's repetitions with replacement, whole repetitions at a time, so that Vote, Avg and the
@@ -36,7 +39,9 @@ from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
+from reprocompare import schemas
 from reprocompare.estimators.futility import DRAWS, decided_probability, judge
+from reprocompare.estimators.group_sequential import MAX_LOOKS, planned_looks
 from reprocompare.estimators.null import SINGLE, mixture_null_offset
 from reprocompare.estimators.reproducibility import snr
 from reprocompare.estimators.sequential import PRIOR, looks
@@ -48,6 +53,9 @@ from reprocompare.estimators.verdict import (CONFIDENCE, THRESHOLD, Verdict, _de
 MAX_STUDIES = 10_000
 #: the decisions that are a verdict on the direction (a wrong one counts against the rule)
 VERDICTS = ("A>B", "B>A", "none")
+#: the designs a sequential study may have (``stopping.design``): confidence sequences
+#: ("anytime") or a planned group-sequential design ("planned")
+DESIGNS = tuple(schemas.choices("stopping.design"))
 
 #: draws one study's values, every estimator's, for ``n`` repetitions: ``source(rng, n)``
 Source = Callable[[np.random.Generator, int], dict]
@@ -87,7 +95,8 @@ def _check_estimators(estimators: Sequence[str]) -> tuple[str, ...]:
     return estimators
 
 
-def _check_design(wave: int, max_repetitions: int) -> tuple[int, int]:
+def _check_design(wave: int, max_repetitions: int,
+                  design: str = "anytime") -> tuple[int, int, str]:
     if int(wave) != wave or wave < 1:
         raise ValueError(f"wave must be a whole number >= 1, got {wave!r}")
     if int(max_repetitions) != max_repetitions or max_repetitions < 2:
@@ -95,14 +104,21 @@ def _check_design(wave: int, max_repetitions: int) -> tuple[int, int]:
     if max_repetitions < wave:
         raise ValueError(f"max_repetitions ({max_repetitions}) must be at least one wave "
                          f"({wave})")
-    return int(wave), int(max_repetitions)
+    if design not in DESIGNS:
+        raise ValueError(f"design must be one of {', '.join(DESIGNS)}, got {design!r}")
+    taken = len(planned_looks(wave, max_repetitions)) if design == "planned" else 0
+    if taken > MAX_LOOKS:
+        raise ValueError(f"a planned design spends its error over at most {MAX_LOOKS} looks; "
+                         f"waves of {wave} up to {max_repetitions} make {taken}")
+    return int(wave), int(max_repetitions), design
 
 
 def look_verdicts(values: Mapping[str, np.ndarray], repetitions: int,
                   estimators: Sequence[str], *, wave: int, max_repetitions: int,
                   conclusion: str = "A>B", threshold: float = THRESHOLD,
                   confidence: float = CONFIDENCE, comparisons: int = 1,
-                  forecast: bool = True, prior=PRIOR) -> dict[str, Verdict]:
+                  forecast: bool = True, prior=PRIOR,
+                  design: str = "anytime") -> dict[str, Verdict]:
     """The deciding estimators' verdicts at one look, as the workflow's summaries give them.
 
     The confidence of each verdict is the family's, Bonferroni-adjusted over ``comparisons x
@@ -110,7 +126,9 @@ def look_verdicts(values: Mapping[str, np.ndarray], repetitions: int,
     and Avg (``snr_normal``) from the first ``repetitions`` of Vote and Avg; the single
     differences' is 0. ``forecast=False`` skips an undecided verdict's "N more" (the search is
     most of a look's time, and no decision reads it): the verdicts then carry
-    ``max_repetitions = repetitions`` and no forecast, their decisions unchanged.
+    ``max_repetitions = repetitions`` and no forecast, their decisions unchanged. A planned
+    design's verdicts keep ``max_repetitions`` (it fixes the looks and their levels) and so
+    their "N more", a search over the planned looks alone.
 
     Parameters
     ----------
@@ -137,29 +155,35 @@ def look_verdicts(values: Mapping[str, np.ndarray], repetitions: int,
     prior : float or sequence of (float, float), default PRIOR
         The confidence sequences' mixing prior (:data:`.sequential.PRIOR`; another only to
         measure the rule against it).
+    design : {'anytime', 'planned'}, default 'anytime'
+        Confidence sequences, or the planned design of looks every ``wave`` up to
+        ``max_repetitions`` (``verdict(..., time_uniform=False, planned=True)``).
 
     Returns
     -------
     dict of str to Verdict
         Each deciding estimator's verdict.
     """
+    planned = _check_design(wave, max_repetitions, design)[2] == "planned"
     each = family_confidence(confidence, int(comparisons) * len(estimators))
-    # verdict's "N more" searches from R + 1 up to its maximum: none above R, no search
-    limit = max_repetitions if forecast else repetitions
+    # verdict's "N more" searches from R + 1 up to its maximum: none above R, no search (a
+    # planned design's maximum is its last look: kept)
+    limit = max_repetitions if (forecast or planned) else repetitions
     out = {}
     for name in estimators:
         snr0 = (mixture_null_offset(values["Vote"][:repetitions], values["Avg"][:repetitions],
                                     conclusion).snr_normal if name == "Mixture" else 0.0)
         out[name] = verdict(values[name][:repetitions], conclusion, threshold=threshold,
-                            confidence=each, snr0=snr0, time_uniform=True,
-                            max_repetitions=limit, wave=wave, prior=prior)
+                            confidence=each, snr0=snr0, time_uniform=not planned,
+                            max_repetitions=limit, wave=wave, prior=prior, planned=planned)
     return out
 
 
 def run_rule(values: Mapping[str, np.ndarray], estimators: Sequence[str], *, wave: int,
              max_repetitions: int, conclusion: str = "A>B", threshold: float = THRESHOLD,
              confidence: float = CONFIDENCE, comparisons: int = 1,
-             futility: Futility | None = None, prior=PRIOR) -> SimulatedStudy:
+             futility: Futility | None = None, prior=PRIOR,
+             design: str = "anytime") -> SimulatedStudy:
     """The stopping rule on one study: waves until every deciding estimator is decided.
 
     Looks at R = max(2, wave), 2 wave, ... up to ``min(max_repetitions, len(values))`` (a last,
@@ -194,6 +218,9 @@ def run_rule(values: Mapping[str, np.ndarray], estimators: Sequence[str], *, wav
     prior : float or sequence of (float, float), default PRIOR
         The confidence sequences' mixing prior (:data:`.sequential.PRIOR`; another only to
         measure the rule against it).
+    design : {'anytime', 'planned'}, default 'anytime'
+        The verdicts' design (:func:`look_verdicts`); a planned one's futility hook should be
+        ``futility_rule(..., design="planned")``.
 
     Returns
     -------
@@ -201,7 +228,7 @@ def run_rule(values: Mapping[str, np.ndarray], estimators: Sequence[str], *, wav
         Where it stopped, whether decided or futile, and the verdicts there.
     """
     estimators = _check_estimators(estimators)
-    wave, max_repetitions = _check_design(wave, max_repetitions)
+    wave, max_repetitions, design = _check_design(wave, max_repetitions, design)
     available = min(max_repetitions, min(len(values[name]) for name in
                                          (*estimators, *(("Vote", "Avg") if "Mixture" in
                                                          estimators else ()))))
@@ -209,7 +236,7 @@ def run_rule(values: Mapping[str, np.ndarray], estimators: Sequence[str], *, wav
     futile = decided = False
     settings = dict(wave=wave, max_repetitions=max_repetitions, conclusion=conclusion,
                     threshold=threshold, confidence=confidence, comparisons=comparisons,
-                    prior=prior)
+                    prior=prior, design=design)
     for r in looks(available, wave):
         taken.append(r)
         # the looks on the way decide without "N more" (5x faster); the stop gets it below
@@ -228,12 +255,13 @@ def run_rule(values: Mapping[str, np.ndarray], estimators: Sequence[str], *, wav
 
 
 def futility_rule(level: float, *, wave: int, max_repetitions: int,
-                  draws: int = DRAWS, prior=PRIOR) -> Futility:
+                  draws: int = DRAWS, prior=PRIOR, design: str = "anytime") -> Futility:
     """The workflow's futility stopping as a :func:`run_rule` hook (issue 39, item 1).
 
     At look R the study is futile when :func:`~reprocompare.estimators.futility.judge` says so
     for its undecided deciding estimators, with the paths seeded by R, as the workflow's
-    summaries judge it (``stopping.futility``).
+    summaries judge it (``stopping.futility``); a planned design's on the forecasts of its own
+    verdicts (``decided_probability(..., planned=True)``).
 
     Parameters
     ----------
@@ -248,18 +276,22 @@ def futility_rule(level: float, *, wave: int, max_repetitions: int,
     prior : float or sequence of (float, float), default PRIOR
         The confidence sequences' mixing prior (:data:`.sequential.PRIOR`; another only to
         measure the rule against it).
+    design : {'anytime', 'planned'}, default 'anytime'
+        The design of the verdicts forecast (:func:`look_verdicts`).
 
     Returns
     -------
     callable
         ``futility(R, verdicts, observed) -> bool``.
     """
+    wave, max_repetitions, design = _check_design(wave, max_repetitions, design)
+
     def futile(r: int, verdicts: Mapping[str, Verdict],
                observed: Mapping[str, np.ndarray]) -> bool:
         return judge({name: decided_probability(
             observed[name], v.conclusion, wave=wave, max_repetitions=max_repetitions,
             threshold=v.threshold, confidence=v.confidence, snr0=v.snr0, draws=draws, seed=r,
-            prior=prior)
+            prior=prior, planned=design == "planned")
             for name, v in verdicts.items() if v.decision == "undecided"}, level).futile
 
     return futile
@@ -430,7 +462,8 @@ class Plan:
     """Many simulated studies of one design, and what they cost in repetitions.
 
     ``studies`` holds each :class:`SimulatedStudy`; ``truth`` the right decision per deciding
-    estimator (None: not known, no wrong share); ``settings`` the design simulated.
+    estimator (None: not known, no wrong share); ``settings`` the design simulated (its
+    ``design``, "anytime" or "planned", among them).
     """
 
     studies: tuple[SimulatedStudy, ...]
@@ -459,7 +492,7 @@ class Plan:
         dict
             ``studies``, ``mean_repetitions``, ``median_repetitions``, ``p10_repetitions``,
             ``p90_repetitions``, ``decided_share``, ``futility_share``, ``wrong_share``,
-            ``truth`` and the settings.
+            ``truth`` and the settings (``design`` among them).
         """
         r = self.repetitions
         quantile = lambda q: int(np.quantile(r, q, method="higher"))  # noqa: E731
@@ -476,7 +509,7 @@ def simulate(source: Source, estimators: Sequence[str], *, studies: int, seed: i
              wave: int, max_repetitions: int, conclusion: str = "A>B",
              threshold: float = THRESHOLD, confidence: float = CONFIDENCE,
              comparisons: int = 1, truth: Mapping[str, str] | None = None,
-             futility: Futility | None = None, prior=PRIOR) -> Plan:
+             futility: Futility | None = None, prior=PRIOR, design: str = "anytime") -> Plan:
     """Run the stopping rule on ``studies`` seeded studies drawn from ``source``.
 
     Study ``i`` draws its ``max_repetitions`` values from
@@ -514,6 +547,8 @@ def simulate(source: Source, estimators: Sequence[str], *, studies: int, seed: i
     prior : float or sequence of (float, float), default PRIOR
         The confidence sequences' mixing prior (:data:`.sequential.PRIOR`; another only to
         measure the rule against it).
+    design : {'anytime', 'planned'}, default 'anytime'
+        Confidence sequences, or a planned group-sequential design (:func:`run_rule`).
 
     Returns
     -------
@@ -531,14 +566,15 @@ def simulate(source: Source, estimators: Sequence[str], *, studies: int, seed: i
     if int(studies) != studies or not 1 <= studies <= MAX_STUDIES:
         raise ValueError(f"studies must be a whole number in 1..{MAX_STUDIES}, got {studies!r}")
     estimators = _check_estimators(estimators)
-    wave, max_repetitions = _check_design(wave, max_repetitions)
+    wave, max_repetitions, design = _check_design(wave, max_repetitions, design)
     done = []
     for i in range(int(studies)):
         values = source(np.random.default_rng([int(seed), i]), max_repetitions)
         done.append(run_rule(values, estimators, wave=wave, max_repetitions=max_repetitions,
                              conclusion=conclusion, threshold=threshold, confidence=confidence,
-                             comparisons=comparisons, futility=futility, prior=prior))
-    settings = {"estimators": list(estimators), "wave": wave,
+                             comparisons=comparisons, futility=futility, prior=prior,
+                             design=design))
+    settings = {"estimators": list(estimators), "design": design, "wave": wave,
                 "max_repetitions": max_repetitions, "threshold": float(threshold),
                 "confidence": float(confidence), "conclusion": conclusion,
                 "comparisons": int(comparisons), "seed": int(seed)}

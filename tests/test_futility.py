@@ -1,7 +1,8 @@
 """Futility stopping (issue 39, item 1): estimators/futility.py against the verdict it forecasts.
 
 - the thresholds on t are the confidence sequence's ends (sequence_from_t), and the decisions
-  they give are verdict()'s on the normal path, look for look;
+  they give are verdict()'s on the normal path, look for look; under a planned design, the
+  exact interval's at each planned look's level, verdict(planned=True)'s;
 - the predictive probability agrees with a brute-force one that draws the same posterior's
   continuations value by value and asks verdict() itself;
 - a study is futile on its least likely undecided estimator, never on one off the normal path;
@@ -15,8 +16,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from reprocompare.estimators.futility import (_decided, _reached, decided_probability, forecast,
-                                              judge, stops, t_threshold)
+from reprocompare.estimators.futility import (_decided, _reached, decided_probability,
+                                              exact_t_threshold, forecast, judge, stops,
+                                              t_threshold)
+from reprocompare.estimators.group_sequential import look_confidences
 from reprocompare.estimators.planning import (futility_rule, normal_source, simulate,
                                               truth_of_snr)
 from reprocompare.estimators.sequential import looks, sequence_from_t
@@ -66,6 +69,70 @@ def test_the_thresholds_decide_as_the_verdict_does(seed):
         checked += 1
         assert _threshold_decision(values, 5, 0.975) == (found.decision != "undecided"), values
     assert checked >= 15
+
+
+def _planned_threshold_decision(values, wave, maximum, confidence):
+    """'Decided' from the planned design's thresholds over its looks up to len(values)."""
+    bounds = decision_bounds(0.8)
+    seen = np.zeros(4, dtype=bool)
+    for n, level in look_confidences(wave, maximum, confidence).items():
+        if n <= len(values):
+            part = values[:n]
+            t = np.sqrt(n) * part.mean() / part.std(ddof=1)
+            seen |= _reached(np.asarray(t), n, bounds, level, 2.0, planned=True)
+    return bool(_decided(seen))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_planned_thresholds_decide_as_the_planned_verdict_does(seed):
+    """Under a planned design, 'decided' from the noncentral t quantiles at each planned look's
+    own confidence is verdict(planned=True)'s decision from its repeated confidence intervals,
+    look by look (an unplanned look, R = 7, claims nothing on either side)."""
+    rng = np.random.default_rng(seed)
+    checked = decided = 0
+    for _ in range(25):
+        snr = rng.choice([0.0, 0.5, 0.84, 1.5, 3.0])
+        maximum = int(rng.choice([20, 40]))
+        values = snr + rng.standard_normal(20)
+        for r in (5, 7, 10, 15, 20):
+            found = verdict(values[:r], confidence=0.975, time_uniform=False, wave=5,
+                            max_repetitions=maximum, planned=True)
+            one_sign = np.all(values[:r] > 0) or np.all(values[:r] < 0)
+            if found.path != "normal" or (one_sign and found.decision == "undecided"):
+                continue  # another path, or maybe "neither" held back while every sign is one
+            checked += 1
+            decided += found.decision != "undecided"
+            assert _planned_threshold_decision(values[:r], 5, maximum, 0.975) == \
+                (found.decision != "undecided"), (values[:r], maximum)
+    assert checked >= 50 and decided >= 10
+
+
+def test_a_planned_look_that_spends_nothing_reaches_nothing():
+    assert exact_t_threshold(10, 0.84, 1.0) == np.inf
+    reached = _reached(np.array([np.inf, 50.0, -50.0]), 10, decision_bounds(0.8), 1.0, 2.0,
+                       planned=True)
+    assert reached.shape == (3, 4) and not reached.any()
+
+
+def test_the_planned_forecast_is_the_planned_designs():
+    """At SNR 2 with a maximum of 20 the planned design's narrower intervals make a verdict by
+    the maximum likelier, and sooner, than the confidence sequences do; each is its own
+    verdict's: a study decided now under one design is certain under it."""
+    values = 2.0 + np.random.default_rng(1).standard_normal(5)
+    settings = dict(wave=5, max_repetitions=20, confidence=0.95, seed=1)
+    assert verdict(values, confidence=0.95, wave=5, max_repetitions=20).decision == "undecided"
+    assert verdict(values, confidence=0.95, time_uniform=False, wave=5, max_repetitions=20,
+                   planned=True).decision == "undecided"
+    anytime, planned = forecast(values, **settings), forecast(values, planned=True, **settings)
+    assert planned["probability"] > anytime["probability"] + 0.05, (anytime, planned)
+    assert planned["median_more"] <= anytime["median_more"]
+    assert planned["probability"] == decided_probability(values, planned=True, **settings)
+    # decided already under the planned design (not under the anytime one): certain there
+    clear = 2.0 + np.random.default_rng(0).standard_normal(5)
+    assert verdict(clear, confidence=0.95, time_uniform=False, wave=5, max_repetitions=20,
+                   planned=True).decision == "A>B"
+    assert forecast(clear, planned=True, **settings)["probability"] == 1.0
+    assert forecast(clear, **settings)["probability"] < 1.0
 
 
 def _brute_force(values, wave, maximum, confidence, draws, seed):

@@ -55,6 +55,36 @@ def test_one_estimator_stops_where_replay_does(seed):
     assert study.decisions["ST"] == expected.verdict.decision
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_a_planned_design_stops_where_its_replay_does(seed):
+    """The planned (group-sequential) design: the simulator's stop is verdict.replay's with the
+    repeated confidence intervals of the planned looks."""
+    rng = np.random.default_rng(seed)
+    values = 1.2 + rng.standard_normal(40)
+    study = planning.run_rule({"ST": values}, ["ST"], wave=5, max_repetitions=40,
+                              design="planned")
+    expected = replay(values, 5, max_repetitions=40, time_uniform=False, planned=True)
+    assert (study.stopped_at, study.decided, study.looks) == \
+        (expected.stopped_at, expected.decided, expected.looks)
+    assert study.decisions["ST"] == expected.verdict.decision
+    assert study.verdicts["ST"].planned and not study.verdicts["ST"].time_uniform
+
+
+def test_a_planned_design_decides_more_studies_by_a_short_maximum():
+    """At SNR 2 with a maximum of 20 the planned design's narrower intervals decide more of the
+    same seeded studies than the confidence sequences do, its futility stops fewer (it forecasts
+    its own verdicts), and the plan records which design it simulated."""
+    def run(design):
+        return planning.simulate(planning.normal_source(2.0), ["Avg"], studies=40, seed=3,
+                                 wave=5, max_repetitions=20, design=design,
+                                 futility=planning.futility_rule(0.2, wave=5, max_repetitions=20,
+                                                                 design=design)).summary()
+    anytime, planned = run("anytime"), run("planned")
+    assert (anytime["design"], planned["design"]) == ("anytime", "planned")
+    assert planned["decided_share"] > anytime["decided_share"] + 0.1
+    assert planned["futility_share"] < anytime["futility_share"]
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_several_estimators_stop_where_the_workflows_summaries_do(seed):
     """Avg and the mixture deciding, a pilot resampled: the stop is the first look whose
@@ -78,14 +108,17 @@ def test_several_estimators_stop_where_the_workflows_summaries_do(seed):
     assert study.decisions == {n: record["verdicts"][n]["decision"] for n in ("Avg", "Mixture")}
 
 
-@pytest.mark.parametrize("wave,maximum", [(20, 20), (5, 30)], ids=["fixed R", "waves"])
-def test_wrong_share_at_snr_0_is_within_the_verdicts_error(wave, maximum):
+@pytest.mark.parametrize("wave,maximum,design", [(20, 20, "anytime"), (5, 30, "anytime"),
+                                                (5, 30, "planned")],
+                         ids=["fixed R", "waves", "planned"])
+def test_wrong_share_at_snr_0_is_within_the_verdicts_error(wave, maximum, design):
     """At SNR 0 the right verdict is "none"; a direction is decided only when the interval
     excludes SNR 0, which the 95% confidence sequence does with probability <= 5% at any
-    stopping time: the wrong share stays within 5% plus three Monte Carlo standard errors."""
+    stopping time (the planned design's repeated intervals at its looks): the wrong share stays
+    within 5% plus three Monte Carlo standard errors."""
     studies = 200
     plan = planning.simulate(planning.normal_source(0.0), ["Avg"], studies=studies, seed=11,
-                             wave=wave, max_repetitions=maximum,
+                             wave=wave, max_repetitions=maximum, design=design,
                              truth={"Avg": planning.truth_of_snr(0.0)})
     summary = plan.summary()
     assert summary["truth"] == {"Avg": "none"}
@@ -159,6 +192,10 @@ def test_wall_times_pack_the_waves():
     (lambda: planning.simulate(planning.normal_source(1.0), ["Avg"], studies=1, wave=10,
                                max_repetitions=5), "one wave"),
     (lambda: planning.bootstrap_source({"Avg": [0.1]}), "at least 2"),
+    (lambda: planning.simulate(planning.normal_source(1.0), ["Avg"], studies=1, wave=5,
+                               max_repetitions=10, design="fixed"), "design"),
+    (lambda: planning.futility_rule(0.2, wave=1, max_repetitions=300, design="planned"),
+     "at most 200 looks"),
 ])
 def test_the_library_refuses_bad_designs(call, message):
     with pytest.raises(ValueError, match=message):
@@ -180,7 +217,41 @@ def test_plan_snr_json_has_the_issues_keys():
         assert key in out
     assert out["truth"] == {"Avg": "A>B"}
     assert (out["wave"], out["max_repetitions"], out["threshold"], out["confidence"],
-            out["futility"]) == (5, 20, 0.8, 0.95, 0.2)  # the schema's defaults
+            out["futility"], out["design"]) == (5, 20, 0.8, 0.95, 0.2, "anytime")  # the schema's
+
+
+def test_plan_runs_a_planned_design_and_says_so():
+    """--design planned simulates the group-sequential design: the table's first line names it
+    (the default names the confidence sequences), the JSON's "design" key too, and its shorter
+    intervals decide more studies by R = 20 at SNR 2 than the confidence sequences do."""
+    common = ("--snr", "2", "--max-repetitions", "20", "--studies", "30")
+    table = _cli(*common, "--design", "planned")
+    assert table.returncode == 0, table.stderr
+    assert "true SNR 2: planned design (group-sequential), waves of 5 up to 20," in \
+        table.stdout.splitlines()[0]
+    assert "true SNR 2: confidence sequences, waves of 5 up to 20," in \
+        _cli(*common).stdout.splitlines()[0]
+    planned = json.loads(_cli(*common, "--design", "planned", "--json").stdout)
+    anytime = json.loads(_cli(*common, "--design", "anytime", "--json").stdout)
+    assert (planned["design"], anytime["design"]) == ("planned", "anytime")
+    assert planned["decided_share"] > anytime["decided_share"]
+
+
+def test_plan_study_takes_the_design_its_pilot_records(tmp_path):
+    """With --study, the design defaults to the one the pilot's summary records (its config's
+    stopping.design); --design overrides it, and a pilot that records none gets the schema's."""
+    study = tmp_path / "pilot"
+    source, = (NER_FULL / "results" / "summaries").glob("*/*_vs_*[!s].json")
+    record = json.loads(source.read_text())
+    (study / "results" / "summaries" / "c").mkdir(parents=True)
+    target = study / "results" / "summaries" / "c" / "x.json"
+    common = ("--study", study, "--max-repetitions", "10", "--studies", "3", "--json")
+    target.write_text(json.dumps(record))
+    assert json.loads(_cli(*common).stdout)["design"] == "anytime"
+    record["summary"]["stopping"]["design"] = "planned"
+    target.write_text(json.dumps(record))
+    assert json.loads(_cli(*common).stdout)["design"] == "planned"
+    assert json.loads(_cli(*common, "--design", "anytime").stdout)["design"] == "anytime"
 
 
 def test_plan_simulates_futility_stopping_as_the_workflow_runs_it():
@@ -242,6 +313,10 @@ def test_plan_study_reads_run_directories(tmp_path):
     (["--snr", "1", "--wave", "10", "--max-repetitions", "5"], "below one wave"),
     (["--snr", "1", "--estimator", "Mixture"], "--study"),
     (["--snr", "1", "--cores", "4"], "need --study"),
+    (["--snr", "1", "--design", "planned", "--wave", "1", "--max-repetitions", "300"],
+     "at most 200 looks, and waves of 1 up to 300 make 299: give a larger --wave, a smaller "
+     "--max-repetitions or --design anytime"),
+    (["--snr", "1", "--design", "fixed"], "--design"),
     (["--study", "{tmp}"], "no summaries"),
     (["--study", "{tmp}/missing"], "no such study directory"),
     (["--study", str(ROOT / "studies" / "two-comparisons")], "--comparison"),

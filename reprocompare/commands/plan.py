@@ -4,7 +4,10 @@
 whose estimator has the true SNR S; ``--study DIR`` on studies resampled from a pilot study's
 own repetitions (its summary's per-repetition values), and adds the core-hours and wall time
 from the pilot's measured runtimes (each repetition's ``runtime.json``, or its strategy's
-``records.jsonl`` in a committed study). Defaults come from the config schema.
+``records.jsonl`` in a committed study). ``--design`` chooses the verdicts' intervals:
+confidence sequences (``anytime``) or a planned group-sequential design (``planned``).
+Defaults come from the config schema (``--design``'s, with ``--study``, from the design the
+pilot's summary records, if it records one).
 """
 
 from __future__ import annotations
@@ -35,11 +38,14 @@ def add_parser(sub) -> None:
                              schemas.default("verdict.confidence"))
     deciding = ", ".join(schemas.default("stopping.estimators"))
     futility = schemas.default("stopping.futility")
+    design = schemas.default("stopping.design")
     plan = sub.add_parser(
         "plan", help="simulate a sequential study's stopping rule: repetitions, verdicts, cost",
         description="Simulate the sequential stopping rule as `reprocompare sequential` runs it "
-                    "(waves up to a maximum, confidence sequences, stop when every deciding "
-                    "estimator is decided or a verdict by the maximum has become unlikely) on seeded studies: the R at the stop (mean, median, "
+                    "(waves up to a maximum, confidence sequences or a planned design's "
+                    "repeated confidence intervals, stop when every deciding estimator is "
+                    "decided or a verdict by the maximum has become unlikely) on seeded "
+                    "studies: the R at the stop (mean, median, "
                     "10th-90th percentile), the shares decided, stopped for futility and "
                     "decided wrong. --snr S: estimates with true SNR S; --study DIR: "
                     "estimates resampled from a pilot study's repetitions, with its measured "
@@ -63,6 +69,10 @@ def add_parser(sub) -> None:
                       help=f"tau on the reproducibility ({threshold:g})")
     plan.add_argument("--confidence", type=bounded("--confidence"), default=confidence,
                       help=f"confidence of the verdicts together ({confidence:g})")
+    plan.add_argument("--design", choices=schemas.choices("stopping.design"),
+                      help=f"the verdicts' intervals: confidence sequences (anytime) or a "
+                           f"planned group-sequential design's, valid at its looks only "
+                           f"(planned) ({design}; with --study, the pilot's if it records one)")
     plan.add_argument("--futility", type=bounded("--futility"), default=futility, metavar="P",
                       help=f"stop without a verdict once one by the maximum is less likely than "
                            f"P ({futility:g}; {shown_range('--futility')}; 0: off)")
@@ -193,9 +203,8 @@ def cmd_plan(args: argparse.Namespace) -> int:
     if args.study is None and (args.cores or args.jobs or args.comparison):
         raise UserError("--cores, --jobs and --comparison need --study (the runtimes are a "
                         "pilot's)", path="the command line")
-    design = dict(wave=args.wave, max_repetitions=args.max_repetitions,
-                  threshold=args.threshold, confidence=args.confidence)
     extra: dict = {}
+    recorded = None  # the design a pilot's summary records
     if args.snr is not None:
         if len(estimators) != 1 or estimators[0] not in planning.SINGLE:
             raise UserError(f"--snr simulates one single difference ({', '.join(planning.SINGLE)})"
@@ -217,12 +226,22 @@ def cmd_plan(args: argparse.Namespace) -> int:
             raise UserError(f"the estimators' values differ in length ({lengths})", path=path)
         pilot_values = {name: values[name] for name in dict.fromkeys(needed)}
         conclusion = record.get("summary", {}).get("conclusion", "A>B")
+        recorded = (record.get("summary", {}).get("stopping") or {}).get("design")
         source = planning.bootstrap_source(pilot_values)
         truth = planning.truth_of_values(pilot_values, estimators, conclusion, args.threshold)
         extra.update(study=str(args.study), comparison=comparison,
                      pilot_repetitions=lengths[estimators[0]])
+    chosen = args.design or recorded or schemas.default("stopping.design")
+    taken = len(planning.planned_looks(args.wave, args.max_repetitions))
+    if chosen == "planned" and taken > planning.MAX_LOOKS:
+        raise UserError(f"a planned design spends its error over at most {planning.MAX_LOOKS} "
+                        f"looks, and waves of {args.wave} up to {args.max_repetitions} make "
+                        f"{taken}: give a larger --wave, a smaller --max-repetitions or "
+                        "--design anytime", path="the command line")
+    design = dict(wave=args.wave, max_repetitions=args.max_repetitions,
+                  threshold=args.threshold, confidence=args.confidence, design=chosen)
     futility = (planning.futility_rule(args.futility, wave=args.wave,
-                                       max_repetitions=args.max_repetitions)
+                                       max_repetitions=args.max_repetitions, design=chosen)
                 if args.futility > 0 else None)
     plan = planning.simulate(source, estimators, studies=args.studies, seed=args.seed,
                              conclusion=conclusion, truth=truth, futility=futility, **design)
@@ -249,6 +268,10 @@ def cmd_plan(args: argparse.Namespace) -> int:
     return 0
 
 
+#: how the first line of the table names each design
+DESIGN_TEXT = {"anytime": "confidence sequences", "planned": "planned design (group-sequential)"}
+
+
 def _table(s: dict) -> str:
     """The human summary: a short table."""
     pct = lambda x: f"{100 * x:.1f}%"  # noqa: E731
@@ -257,9 +280,9 @@ def _table(s: dict) -> str:
              "resampled)")
     truth = ", ".join(f"{n}: {d}" for n, d in s["truth"].items())
     rows = [
-        f"{s['studies']} simulated studies, {given}: waves of {s['wave']} up to "
-        f"{s['max_repetitions']}, deciding {', '.join(s['estimators'])}, threshold "
-        f"{s['threshold']:g}, confidence {s['confidence']:g}, seed {s['seed']}",
+        f"{s['studies']} simulated studies, {given}: {DESIGN_TEXT[s['design']]}, waves of "
+        f"{s['wave']} up to {s['max_repetitions']}, deciding {', '.join(s['estimators'])}, "
+        f"threshold {s['threshold']:g}, confidence {s['confidence']:g}, seed {s['seed']}",
         f"  {'repetitions at the stop':<26} mean {s['mean_repetitions']:.1f}, median "
         f"{s['median_repetitions']}, 10th-90th percentile {s['p10_repetitions']}-"
         f"{s['p90_repetitions']}",

@@ -102,3 +102,26 @@ def bound(key: str, which: str = "maximum"):
     if which not in node:
         raise KeyError(f"the config schema sets no {which} on {key!r}")
     return node[which]
+
+
+def choices(key: str) -> list:
+    """The values the schema allows a config key (its ``enum``).
+
+    Parameters
+    ----------
+    key : str
+        Dotted config key; ``"k[]"`` names the items of the list ``k``.
+
+    Returns
+    -------
+    list
+
+    Examples
+    --------
+    >>> choices("stopping.design")
+    ['anytime', 'planned']
+    """
+    node = _node(key)
+    if "enum" not in node:
+        raise KeyError(f"the config schema lists no values of {key!r}")
+    return list(node["enum"])
