@@ -15,15 +15,16 @@ The per-look levels :math:`\alpha_k` come from an error-spending function (Lan a
 by the k-th look, the chance that some interval has missed is at most
 :math:`\alpha(t_k)`, with :math:`t_k = R_k / R_\max` the information fraction. The spending
 function is Lan and DeMets' Pocock type, :math:`\alpha(t) = \alpha \log(1 + (e - 1) t)`, the one
-that decides clear differences early (``benchmarks/bench_planned.py`` measured it against the
-O'Brien-Fleming type and :math:`\alpha t^\rho`, :math:`\rho = 1, 2`: docs/sequential.md).
+that decides clear differences soonest (``benchmarks/bench_planned.py --spending`` measured it
+against the O'Brien-Fleming type and the confidence sequence: docs/sequential.md).
 
 How :math:`\alpha_k` is found (:func:`look_levels`). The textbook boundaries assume the looks'
 statistics are jointly normal with independent increments (the "canonical" law, Jennison and
-Turnbull 2000, ch. 3), computed by recursive numerical integration (Armitage, McPherson and Rowe
+Turnbull 2000, ch. 3; tabulated by recursive numerical integration, Armitage, McPherson and Rowe
 1969). Our statistics are t statistics whose looks share a variance estimate of few degrees of
-freedom; with the canonical boundaries, the RCIs of the SNR covered 93.9-95.1% instead of 95%
-(10,000 simulated studies per cell, maxima 10-200, waves 1-10). So the levels are calibrated on
+freedom; with the canonical boundaries, the RCIs of the SNR covered 93.7-95.2% instead of 95%
+(``benchmarks/bench_planned.py``: 10,000 simulated studies per cell, maxima 5-1000, waves
+1-10). So the levels are calibrated on
 the t statistics' own joint law: under :math:`\theta = 0` the two-sided p-values
 :math:`p_k = 2 P(t_{R_k - 1} > |T_k|)` have a law free of the scale, simulated here on
 :data:`PATHS` seeded paths; :math:`\alpha_k` is the level at which the paths that first fall

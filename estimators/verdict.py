@@ -495,7 +495,11 @@ def rule(threshold: float = THRESHOLD, confidence: float = CONFIDENCE, *,
                    "(Bonferroni)" if family > 1 else
                    f"one deciding verdict ({', '.join(deciding) or 'each estimator alone'}) at "
                    f"{confidence:.0%}")
-    equivalence = (f" \"No practical difference\" when the {'t confidence sequence' if time_uniform else 'TOST (two one-sided t tests)' + (' at each look' if planned else '')} "
+    at_each = " at each look" if planned else ""
+    mean_test = "t confidence sequence" if time_uniform else "TOST (two one-sided t tests)" + at_each
+    share_intervals = ("beta-binomial confidence sequences" if time_uniform
+                       else "Clopper-Pearson intervals" + at_each)
+    equivalence = (f" \"No practical difference\" when the {mean_test} "
                    f"puts the mean of A - B within +-{_rope_text(rope)} (verdict.rope)."
                    if rope else "")
     return (f"Verdict rule: {family_text}, chosen before the run; the others are shown at the "
@@ -503,7 +507,7 @@ def rule(threshold: float = THRESHOLD, confidence: float = CONFIDENCE, *,
             f"SNR ({kind}); {'; '.join(criteria)}. The normal path decides unless ties or "
             f"Shapiro-Wilk p < 0.05 at a look reject the normal model; then "
             f"the distribution-free path decides, Eq. 1's shares P(x > 0) and P(x < 0) with "
-            f"{'beta-binomial confidence sequences' if time_uniform else 'Clopper-Pearson intervals' + (' at each look' if planned else '')}"
+            f"{share_intervals}"
             f" (each at half the error). \"{_text(conclusion)}\" when the whole interval is at "
             f"or above the criterion, \"{_text(other)}\" likewise for the opposite, "
             f"\"{NEITHER}\" when both are excluded, else undecided.{equivalence}")
