@@ -505,3 +505,48 @@ def test_index_says_st_has_the_smallest_snr_where_a_direction_was_decided():
                 assert abs(sizes["RS"] - sizes["ST"]) < 0.5, (study, sizes)
             assert sizes["ST"] <= min(others.values()), (study, record["corpus"], sizes)
     assert decided >= 10
+
+
+# docs/sequential.md, "A planned design": its sentences against its generated tables
+
+def _block(text: str, marker: str) -> list[list[str]]:
+    begin, end = f"<!-- {marker}:begin -->", f"<!-- {marker}:end -->"
+    return table_rows(text[text.index(begin) + len(begin):text.index(end)].strip())
+
+
+def test_planned_design_quotes_its_coverage():
+    raw = (ROOT / "docs" / "sequential.md").read_text(encoding="utf-8")
+    rows = _block(raw, "planned-coverage")
+    normal = [float(r[5]) for r in rows if r[0] == "normal"]
+    textbook = [float(r[8]) for r in rows if r[0] == "normal"]
+    skewed_snr = [float(r[5]) for r in rows if r[0] == "skewed"]
+    skewed_share = [float(r[9]) for r in rows if r[0] == "skewed"]
+    text = page("docs/sequential.md")
+    quoted(text, f"cover at every planned look in {min(normal):.1f}-{max(normal):.1f}% of studies")
+    quoted(text, f"The textbook levels fall to {min(textbook):.1f}% with a look after every "
+                 "repetition.")
+    quoted(text, f"({math.floor(min(skewed_snr)):.0f}-{math.floor(max(skewed_snr)):.0f}%, the "
+                 "same as any normal-theory interval on them)")
+    quoted(text, f"whose Clopper-Pearson intervals cover in {min(skewed_share):.1f}-"
+                 f"{max(skewed_share):.0f}%")
+
+
+def test_planned_design_quotes_the_spending_comparison():
+    raw = (ROOT / "docs" / "sequential.md").read_text(encoding="utf-8")
+    cell = {(r[0], r[1], r[2]): r for r in _block(raw, "planned-spending")}
+    decided = lambda m, s, d: cell[(m, s, d)][5]  # noqa: E731
+    mean = lambda m, s, d: cell[(m, s, d)][3]  # noqa: E731
+    cs, pocock, obf = "confidence sequence", "Pocock type", "O'Brien-Fleming type"
+    text = page("docs/sequential.md")
+    quoted(text, f"SNR 2 is decided in {decided('10', '2', pocock)} of studies against "
+                 f"{decided('10', '2', cs)}, and equal models (\"neither\") in "
+                 f"{decided('10', '0', pocock)} against {decided('10', '0', cs)}")
+    quoted(text, f"at a maximum of 20, {decided('20', '2', pocock)} against "
+                 f"{decided('20', '2', cs)} and {decided('20', '0', pocock)} against "
+                 f"{decided('20', '0', cs)}")
+    quoted(text, f"(SNR 4: a mean R of {mean('10', '4', pocock)} against {mean('10', '4', cs)} "
+                 f"at a maximum of 10; at a maximum of 200 {mean('200', '4', pocock)} against "
+                 f"the O'Brien-Fleming type's {mean('200', '4', obf)})")
+    quoted(text, f"decides a little more often by the maximum ({decided('10', '2', obf)} at SNR "
+                 "2 and a maximum of 10)")
+    quoted(text, f"sits on the threshold: {cell[('200', '0.84', pocock)][6]})")
