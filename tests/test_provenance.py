@@ -301,6 +301,7 @@ CASES = {
                              summaries(2))],
     "stopping.wave": [("10", change("stopping.wave", 10), NOTHING)],
     "stopping.max_repetitions": [("100", change("stopping.max_repetitions", 100), NOTHING)],
+    "stopping.design": [("planned", change("stopping.design", "planned"), NOTHING)],
     # the futility level is judged in the summaries, and only when stopping is on
     "stopping.futility": [("0.5", change("stopping.futility", 0.5), NOTHING)],
     # no model of the study trains on a device; the checklist prints the setting

@@ -308,8 +308,9 @@ def _check_references(config: dict, source: str) -> None:
 
 
 def _check_stopping(config: dict, source: str) -> None:
-    """A stopping rule that can be met: one wave fits in the maximum, and every deciding
-    estimator is one the study runs."""
+    """A stopping rule that can be met: one wave fits in the maximum, a planned design's looks
+    are few enough to spend its error over, and every deciding estimator is one the study
+    runs."""
     stopping = config["stopping"]
     if not stopping["enabled"]:  # off: its values change nothing
         return
@@ -318,6 +319,16 @@ def _check_stopping(config: dict, source: str) -> None:
                         f"{stopping['wave']} repetitions (and 2, the fewest an SNR needs): the "
                         "study could never run a wave", path=source,
                         key="stopping.max_repetitions")
+    if stopping["design"] == "planned":
+        # lazy: scipy, for a planned design only (every command's start-up validates configs)
+        from reprocompare.estimators.group_sequential import MAX_LOOKS, planned_looks
+
+        taken = len(planned_looks(stopping["wave"], stopping["max_repetitions"]))
+        if taken > MAX_LOOKS:
+            raise UserError(f"waves of {stopping['wave']} up to {stopping['max_repetitions']} "
+                            f"are {taken} planned looks, more than the {MAX_LOOKS} a planned "
+                            "design spends its error over: give a larger wave (or design: "
+                            "anytime)", path=source, key="stopping.wave")
     for name in stopping["estimators"]:
         if of_estimator(name).key not in config["strategies"]:
             raise UserError(f"{name} needs strategies.{of_estimator(name).key}, which this "
