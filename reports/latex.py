@@ -20,6 +20,7 @@ import re
 import textwrap
 
 from reprocompare import schemas
+from reprocompare.base.records import stopping_design
 from reprocompare.base.strategies import STRATEGIES
 from reprocompare.reports.tables import (CLAIMS_NOTE, HOLM_NOTE, TABLE3_NOTE, TEST_NAMES,
                                          advice_of, bootstrap_caveat,
@@ -242,8 +243,12 @@ def _verdict_rule(group: list[dict]) -> str:
         return ""
     threshold = decided[0]["verdict_threshold"] or schemas.default("verdict.threshold")
     confidence = decided[0]["verdict_confidence"] or schemas.default("verdict.confidence")
-    kind = (" (confidence sequences intersected over the looks: valid however the study "
-            "stops)" if group[0].get("stopping") else "")
+    kind = {"fixed": "",
+            "anytime": " (confidence sequences intersected over the looks: valid however the "
+                       "study stops)",
+            "planned": " (repeated confidence intervals of a planned design, intersected over "
+                       "its looks: valid at whichever planned look the study stops)",
+            }[stopping_design(group[0].get("stopping"))]
     more = ("; undec. (+$n$): about $n$ more repetitions would decide"
             if any(r["verdict"] == "undecided" for r in group) else "")
     # each estimator's criterion and the path that decided it, as the Markdown's rule says

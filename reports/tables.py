@@ -47,7 +47,11 @@ TABLE3_COLUMNS = (*CONTEXT_COLUMNS, "model", "spec", "strategy_short", "strategy
 #: smallest R measured where it reaches 93%. The exact interval needs no flag.
 BOOTSTRAP_TRUSTED_FROM = 200
 SNR_INTERVAL_NAMES = {"exact": "exact noncentral t, fixed R", "bootstrap": "percentile bootstrap",
-                      "sequence": "confidence sequence (normal model), intersected over looks"}
+                      "sequence": "confidence sequence (normal model), intersected over looks",
+                      # a planned design's repeated confidence intervals (verdict.PLANNED_KIND)
+                      "planned": "exact noncentral t at each planned look's level "
+                                 "(group-sequential, Pocock-type spending), intersected over "
+                                 "looks"}
 #: a summary written before intervals named their kind was a fixed-R one
 FIXED_KINDS = {"mean": "Student t, fixed R", "reproducibility": "Clopper-Pearson, fixed R"}
 CONCLUSION_TEXT = {"A>B": "A > B (A's chunk F1 is higher than B's)",
@@ -365,6 +369,7 @@ def _verdict(summary: dict, estimator: str) -> dict:
             # summaries from before issue 33 read the SNR's interval on the normal path
             "predictive_reproducibility_interval": v.get("interval") or (
                 "SNR confidence sequence" if v.get("time_uniform") else
+                "SNR exact interval at each planned look's level" if v.get("planned") else
                 "SNR exact interval (fixed R)"),
             "verdict_path": v.get("path", "normal") + (f" ({v['path_reason']})"
                                                        if v.get("path_reason") else ""),

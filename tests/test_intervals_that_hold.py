@@ -16,7 +16,9 @@ from scipy import special, stats
 from statsmodels.stats.weightstats import ttost_paired
 
 from reprocompare.estimators.normality import normal_model
-from reprocompare.estimators.reproducibility import summarize
+from reprocompare.estimators.effect import mean_interval
+from reprocompare.estimators.group_sequential import look_confidences
+from reprocompare.estimators.reproducibility import clopper_pearson, snr_exact_interval, summarize
 from reprocompare.estimators.sequential import (looks, mean_confidence_sequence,
                                                 running_intersection,
                                                 share_confidence_sequence,
@@ -192,6 +194,30 @@ def test_sequential_intervals_are_wider_than_fixed_r_ones():
                       ("reproducibility_low", "reproducibility_high")):
         assert seq[low] < fixed[low] and fixed[high] < seq[high], low
     assert "intersected over looks" in seq["interval_kinds"]["snr"]
+
+
+def test_planned_intervals_are_each_looks_exact_interval_intersected():
+    """Issue 39: under a planned design every printed interval is a repeated confidence
+    interval: at a planned look, that look's fixed-R interval at its own level; at an R that
+    was not planned, what the last planned look said; later, intersected with the next."""
+    x = np.random.default_rng(5).normal(0.3, 0.4, 10) / 100
+    levels = look_confidences(5, 10, 0.95)
+    fields = lambda n: interval_fields(x[:n], "A>B", time_uniform=False, wave=5,  # noqa: E731
+                                       summary={}, planned=True, max_repetitions=10)
+    five, seven, ten = fields(5), fields(7), fields(10)
+    mean = mean_interval(float(x[:5].mean()), float(x[:5].std(ddof=1)), 5, levels[5])
+    assert (five["mean_low"], five["mean_high"]) == pytest.approx((mean.low, mean.high))
+    assert (five["snr_low"], five["snr_high"]) == pytest.approx(
+        snr_exact_interval(x[:5], confidence=levels[5]))
+    assert (five["reproducibility_low"], five["reproducibility_high"]) == pytest.approx(
+        clopper_pearson(int(np.sum(x[:5] > 0)), 5, levels[5]))
+    assert {key: seven[key] for key in five} == five
+    last = snr_exact_interval(x, confidence=levels[10])
+    assert (ten["snr_low"], ten["snr_high"]) == pytest.approx(
+        (max(five["snr_low"], last[0]), min(five["snr_high"], last[1])))
+    assert ten["snr_method"] == "planned" and all(
+        "planned look" in kind and "intersected over looks" in kind
+        for kind in ten["interval_kinds"].values())
 
 
 def test_tables_caution_where_the_normal_model_is_rejected():

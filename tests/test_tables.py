@@ -25,7 +25,7 @@ from reprocompare.reports.tables import (CLAIMS_COLUMNS, TABLE3_COLUMNS, TABLE4_
                                          claims_markdown, claims_rows, table3_markdown,
                                          table3_rows, table4_markdown, table4_rows, table4_text,
                                          to_csv)
-from reprocompare.study.summary import summarize_runs, verdicts
+from reprocompare.study.summary import INTERVAL_KINDS, interval_fields, summarize_runs, verdicts
 
 LABEL = "crf_50%_A&B on conll2000"
 VALUES = {"ST": [0.002, -0.001, 0.004, 0.003], "Avg": [0.003, 0.004, 0.002, 0.005],
@@ -121,6 +121,30 @@ def test_table4_markdown_explains_itself():
     assert st.decision == "undecided" and f"ST about {st.more} more" in markdown
     assert "**A > B reproduces**" in markdown  # Vote: SNR 130
     assert "nan" not in markdown.lower() and "[, ]" not in markdown
+
+
+def test_a_planned_summary_names_its_repeated_intervals_in_table4():
+    """Issue 39: under ``stopping.design: planned`` every interval Table 4 prints is a
+    repeated confidence interval over the planned looks, and says so (Markdown and LaTeX)."""
+    stopping = {"enabled": True, "design": "planned", "estimators": ["Avg"], "wave": 2,
+                "max_repetitions": 8, "futility": 0.0}
+    summary = make_summary()
+    for name, values in VALUES.items():
+        summary["estimators"][name].update(interval_fields(
+            values, "A>B", time_uniform=False, wave=2, summary=summary["estimators"][name],
+            planned=True, max_repetitions=8))
+    summary.update(verdicts(VALUES, {}, "A>B", stopping=stopping))
+    assert all(v["planned"] and not v["time_uniform"] for v in summary["verdicts"].values())
+    rows = table4_rows({LABEL: summary})
+    markdown = table4_markdown(rows)
+    kinds = INTERVAL_KINDS["planned"]
+    assert "SNR: exact noncentral t at each planned look's level (group-sequential" in markdown
+    for text in (kinds["mean"], kinds["snr"], kinds["reproducibility"],
+                 "repeated confidence intervals of a planned design, looks at R = 2, 4, ... 8"):
+        assert text in markdown, text
+    assert "confidence sequence" not in markdown and "fixed R" not in markdown
+    assert "repeated confidence intervals of a planned design, intersected over its looks" \
+        in table4_latex(rows)
 
 
 def test_missing_context_is_said_not_guessed():

@@ -9,6 +9,7 @@ up to the number run; Table 4 uses k = 6 as the paper does), Avg, Vote and Mixtu
 from __future__ import annotations
 
 import json
+import math
 from collections import defaultdict
 from pathlib import Path
 
@@ -16,20 +17,22 @@ import numpy as np
 
 from reprocompare.base.errors import UserError
 from reprocompare.base.paths import ESTIMATES_FILE, SCORES_FILE, SPLIT_FILE
-from reprocompare.base.records import TABLE4_K
+from reprocompare.base.records import TABLE4_K, stopping_design
 from reprocompare.base.run_records import read_estimates, read_scores, read_split
 from reprocompare.base.strategies import BCV, ESTIMATORS, HOLDOUT, REPEATED_HOLDOUT
 from reprocompare.base.verify import check_run
 from reprocompare.estimators.difference import mixture
 from reprocompare.estimators.effect import mean_interval
 from reprocompare.estimators.futility import forecast, judge
+from reprocompare.estimators.group_sequential import look_confidences
 from reprocompare.estimators.null import null_offsets
-from reprocompare.estimators.reproducibility import model_interval, summarize
+from reprocompare.estimators.reproducibility import (clopper_pearson, model_interval,
+                                                     snr_exact_interval, summarize)
 from reprocompare.estimators.sequential import (looks, mean_confidence_sequence,
                                                 running_intersection, share_confidence_sequence,
                                                 snr_confidence_sequence)
-from reprocompare.estimators.verdict import (CONFIDENCE, MAX_REPETITIONS, THRESHOLD,
-                                             family_confidence, rule, verdict)
+from reprocompare.estimators.verdict import (CONFIDENCE, MAX_REPETITIONS, PLANNED_KIND,
+                                             THRESHOLD, family_confidence, rule, verdict)
 
 
 
@@ -166,7 +169,8 @@ def verdicts(values: dict, offsets: dict, conclusion: str, verdict_settings: dic
     study decides; ``deciding``: the estimators whose verdicts are its claims), so that the
     confidence is Bonferroni-adjusted over them; ``stopping``: its ``stopping`` section when
     enabled (the verdicts then read confidence sequences intersected over the study's looks,
-    valid however early it stops, and "more to decide" counts up to its maximum). The
+    valid however early it stops, or under ``design: planned`` the repeated confidence
+    intervals of its planned looks; "more to decide" counts up to its maximum). The
     mixture's verdict is read against its null offset (closed form for normal Vote and Avg).
 
     Parameters
@@ -189,6 +193,7 @@ def verdicts(values: dict, offsets: dict, conclusion: str, verdict_settings: dic
     """
     settings = {"threshold": THRESHOLD, "confidence": CONFIDENCE, **(verdict_settings or {})}
     sequential = bool(stopping and stopping.get("enabled"))
+    planned = stopping_design(stopping) == "planned"
     maximum = stopping["max_repetitions"] if sequential else MAX_REPETITIONS
     wave = stopping["wave"] if sequential else None
     deciding = list(settings.get("deciding") or (stopping["estimators"] if sequential else []))
@@ -204,7 +209,8 @@ def verdicts(values: dict, offsets: dict, conclusion: str, verdict_settings: dic
             continue
         snr0s[name] = offsets[name].snr_normal if name in offsets else 0.0
         found[name] = verdict(values[name], conclusion, threshold=settings["threshold"],
-                              confidence=each, snr0=snr0s[name], time_uniform=sequential,
+                              confidence=each, snr0=snr0s[name],
+                              time_uniform=sequential and not planned, planned=planned,
                               max_repetitions=maximum, wave=wave, rope=rope).as_dict()
         if sequential and found[name]["decision"] == "undecided" and \
                 found[name]["repetitions"] < maximum:
@@ -212,10 +218,11 @@ def verdicts(values: dict, offsets: dict, conclusion: str, verdict_settings: dic
             found[name]["forecast"] = forecast(
                 values[name], conclusion, wave=wave, max_repetitions=maximum,
                 threshold=settings["threshold"], confidence=each, snr0=snr0s[name],
-                seed=found[name]["repetitions"])
+                seed=found[name]["repetitions"], planned=planned)
     record = {"verdicts": found,
               "verdict_rule": rule(settings["threshold"], settings["confidence"],
-                                   time_uniform=sequential, conclusion=conclusion,
+                                   time_uniform=sequential and not planned, planned=planned,
+                                   max_repetitions=maximum, conclusion=conclusion,
                                    snr0=snr0s, wave=wave, rope=rope, deciding=deciding,
                                    comparisons=comparisons)}
     if sequential:
@@ -239,21 +246,59 @@ def verdicts(values: dict, offsets: dict, conclusion: str, verdict_settings: dic
     return record
 
 
-#: what each printed interval is, by design: R fixed before the run, or looked at after waves
+def _repeated(kind: str) -> str:
+    return PLANNED_KIND.format(kind) + ", intersected over looks"
+
+
+#: what each printed interval is, by the study's design (``stopping_design``): R fixed before
+#: the run, looked at after every wave (confidence sequences), or at a planned design's looks
+#: (repeated confidence intervals)
 INTERVAL_KINDS = {
-    False: {"mean": "Student t, fixed R", "snr": "exact noncentral t, fixed R",
-            "reproducibility": "Clopper-Pearson, fixed R"},
-    True: {"mean": "t confidence sequence (normal model), intersected over looks",
-           "snr": "confidence sequence (normal model), intersected over looks",
-           "reproducibility": "beta-binomial confidence sequence (distribution-free), "
-                              "intersected over looks"}}
+    "fixed": {"mean": "Student t, fixed R", "snr": "exact noncentral t, fixed R",
+              "reproducibility": "Clopper-Pearson, fixed R"},
+    "anytime": {"mean": "t confidence sequence (normal model), intersected over looks",
+                "snr": "confidence sequence (normal model), intersected over looks",
+                "reproducibility": "beta-binomial confidence sequence (distribution-free), "
+                                   "intersected over looks"},
+    "planned": {"mean": _repeated("Student t"), "snr": _repeated("exact noncentral t"),
+                "reproducibility": _repeated("Clopper-Pearson")}}
+
+
+def _planned_intervals(values: np.ndarray, conclusion: str, wave: int, max_repetitions: int,
+                       confidence: float) -> dict:
+    """Repeated confidence intervals (:mod:`reprocompare.estimators.group_sequential`): each
+    planned look's fixed-R interval at that look's confidence, intersected over the looks up
+    to R (a look that spends no error claims nothing)."""
+    signed = values if conclusion == "A>B" else -values
+    taken = [(r, level) for r, level in
+             look_confidences(wave, max_repetitions, confidence).items()
+             if r <= values.size and level < 1]
+    # constant estimates give the point, as at a fixed R; a constant look among varying ones
+    # has no t interval and claims nothing
+    means = [(-math.inf, math.inf)] if values.std() > 0 else [(float(values.mean()),) * 2]
+    for r, level in taken:
+        sd = float(values[:r].std(ddof=1))
+        if sd > 0:
+            _, low, high = mean_interval(float(values[:r].mean()), sd, r, level)
+            means.append((low, high))
+    mean = running_intersection(means)
+    ratio = running_intersection([(-math.inf, math.inf)] + [
+        snr_exact_interval(values[:r], conclusion, confidence=level) for r, level in taken])
+    share = running_intersection([(0.0, 1.0)] + [
+        clopper_pearson(int(np.sum(signed[:r] > 0)), r, level) for r, level in taken])
+    return {"mean_low": mean[0], "mean_high": mean[1], "snr_low": ratio[0],
+            "snr_high": ratio[1], "snr_method": "planned", "reproducibility_low": share[0],
+            "reproducibility_high": share[1]}
 
 
 def interval_fields(values, conclusion: str, *, time_uniform: bool, wave: int | None,
-                    summary: dict, confidence: float = 0.95) -> dict:
+                    summary: dict, confidence: float = 0.95, planned: bool = False,
+                    max_repetitions: int | None = None) -> dict:
     """The 95% intervals Table 4 prints for one estimator: as summarized (fixed R), or, where
     the study looked after every wave, the confidence sequences intersected over its looks
-    (issue 33: a stopped study's fixed-R intervals are too narrow), with their kinds.
+    (issue 33: a stopped study's fixed-R intervals are too narrow), or under a planned design
+    the repeated confidence intervals of its looks (:func:`_planned_intervals`), with their
+    kinds.
 
     Parameters
     ----------
@@ -262,13 +307,18 @@ def interval_fields(values, conclusion: str, *, time_uniform: bool, wave: int | 
     conclusion : str
         The conclusion under test.
     time_uniform : bool
-        Whether the study looked after every wave.
+        Whether the study looked after every wave with confidence sequences.
     wave : int or None
         Repetitions per look.
     summary : dict
         The estimator's summary at fixed R.
     confidence : float, default 0.95
         The intervals' confidence.
+    planned : bool, default False
+        A planned design of looks every ``wave`` up to ``max_repetitions`` (with
+        ``time_uniform`` False).
+    max_repetitions : int, optional
+        A planned design's last look.
 
     Returns
     -------
@@ -276,7 +326,10 @@ def interval_fields(values, conclusion: str, *, time_uniform: bool, wave: int | 
         The intervals' ends and their kinds.
     """
     values = np.asarray(values, dtype=np.float64)
-    kinds = INTERVAL_KINDS[time_uniform]
+    if planned:
+        return {**_planned_intervals(values, conclusion, wave, max_repetitions, confidence),
+                "interval_kinds": INTERVAL_KINDS["planned"]}
+    kinds = INTERVAL_KINDS["anytime" if time_uniform else "fixed"]
     if not time_uniform:
         if summary["sd"] > 0:
             fixed = mean_interval(summary["mean"], summary["sd"], len(values), confidence)
@@ -357,13 +410,15 @@ def summarize_runs(directories, *, conclusion: str = "A>B", table4_k: int = TABL
                      "strategies": {r["strategy"]: r["settings"] for r in records},
                      "degenerate": degenerate_models([r["directory"] for r in records]),
                      "table4_k": table4_k, "estimators": {}, "random_splits_by_k": {}, "per_model": {}}
-    sequential = bool(stopping and stopping.get("enabled"))
+    kind = stopping_design(stopping)
+    # the study's looks: a sequential study's intervals hold over them (issue 33, 39)
+    looked = {"time_uniform": kind == "anytime", "planned": kind == "planned",
+              "wave": stopping["wave"] if kind != "fixed" else None,
+              "max_repetitions": stopping["max_repetitions"] if kind != "fixed" else None}
     for name in ESTIMATORS:
         if name in values and len(values[name]) >= 2:
             row = summarize(values[name], conclusion, random_state=random_state).as_dict()
-            row.update(interval_fields(values[name], conclusion, time_uniform=sequential,
-                                       wave=stopping["wave"] if sequential else None,
-                                       summary=row))
+            row.update(interval_fields(values[name], conclusion, summary=row, **looked))
             summary["estimators"][name] = row
     offsets = null_offsets(values, conclusion)
     if offsets:  # what each estimator shows when A and B do not differ (estimators.null)
@@ -372,9 +427,7 @@ def summarize_runs(directories, *, conclusion: str = "A>B", table4_k: int = TABL
     for k, ks in values.get("RS@k", {}).items():
         if len(ks) >= 2:  # Figure 1's intervals: sequences too where the study looked
             row = summarize(ks, conclusion, random_state=random_state).as_dict()
-            row.update(interval_fields(ks, conclusion, time_uniform=sequential,
-                                       wave=stopping["wave"] if sequential else None,
-                                       summary=row))
+            row.update(interval_fields(ks, conclusion, summary=row, **looked))
             summary["random_splits_by_k"][k] = row
     for name, f1s in values.get("models", {}).items():
         if len(f1s) >= 2:
