@@ -138,6 +138,56 @@ def test_a_verdict_out_of_reach_stops_the_study_for_futility(tmp_path):
         in table
 
 
+def test_a_planned_study_runs_its_plan_and_refuses_another_once_it_has_results(tmp_path):
+    """Issue 39: under ``stopping.design: planned`` the summaries, the verdicts and Table 4 say
+    the design; with results, a changed maximum (the plan) or a return to confidence sequences
+    (the analysis chosen after the results) is refused in one line naming the key and the
+    summary it was made under, and nothing runs."""
+    config = study({"type": "crf", "max_iterations": 10}, {"type": "majority"}, wave=2,
+                   maximum=4)
+    config["stopping"]["design"] = "planned"
+    sequential(tmp_path, config)
+    summary_path = tmp_path / "results/summaries/tiny/p.json"
+    summary = json.loads(summary_path.read_text())["summary"]
+    stop = summary["stopping"]["repetitions"]
+    assert summary["stopping"]["design"] == "planned" and repetitions_run(tmp_path) == stop
+    assert summary["verdicts"]["ST"]["planned"] and not summary["verdicts"]["ST"]["time_uniform"]
+    assert summary["estimators"]["ST"]["snr_method"] == "planned"
+    table = (tmp_path / "results/tables/table4.md").read_text()
+    assert "repeated confidence intervals of a planned design, looks at R = 2, 4" in table
+    assert "SNR: exact noncentral t at each planned look's level (group-sequential" in table
+    before = {p: p.stat().st_mtime_ns for p in tmp_path.glob("results/**/*")}
+    path = tmp_path / "study.yaml"
+    for change, key, said in (({"max_repetitions": 6}, "stopping.max_repetitions",
+                               "6, but {} was made under max_repetitions 4"),
+                              ({"design": "anytime"}, "stopping.design",
+                               "anytime, but {} was made under design planned")):
+        path.write_text(yaml.safe_dump({**config, "stopping": {**config["stopping"], **change}}))
+        result = conftest.run([*REPROCOMPARE, "sequential", "--configfile", str(path),
+                               "--directory", str(tmp_path)], cwd=tmp_path)
+        assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1, \
+            result.stderr
+        assert f"{path}: {key}: " + said.format(summary_path) in result.stderr
+        assert "new study directory" in result.stderr and result.stdout == ""
+    assert {p: p.stat().st_mtime_ns for p in tmp_path.glob("results/**/*")} == before
+
+
+def test_a_planned_design_of_more_looks_than_it_spends_over_is_a_config_error():
+    from reprocompare.base.errors import UserError
+    from reprocompare.study.config import validate
+
+    config = study({"type": "majority"}, {"type": "crf"}, wave=1, maximum=202)
+    config["stopping"]["design"] = "planned"
+    with pytest.raises(UserError) as error:
+        validate(config, "study.yaml")
+    assert str(error.value) == (
+        "study.yaml: stopping.wave: waves of 1 up to 202 are 201 planned looks, more than the "
+        "200 a planned design spends its error over: give a larger wave (or design: anytime)")
+    # the confidence sequences look as often as they like
+    config["stopping"]["design"] = "anytime"
+    assert validate(config, "study.yaml")["stopping"]["wave"] == 1
+
+
 def test_a_study_without_stopping_is_refused_in_one_line(tmp_path):
     config = study({"type": "majority"}, {"type": "crf"}, wave=2, maximum=4)
     config["stopping"]["enabled"] = False

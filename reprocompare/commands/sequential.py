@@ -6,8 +6,11 @@ Snakemake workflow (``--config repetitions=R``: every wave only adds repetitions
 provenance and growth guarantees hold as in any run) and stops when every estimator of
 ``stopping.estimators`` has a verdict on every comparison, or when ``stopping.max_repetitions``
 is reached. The verdicts then read confidence sequences (:mod:`reprocompare.estimators.sequential`),
-whose coverage holds however early the study stops; the summaries record the rule, the waves run
-and where the study stopped, and every table prints it.
+whose coverage holds however early the study stops, or, under ``stopping.design: planned``, the
+repeated confidence intervals of the looks planned before it ran
+(:mod:`reprocompare.estimators.group_sequential`), whose plan therefore cannot change once
+results exist (:func:`check_plan`); the summaries record the rule, the waves run and where the
+study stopped, and every table prints it.
 
 Interrupted, the same command resumes: it starts at the last whole wave the results hold. A
 signal (Ctrl-C, SIGTERM, SIGHUP) is passed to snakemake's process group, which stops its jobs and
@@ -37,7 +40,7 @@ from pathlib import Path
 import psutil
 
 from reprocompare.base.errors import UserError
-from reprocompare.base.records import SUMMARY
+from reprocompare.base.records import SUMMARY, stopping_design
 from reprocompare.base.run_records import finished, read_summary
 from reprocompare.commands.resume import planned_runs, restore_records, resume, run_directory
 from reprocompare.pipeline.workflow_files import (LOCAL_PROFILE, profile, report_stylesheet,
@@ -108,11 +111,55 @@ def _cloned(config: dict, directory: Path) -> bool:
     return any(finished(run_directory(directory, *run)) for run in planned_runs(widest(config)))
 
 
+def _summary_paths(config: dict, directory: Path) -> list[Path]:
+    return [directory / SUMMARY.format(corpus=corpus, comparison=name)
+            for name, comparison in sorted(config["comparisons"].items())
+            for corpus in comparison["corpora"]]
+
+
 def _summaries(config: dict, directory: Path) -> list[dict]:
-    paths = [directory / SUMMARY.format(corpus=corpus, comparison=name)
-             for name, comparison in sorted(config["comparisons"].items())
-             for corpus in comparison["corpora"]]
-    return [read_summary(path)["summary"] for path in paths]
+    return [read_summary(path)["summary"] for path in _summary_paths(config, directory)]
+
+
+def check_plan(config: dict, directory: Path, source: str | Path) -> None:
+    """A planned design's plan is the one its results were made under: a UserError naming the
+    key that changed and the summary it was read from, when the config asks for a planned
+    design and an existing summary was made under another design, wave or maximum, or when it
+    asks for confidence sequences and a summary was made under a planned design (the analysis
+    chosen after seeing its results).
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+    directory : pathlib.Path
+        The study's directory.
+    source : str or os.PathLike
+        The config's file, for the message.
+    """
+    stopping = config["stopping"]
+    wanted = stopping_design(stopping)
+    for path in _summary_paths(config, directory):
+        if not path.exists():
+            continue
+        made = read_summary(path)["summary"].get("stopping")
+        design = stopping_design(made)
+        if design == wanted and wanted == "planned":
+            changed = [key for key in ("wave", "max_repetitions")
+                       if made[key] != stopping[key]]
+        else:
+            changed = ["design"] if "planned" in (design, wanted) else []
+        if changed:
+            key = changed[0]
+            now, was = (wanted, f"design {design}") if key == "design" else \
+                (stopping[key], f"{key} {made[key]}")
+            if design == "fixed":
+                was = "a fixed R (stopping off)"
+            raise UserError(
+                f"{now}, but {path} was made under {was}: a planned design's error is spent "
+                "over the looks fixed before the study ran, so its plan (design, wave, "
+                "max_repetitions) cannot change once results exist; run the new plan in a new "
+                "study directory (--directory)", path=source, key=f"stopping.{key}")
 
 
 def split_config(arguments: list[str]) -> tuple[list[str], list[str]]:
@@ -417,6 +464,10 @@ def run_waves(config_path: str | Path, directory: str | Path = ".",
         raise UserError("a sequential study needs `stopping: {enabled: true}` (and its wave, "
                         "maximum and deciding estimators)", path=config_path,
                         key="stopping.enabled")
+    try:
+        check_plan(config, directory, config_path)
+    except UserError as error:
+        raise blame_command_line(error, overrides) from None
     wave, maximum = stopping["wave"], stopping["max_repetitions"]
     # the installed local profile, also when only --config is given
     arguments = arguments or ["--profile", str(profile(LOCAL_PROFILE))]
