@@ -14,7 +14,8 @@ draws the same values under both rules, so the two rows differ only by the rule.
 anytime planned`` runs each row under both designs of ``stopping.design`` (confidence sequences;
 a planned group-sequential design, futility on its own forecasts) on the same seeded studies,
 and the table gets a "design" column. Prints the Markdown table (``--write``: into
-docs/sequential.md between the ``futility`` markers) and the machine; progress goes to stderr.
+docs/sequential.md between the ``futility`` markers, or ``futility-planned`` and the like for
+other designs) and the machine; progress goes to stderr.
 """
 
 from __future__ import annotations
@@ -191,16 +192,18 @@ def main() -> None:
     parser.add_argument("--write", action="store_true", help="into docs/sequential.md")
     args = parser.parse_args()
     designs = tuple(dict.fromkeys(args.design))
+    # the default design's tables keep their markers; another design's get their own
+    other = "" if designs == ("anytime",) else "-" + "-".join(designs)
     for kind in ("waves", "levels"):
         if getattr(args, kind):
             made = variants_table(kind, getattr(args, kind), args.studies, args.jobs, designs)
             if args.write:
-                _write(made, f"futility-{kind}")
+                _write(made, f"futility-{kind}{other}")
             break
     else:
         made = table(args.studies, args.jobs, designs)
         if args.write:
-            _write(made, "futility")
+            _write(made, f"futility{other}")
     sys.stdout.write(made)
 
 

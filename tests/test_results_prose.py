@@ -550,3 +550,6 @@ def test_planned_design_quotes_the_spending_comparison():
     quoted(text, f"decides a little more often by the maximum ({decided('10', '2', obf)} at SNR "
                  "2 and a maximum of 10)")
     quoted(text, f"sits on the threshold: {cell[('200', '0.84', pocock)][6]})")
+    quoted(page("README.md"), f"a study of at most 10 repetitions decides a difference of SNR 2 "
+                              f"in {decided('10', '2', pocock)} of simulated normal studies, against "
+                              f"{decided('10', '2', cs)} with the default confidence sequences")
