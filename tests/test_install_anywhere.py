@@ -159,6 +159,25 @@ def test_init_refuses_bad_input_in_one_line_and_writes_nothing(tmp_path, case):
     assert sorted(tmp_path.rglob("*")) == before  # no folder made, no file written
 
 
+def test_init_repairs_ill_formed_tags_only_when_asked(tmp_path):
+    """A public corpus with one stray I- tag (CoNLL-2002's esp.testa has one): init says which
+    option lets it through, and with it writes the corpus's ill_formed: repair, commented."""
+    corpus = tmp_path / "corpus.conll"
+    corpus.write_text("EU B-ORG\nrejects O\n\nPeter O\nBlackburn I-PER\n\n")
+    refused = conftest.reprocompare("init", "study", "--corpus", corpus, cwd=tmp_path)
+    assert refused.returncode == 2 and len(refused.stderr.strip().splitlines()) == 1
+    assert "corpus.conll:5: not a corpus" in refused.stderr
+    assert "give --ill-formed repair" in refused.stderr
+    assert not (tmp_path / "study").exists()
+    made = conftest.reprocompare("init", "study", "--corpus", corpus, "--ill-formed", "repair",
+                                 cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    text = (tmp_path / "study" / "config.yaml").read_text()
+    config = validate(yaml.safe_load(text))
+    assert config["corpora"][corpus_name(corpus)]["ill_formed"] == "repair"
+    assert "(init --ill-formed repair)" in text
+
+
 def test_init_never_overwrites_a_config_without_force(tmp_path):
     corpus = tmp_path / "corpus.conll"
     corpus.write_text((TEST_DATA / "tiny.conll").read_text())

@@ -62,6 +62,10 @@ def add_parser(sub) -> None:
                       help=f"model A ({DEFAULT_A}; every type and hyperparameter: "
                            "`reprocompare models`)")
     init.add_argument("--b", default=DEFAULT_B, metavar="SPEC", help=f"model B ({DEFAULT_B})")
+    init.add_argument("--ill-formed", default="error", choices=["error", "repair"],
+                      help="sentences whose tags are not well-formed in the corpus's scheme: "
+                           "stop (error) or re-encode them as conlleval reads them (repair, "
+                           "written into the config as the corpus's ill_formed)")
     init.add_argument("--force", action="store_true",
                       help="replace an existing DIR/config.yaml")
     init.set_defaults(run=cmd_init)
@@ -80,7 +84,8 @@ def cmd_init(args: argparse.Namespace) -> int:
     int
         The exit status (0).
     """
-    path = init_study(args.directory, args.corpus, a=args.a, b=args.b, force=args.force)
+    path = init_study(args.directory, args.corpus, a=args.a, b=args.b, force=args.force,
+                      ill_formed=args.ill_formed)
     print(f"wrote {path}; run the study with: reprocompare run {args.directory}")
     return 0
 
@@ -182,7 +187,8 @@ def _emit(value: dict, schema: dict, indent: str, notes: dict) -> list[str]:
     return lines
 
 
-def config_text(corpus_path: Path, a: str, b: str, source: str) -> str:
+def config_text(corpus_path: Path, a: str, b: str, source: str,
+                ill_formed: str = "error") -> str:
     """The commented config of a study of ``corpus_path`` comparing ``a`` with ``b``.
 
     Parameters
@@ -193,6 +199,8 @@ def config_text(corpus_path: Path, a: str, b: str, source: str) -> str:
         The specs of models A and B.
     source : str
         The corpus's path as the config names it.
+    ill_formed : {"error", "repair"}, default "error"
+        What to do with sentences whose tags are not well-formed (the corpus's ``ill_formed``).
 
     Returns
     -------
@@ -204,19 +212,23 @@ def config_text(corpus_path: Path, a: str, b: str, source: str) -> str:
         raise UserError("no such file", path=corpus_path, key="--corpus")
     try:
         column = tag_column(corpus_path)
-        corpus = read_conll(corpus_path, tag_column=column)
+        corpus = read_conll(corpus_path, tag_column=column, ill_formed=ill_formed)
         check_has_chunks(corpus)  # nothing to compare on: every F1 would be 0
     except UserError as error:  # said as what it means here: this file cannot be studied
-        raise UserError(f"not a corpus reprocompare can study: {error.message}",
+        # the reader's advice, in the words of this command
+        message = error.message.replace("let ill_formed=repair re-encode them",
+                                        "give --ill-formed repair to re-encode them")
+        raise UserError(f"not a corpus reprocompare can study: {message}",
                         path=error.path, line=error.line) from None
     name = corpus_name(corpus_path)
     models = {"a": model_entry(a, "--a"), "b": model_entry(b, "--b")}
     config = validate({"corpora": {name: {"path": str(corpus_path), "tag_column": column,
-                                          "scheme": corpus.scheme}},
+                                          "scheme": corpus.scheme, "ill_formed": ill_formed}},
                        "models": models,
                        "comparisons": {"a_vs_b": {"a": "a", "b": "b", "corpora": [name]}}},
                       source=source)
-    config["corpora"][name] = {key: config["corpora"][name][key] for key in CORPUS_KEYS}
+    keys = CORPUS_KEYS + (("ill_formed",) if ill_formed != "error" else ())
+    config["corpora"][name] = {key: config["corpora"][name][key] for key in keys}
     types = sorted({split_tag(tag)[1] for sentence in corpus.sentences for tag in sentence.tags
                     if tag != "O"})
     columns = len(corpus.sentences[0].features) + 2
@@ -229,6 +241,9 @@ def config_text(corpus_path: Path, a: str, b: str, source: str) -> str:
         "scheme": f"Tag scheme: {corpus.scheme}, detected in the corpus (auto detects it "
                   "again on every run).",
         "typed": f"Typed chunks ({len(types)} types: {shown}); false scores boundaries only.",
+        "ill_formed": "Sentences whose tags are not well-formed in the scheme are re-encoded "
+                      "as conlleval reads them (init --ill-formed repair); error would stop "
+                      "on the first.",
         "subsample": f"The corpus has {len(corpus):,} sentences ({corpus.n_tokens:,} tokens); "
                      "a number here studies a random subset of that many sentences (quicker "
                      "for a first look), null the whole corpus.",
@@ -250,7 +265,7 @@ def config_text(corpus_path: Path, a: str, b: str, source: str) -> str:
 
 
 def init_study(directory: str | Path, corpus: str | Path, *, a: str = DEFAULT_A,
-               b: str = DEFAULT_B, force: bool = False) -> Path:
+               b: str = DEFAULT_B, force: bool = False, ill_formed: str = "error") -> Path:
     """Write ``directory``/config.yaml for a study of ``corpus`` comparing ``a`` with ``b``;
     nothing is written (nor any folder made) when the corpus, a spec or the folder is wrong.
 
@@ -266,6 +281,8 @@ def init_study(directory: str | Path, corpus: str | Path, *, a: str = DEFAULT_A,
         Model B's spec.
     force : bool, default False
         Overwrite a config.yaml that exists.
+    ill_formed : {"error", "repair"}, default "error"
+        What to do with sentences whose tags are not well-formed.
 
     Returns
     -------
@@ -279,7 +296,7 @@ def init_study(directory: str | Path, corpus: str | Path, *, a: str = DEFAULT_A,
     if target.exists() and not force:
         raise UserError("exists: a study's config is never overwritten; give --force to "
                         "replace it, or choose another DIR", path=target)
-    text = config_text(corpus, a, b, str(target))
+    text = config_text(corpus, a, b, str(target), ill_formed)
     # what the workflow will read: the text as written, validated again
     validate(yaml.safe_load(text), source=str(target))
     made = not directory.exists()
