@@ -553,3 +553,43 @@ def test_planned_design_quotes_the_spending_comparison():
     quoted(page("README.md"), f"a study of at most 10 repetitions decides a difference of SNR 2 "
                               f"in {decided('10', '2', pocock)} of simulated normal studies, against "
                               f"{decided('10', '2', cs)} with the default confidence sequences")
+
+
+def test_planned_design_quotes_the_rule_as_it_runs():
+    raw = (ROOT / "docs" / "sequential.md").read_text(encoding="utf-8")
+
+    def cells(marker):  # (law, SNR, level) -> row
+        return {(r[0], r[1], r[3]): r for r in _block(raw, marker)}
+
+    anytime, planned = cells("futility"), cells("futility-planned")
+    levels, planned_levels = cells("futility-levels"), cells("futility-levels-planned")
+    mean = lambda t, snr, level="0.2": t[("normal", snr, level)][4]  # noqa: E731
+    decided = lambda t, snr, level="0.2": t[("normal", snr, level)][7]  # noqa: E731
+    futile = lambda t, snr, level: t[("normal", snr, level)][8]  # noqa: E731
+    wrong = lambda t, snr, level="0.2": t[("normal", snr, level)][9]  # noqa: E731
+    near = ("0.6", "0.84", "1")
+
+    def span(t, level="0.2", column=4):
+        values = [float(t[("normal", snr, level)][column].rstrip("%")) for snr in near]
+        return f"{min(values):.1f}-{max(values):.1f}"
+
+    text = page("docs/sequential.md")
+    quoted(text, f"(a mean R of {mean(planned, '0')} against {mean(anytime, '0')} at SNR 0, "
+                 f"{mean(planned, '0.3')} against {mean(anytime, '0.3')} at 0.3, "
+                 f"{mean(planned, '1.5')} against {mean(anytime, '1.5')} at 1.5)")
+    quoted(text, f"({decided(planned, '0.6')} against {decided(anytime, '0.6')} at SNR 0.6, "
+                 f"{decided(planned, '1')} against {decided(anytime, '1')} at SNR 1)")
+    quoted(text, f"their mean R is higher ({span(planned)} against {span(anytime)})")
+    quoted(text, f"At SNR 2, 4 and 12 it is no faster ({mean(planned, '2')}, "
+                 f"{mean(planned, '4')} and {mean(planned, '12')})")
+    quoted(text, f"Wrong verdicts stay at most {wrong(planned, '0.84')} (SNR 0.84; "
+                 f"{wrong(planned, '0.84', 'off')} without futility")
+    quoted(text, f"mean R near the threshold is {span(planned_levels, '0.4')} while it still "
+                 f"decides {span(planned_levels, '0.4', 7)}% of those studies")
+    quoted(text, f"it gives up {futile(planned_levels, '0.3', '0.4')} of the verdicts at SNR 0.3 "
+                 f"and {futile(planned_levels, '1.5', '0.4')} at 1.5, against "
+                 f"{futile(levels, '0.3', '0.4')} and {futile(levels, '1.5', '0.4')} for the "
+                 "confidence sequences")
+    quoted(text, f"| mean R at most 70 within 0.2 of the threshold (SNR 0.6-1) | {span(anytime)} "
+                 f"| {span(planned)} | {span(planned_levels, '0.4')} |")
+    quoted(text, f"| mean R at most 10 at SNR 4 | {mean(anytime, '4')} | {mean(planned, '4')} |")
