@@ -481,9 +481,11 @@ def rule(threshold: float = THRESHOLD, confidence: float = CONFIDENCE, *,
                         f"{down:.3f})")
     if planned:
         levels = sorted(look_confidences(wave, max_repetitions, each).values())
+        taken = planned_looks(wave, max_repetitions)
+        shown = ", ".join(map(str, taken)) if len(taken) <= 4 else \
+            f"{taken[0]}, {taken[1]}, ..., {taken[-1]}"
         kind = (f"{each:.4g} repeated confidence intervals of a planned design, looks at R = "
-                f"{', '.join(map(str, planned_looks(wave, max_repetitions)[:2]))}, ... "
-                f"{int(max_repetitions)}, each look's exact interval at its own level "
+                f"{shown}, each look's exact interval at its own level "
                 f"({levels[0]:.4g}-{levels[-1]:.4g}; Pocock-type error spending), intersected "
                 "over the looks")
     else:

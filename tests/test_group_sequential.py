@@ -163,3 +163,11 @@ def test_a_planned_verdict_needs_a_wave_and_no_sequence(settings):
 
 def test_doctests():
     assert doctest.testmod(group_sequential).failed == 0
+
+
+@pytest.mark.parametrize("maximum, shown", [(10, "looks at R = 5, 10, each"),
+                                            (200, "looks at R = 5, 10, ..., 200, each")])
+def test_the_rule_names_the_planned_looks(maximum, shown):
+    from reprocompare.estimators.verdict import rule
+
+    assert shown in rule(planned=True, wave=5, max_repetitions=maximum, time_uniform=False)

@@ -140,7 +140,7 @@ def test_a_planned_summary_names_its_repeated_intervals_in_table4():
     kinds = INTERVAL_KINDS["planned"]
     assert "SNR: exact noncentral t at each planned look's level (group-sequential" in markdown
     for text in (kinds["mean"], kinds["snr"], kinds["reproducibility"],
-                 "repeated confidence intervals of a planned design, looks at R = 2, 4, ... 8"):
+                 "repeated confidence intervals of a planned design, looks at R = 2, 4, 6, 8"):
         assert text in markdown, text
     assert "confidence sequence" not in markdown and "fixed R" not in markdown
     assert "repeated confidence intervals of a planned design, intersected over its looks" \
