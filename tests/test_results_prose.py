@@ -593,3 +593,11 @@ def test_planned_design_quotes_the_rule_as_it_runs():
     quoted(text, f"| mean R at most 70 within 0.2 of the threshold (SNR 0.6-1) | {span(anytime)} "
                  f"| {span(planned)} | {span(planned_levels, '0.4')} |")
     quoted(text, f"| mean R at most 10 at SNR 4 | {mean(anytime, '4')} | {mean(planned, '4')} |")
+    quoted(text, f"At level 0.5 it meets the target of a mean R of at most 70 near the threshold "
+                 f"({span(planned_levels, '0.5')})")
+    quoted(text, f"({', '.join(decided(planned_levels, s, '0.5') for s in near[:2])} and "
+                 f"{decided(planned_levels, '1', '0.5')} at SNR 0.6, 0.84 and 1, against "
+                 f"{', '.join(decided(anytime, s) for s in near[:2])} and {decided(anytime, '1')})")
+    quoted(text, f"at the price of {futile(planned_levels, '0.3', '0.5')} and "
+                 f"{futile(planned_levels, '1.5', '0.5')} of the verdicts at SNR 0.3 and 1.5")
+    quoted(text, f"| {span(anytime)} | {span(planned)} | {span(planned_levels, '0.5')}: met |")
