@@ -18,6 +18,11 @@ stderr.
 futility) of the confidence sequence and of planned designs with Lan and DeMets' Pocock-type
 and O'Brien-Fleming-type spending, on the same seeded normal studies (``planned-spending``
 markers).
+
+``--budget`` measures what a small fixed budget buys: the rule exactly as `reprocompare
+sequential` runs it (estimators/planning.py's ``simulate``: the normality check at every look,
+futility stopping at the schema's level, one deciding estimator) at the maxima our users run,
+under each design, on the same seeded normal studies (``planned-budget`` markers).
 """
 
 from __future__ import annotations
@@ -34,9 +39,12 @@ from pathlib import Path
 import numpy as np
 from scipy import stats
 
+from reprocompare import schemas
 from reprocompare.base.markdown import md_table
 from reprocompare.estimators.futility import t_threshold
 from reprocompare.estimators.group_sequential import look_levels, planned_looks
+from reprocompare.estimators.planning import (futility_rule, normal_source, simulate,
+                                              truth_of_snr)
 from reprocompare.estimators.verdict import decision_bounds
 
 from markers import cpu_name, replace_between
@@ -169,6 +177,50 @@ def spending_table(studies: int) -> str:
     return "\n".join(md_table(SPENDING_HEADER, rows)) + "\n\n" + note + "\n"
 
 
+#: maximum R -> true SNRs of the budget table (waves of 5)
+BUDGET_CELLS = {10: (0.0, 1.5, 2.0, 3.0, 4.0), 20: (0.0, 1.5, 2.0, 3.0)}
+BUDGET_HEADER = ["maximum R", "true SNR", "design", "mean R", "90th pct R", "decided",
+                 "stopped for futility", "wrong verdict"]
+LEVEL = schemas.default("stopping.futility")
+
+
+def budget_row(maximum: int, snr: float, design: str, studies: int) -> list[str]:
+    """The rule as the workflow runs it on ``studies`` seeded normal studies."""
+    futility = futility_rule(LEVEL, wave=5, max_repetitions=maximum, design=design)
+    s = simulate(normal_source(snr), ["Avg"], studies=studies, seed=SEED, wave=5,
+                 max_repetitions=maximum, truth={"Avg": truth_of_snr(snr)},
+                 futility=futility, design=design).summary()
+    pct = lambda x: f"{100 * x:.1f}%"  # noqa: E731
+    return [str(maximum), f"{snr:g}", design, f"{s['mean_repetitions']:.1f}",
+            str(s["p90_repetitions"]), pct(s["decided_share"]), pct(s["futility_share"]),
+            pct(s["wrong_share"])]
+
+
+def _budget_rows(args) -> list[list[str]]:
+    maximum, studies = args
+    rows = []
+    for snr in BUDGET_CELLS[maximum]:
+        for design in ("anytime", "planned"):
+            start = time.time()
+            rows.append(budget_row(maximum, snr, design, studies))
+            print(f"budget: max {maximum}, SNR {snr:g}, {design}: {time.time() - start:.0f} s",
+                  file=sys.stderr, flush=True)
+    return rows
+
+
+def budget_table(studies: int, jobs: int = 1) -> str:
+    """The budget table's Markdown, one process per maximum."""
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        parts = list(pool.map(_budget_rows, [(m, studies) for m in BUDGET_CELLS]))
+    rows = [row for part in parts for row in part]
+    note = (f"{studies:,} normal studies per row (seed {SEED}), the same studies under both "
+            "designs; waves of 5, Avg deciding at 95%, threshold 0.8, futility level "
+            f"{LEVEL:g}, the normality check at every look; `benchmarks/bench_planned.py "
+            f"--budget --studies {studies} --jobs {jobs}` on {cpu_name()}, {os.cpu_count()} "
+            "cores, beside other work.")
+    return "\n".join(md_table(BUDGET_HEADER, rows)) + "\n\n" + note + "\n"
+
+
 def table(studies: int, jobs: int = 1) -> str:
     """The Markdown table, the plans computed in ``jobs`` processes."""
     work = [(law, plan, studies) for law in LAWS for plan in PLANS]
@@ -192,7 +244,16 @@ def main() -> None:
     parser.add_argument("--write", action="store_true", help="into docs/sequential.md")
     parser.add_argument("--spending", action="store_true",
                         help="compare the spending functions instead")
+    parser.add_argument("--budget", action="store_true",
+                        help="the rule as it runs at maxima of 10 and 20, both designs")
     args = parser.parse_args()
+    if args.budget:
+        made = budget_table(args.studies, args.jobs)
+        if args.write:
+            replace_between(DOCS, "<!-- planned-budget:begin -->\n",
+                            "<!-- planned-budget:end -->", made)
+        sys.stdout.write(made)
+        return
     if args.spending:
         made = spending_table(args.studies)
         if args.write:
