@@ -156,6 +156,11 @@ def test_a_planned_study_runs_its_plan_and_refuses_another_once_it_has_results(t
     table = (tmp_path / "results/tables/table4.md").read_text()
     assert "repeated confidence intervals of a planned design, looks at R = 2, 4" in table
     assert "SNR: exact noncentral t at each planned look's level (group-sequential" in table
+    # the report's front page names the same design, never the confidence sequences
+    report = " ".join((tmp_path / "results/report.html").read_text().replace("\\n", " ")
+                      .split())
+    assert "prints is each planned look's fixed-R interval at that look's level" in report
+    assert "prints is a confidence sequence" not in report
     before = {p: p.stat().st_mtime_ns for p in tmp_path.glob("results/**/*")}
     path = tmp_path / "study.yaml"
     for change, key, said in (({"max_repetitions": 6}, "stopping.max_repetitions",
