@@ -122,8 +122,9 @@ def table(studies: int, jobs: int = 1, designs: tuple[str, ...] = ("anytime",)) 
     return "\n".join(md_table(header, rows)) + "\n\n" + note + "\n"
 
 
-#: the SNRs where the level matters (near the threshold, and the verdicts it may give up)
-LEVEL_SNRS = (0.3, 0.6, 0.84, 1.0, 1.5)
+#: the SNRs where the level matters (near the threshold, and the verdicts it may give up), and
+#: the clear differences, where it should change nothing
+LEVEL_SNRS = (0.0, 0.3, 0.6, 0.84, 1.0, 1.5, 2.0, 4.0)
 #: where waves smaller than 5 could save trainings: the verdicts decided within a few waves
 WAVE_SNRS = (0.0, 2.0, 4.0, 12.0)
 

@@ -596,6 +596,18 @@ def test_planned_design_quotes_the_rule_as_it_runs():
     quoted(text, f"at the price of {futile(planned_levels, '0.3', '0.5')} and "
                  f"{futile(planned_levels, '1.5', '0.5')} of the verdicts at SNR 0.3 and 1.5")
     quoted(text, f"| {span(anytime)} | {span(planned)} | {span(planned_levels, '0.5')}: met |")
+    quoted(text, f"and at SNR 0 {futile(levels, '0', '0.4')} (level 0.3: "
+                 f"{futile(levels, '0', '0.3')}). At SNR 2 and 4 nothing changes.")
+    for snr in ("2", "4"):
+        assert mean(levels, snr, "0.4") == mean(anytime, snr)
+    quoted(text, f"(and {futile(planned_levels, '0', '0.5')} at SNR 0); at SNR 2 and 4 it "
+                 "changes nothing.")
+    for snr in ("2", "4"):  # "changes nothing": the same mean R as at the default level
+        assert mean(planned_levels, snr, "0.5") == mean(planned, snr)
+    quoted(text, f"| mean R at most 10 at SNR 4 | {mean(anytime, '4')} | {mean(planned, '4')} | "
+                 f"{mean(planned_levels, '4', '0.5')} |")
+    quoted(text, f"| {mean(planned, '0')} (0.55): met | {mean(planned_levels, '0', '0.5')} (0.55): "
+                 "met |")
 
 
 def test_planned_design_quotes_what_a_small_budget_buys():
