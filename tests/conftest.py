@@ -14,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 import unittest.mock
+import venv
 from pathlib import Path
 from typing import Callable
 
@@ -289,3 +290,71 @@ def small_study(tmp_path_factory) -> Path:
     clones it and tests/test_growth.py grows a copy of it, where each ran the same kind of
     study from scratch."""
     return build_once(tmp_path_factory, "small", lambda workdir: snakemake(workdir, config=SMALL))
+
+
+# ---- the wheel in a venv of its own ---------------------------------------------------------
+
+def lock_pins() -> dict[str, str]:
+    """requirements.lock's name==version lines, by lower-case name."""
+    pins = {}
+    for line in (ROOT / "requirements.lock").read_text().splitlines():
+        if line and not line.startswith("#"):
+            name, _, version = line.partition("==")
+            pins[name.lower()] = version
+    return pins
+
+
+def build_wheel(outdir: Path) -> Path:
+    """The wheel of the files git would commit (tracked, and new ones not ignored): a copy of
+    them, not this working tree, whose build/ and *.egg-info leftovers could slip into it."""
+    checkout = outdir / "checkout"
+    files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                           cwd=ROOT, capture_output=True, check=True).stdout.decode().split("\0")
+    for name in filter(None, files):
+        source = ROOT / name
+        if source.is_file():
+            (checkout / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, checkout / name)
+    dist = outdir / "dist"
+    subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir",
+                    str(dist), str(checkout)], check=True, capture_output=True)
+    shutil.rmtree(checkout)
+    return next(dist.glob("reprocompare-*.whl"))
+
+
+def bare_env(python: Path) -> dict:
+    """The environment a user of that venv has: its bin/ first on PATH, and none of this test
+    process's PYTHON* variables (PYTHONPATH would show it the repository) or VIRTUAL_ENV."""
+    env = {key: value for key, value in os.environ.items()
+           if not key.startswith("PYTHON") and key != "VIRTUAL_ENV"}
+    env["PATH"] = os.pathsep.join([str(python.parent), env.get("PATH", "")])
+    return env
+
+
+def _wheel_venv(directory: Path) -> None:
+    """A fresh venv (no system site-packages, nothing of the project environment's) into which
+    pip installs the wheel and what pip resolves for it, as the README's pip route does: the
+    CPU torch first and alone, then the wheel. The lock is pip's constraint (-c), so the versions
+    are the tested ones; a constraint installs nothing, so a package the wheel does not declare
+    stays missing and the study below fails for want of it."""
+    wheel = build_wheel(directory)
+    env_dir = directory / "venv"
+    venv.create(env_dir, with_pip=True)
+    python = env_dir / "bin" / "python"
+    pins = lock_pins()
+    pip = [str(python), "-m", "pip", "install", "--quiet"]
+    for step in ([f"torch=={pins['torch']}"],
+                 ["-c", str(ROOT / "requirements.lock"), str(wheel)]):
+        result = subprocess.run([*pip, *step], capture_output=True, text=True,
+                                env=bare_env(python))
+        assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
+    (directory / "work").mkdir()
+
+
+@pytest.fixture(scope="session")
+def installed(tmp_path_factory) -> tuple[Path, Path]:
+    """(python, an empty folder) of a venv that holds the built wheel and only what pip resolves
+    for it (about a minute of pip, built once per session): tests/test_packaging.py and
+    tests/test_install_anywhere.py run the installed commands there, with :func:`bare_env`."""
+    directory = build_once(tmp_path_factory, "wheel", _wheel_venv)
+    return directory / "venv" / "bin" / "python", directory / "work"

@@ -1,11 +1,13 @@
 """A study from an installed wheel, in an empty folder, with no clone around (issue 36).
 
-The wheel is built from the checkout and installed into a fresh virtual environment beside the
-project environment's third-party packages (test_packaging's ``installed``: the repository is
-not importable there); `reprocompare init` then writes a study's config for a corpus it never
-saw and `reprocompare run` runs it with the workflow and profiles the package carries: Table 4
-with its verdicts, the report, and the verdicts on the terminal. The bad inputs of `init` and
-`run` end in one line naming the cause, exit status 2 and nothing written.
+The wheel is built from the checkout and installed into a fresh virtual environment that holds
+only what pip resolves for it (conftest's ``installed``: neither the repository nor the project
+environment's packages are importable there, so a package the wheel forgets to declare is
+missing, as pygments was for the report, issue 49); `reprocompare init` then writes a study's
+config for a corpus it never saw and `reprocompare run` runs it with the workflow and profiles
+the package carries: Table 4 with its verdicts, the report, and the verdicts on the terminal.
+The bad inputs of `init` and `run` end in one line naming the cause, exit status 2 and nothing
+written.
 """
 
 from __future__ import annotations
@@ -19,10 +21,9 @@ import pytest
 import yaml
 
 import conftest
-from conftest import DATA, ROOT, TEST_DATA
+from conftest import DATA, ROOT, TEST_DATA, bare_env
 from reprocompare.commands.init import config_text, corpus_name, init_study
 from reprocompare.study.config import SCHEMA_PATH, validate
-from test_packaging import installed  # noqa: F401 (the fixture: a venv with the wheel alone)
 
 #: the estimators of Table 4, one terminal line each
 ESTIMATORS = ("ST", "RS", "Avg", "Vote", "Mixture")
@@ -34,14 +35,14 @@ def _slice(path, sentences: int) -> str:
     return "\n\n".join(text.split("\n\n")[:sentences]) + "\n"
 
 
-def _python(installed, *args, cwd):  # noqa: F811 (the fixture)
+def _python(installed, *args, cwd):
     python, _ = installed
     return subprocess.run([str(python), *map(str, args)], cwd=cwd, capture_output=True,
-                          text=True)
+                          text=True, env=bare_env(python))
 
 
 @pytest.fixture(scope="module")
-def study(installed, tmp_path_factory):  # noqa: F811 (the fixture)
+def study(installed, tmp_path_factory):
     """(the empty folder it ran from, the study's folder, init's and run's results)."""
     base = tmp_path_factory.mktemp("anywhere")
     corpus = base / "corpora" / "mine.conll"
@@ -65,7 +66,8 @@ def study(installed, tmp_path_factory):  # noqa: F811 (the fixture)
     return here, here / "study", init, run
 
 
-def test_the_wheel_runs_without_the_repository(installed, tmp_path):  # noqa: F811
+@pytest.mark.slow
+def test_the_wheel_runs_without_the_repository(installed, tmp_path):
     probe = ("import reprocompare\n"
              "from reprocompare.pipeline.workflow_files import snakefile, profile\n"
              "print(reprocompare.__file__); print(snakefile()); print(profile('local'))")
@@ -98,7 +100,7 @@ def test_init_and_run_give_table4_the_report_and_the_verdicts(study):
 
 
 @pytest.mark.slow
-def test_resume_runs_from_the_wheel(installed, study):  # noqa: F811 (the fixture)
+def test_resume_runs_from_the_wheel(installed, study):
     """resume runs the workflow too: the installed one, with no clone to find it in."""
     here, directory, _, _ = study
     result = _python(installed, "-m", "reprocompare", "resume", "--configfile",

@@ -18,19 +18,9 @@ from pathlib import Path
 import pytest
 from packaging.requirements import Requirement
 
-from conftest import ROOT
+from conftest import ROOT, lock_pins
 
 BUILD_TOOLS = ("setuptools", "wheel")
-
-
-def pins() -> dict[str, str]:
-    """The lock's name==version lines, by lower-case name."""
-    out = {}
-    for line in (ROOT / "requirements.lock").read_text().splitlines():
-        if line and not line.startswith("#"):
-            name, _, version = line.partition("==")
-            out[name.lower()] = version
-    return out
 
 
 def interpreter(version: str) -> str | None:
@@ -46,7 +36,7 @@ def interpreter(version: str) -> str | None:
 
 
 def test_the_lock_pins_the_build_tools_the_build_system_asks_for():
-    pinned = pins()
+    pinned = lock_pins()
     assert all(tool in pinned for tool in BUILD_TOOLS), sorted(pinned)
     build = tomllib.loads((ROOT / "pyproject.toml").read_text())["build-system"]
     for requirement in map(Requirement, build["requires"]):
@@ -65,7 +55,7 @@ def test_a_fresh_venv_builds_the_project_with_the_locks_build_tools(tmp_path, ve
     venv = tmp_path / "venv"
     subprocess.run([python, "-m", "venv", str(venv)], check=True)
     pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet"]
-    pinned = pins()
+    pinned = lock_pins()
     subprocess.run([*pip, *(f"{tool}=={pinned[tool]}" for tool in BUILD_TOOLS)], check=True)
     result = subprocess.run([*pip, "--no-deps", "--no-build-isolation", "-e", str(source)],
                             capture_output=True, text=True)
