@@ -64,8 +64,10 @@ def _check_model(value) -> str | None:
             return (f"{value!r} holds no tokenizer (tokenizer.json); save the model's fast "
                     "tokenizer beside it (tokenizer.save_pretrained)")
         return None
-    absent = (f"{value!r} is neither a folder with a config.json nor a model in the Hugging "
-              "Face cache (nothing is downloaded")
+    # a relative folder is read from where the job runs (a study's folder): named as resolved
+    where = "" if folder.is_absolute() else f" (as a folder: {folder.absolute()})"
+    absent = (f"{value!r}{where} is neither a folder with a config.json nor a model in the "
+              "Hugging Face cache (nothing is downloaded")
     if not _HUB_NAME.fullmatch(value.strip()):
         return absent + ")"
     absent += f": fetch it first, e.g. `hf download {value.strip()}`)"
@@ -130,7 +132,7 @@ class TransformerTagger(SequenceTagger):
     >>> parse_spec("transformers:model=no/such/folder")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    reprocompare.base.errors.UserError: model: 'no/such/folder' is neither a folder with a ...
+    reprocompare.base.errors.UserError: model: 'no/such/folder' (as a folder: ...) is neither ...
     """
 
     name = "transformers"

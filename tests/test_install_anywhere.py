@@ -92,7 +92,7 @@ def test_init_and_run_give_table4_the_report_and_the_verdicts(study):
     lines = run.stdout.strip().splitlines()
     verdicts = lines[-len(ESTIMATORS):]
     for estimator, line, row in zip(ESTIMATORS, verdicts, rows):
-        assert line.startswith(f"a_vs_b on mine, {estimator} ("), run.stdout
+        assert line.startswith(f"crf_iob2_vs_crf_iobes on mine, {estimator} ("), run.stdout
         assert row["verdict_text"] in line and "F1 points" in line
     assert any(line.startswith("report: study/results/report.html") for line in lines)
     # the study stays in its folder: nothing beside it in the folder it ran from
@@ -195,7 +195,7 @@ def test_init_never_overwrites_a_config_without_force(tmp_path):
     forced = conftest.reprocompare("init", "study", "--corpus", corpus, "--b", "majority",
                                    "--force", cwd=tmp_path)
     assert forced.returncode == 0, forced.stderr
-    assert "b: {type: majority" in config.read_text()
+    assert "'majority_iob2': {type: majority" in config.read_text()
     assert sorted(p.name for p in (tmp_path / "study").iterdir()) == ["config.yaml"]
 
 
@@ -254,7 +254,7 @@ def test_run_runs_a_sequential_config_in_waves_and_reports_it(tmp_path):
     assert [line.split(",")[1].split("(")[0].strip() for line in lines] == \
         ["Avg", "Vote", "Mixture"], result.stdout
     summary = yaml.safe_load((tmp_path / "study" / "results" / "summaries" / "corpus" /
-                              "a_vs_b.json").read_text())
+                              "crf_iob2_vs_crf_iobes.json").read_text())
     assert summary["summary"]["stopping"]["waves"] == 1
 
 

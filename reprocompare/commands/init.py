@@ -13,13 +13,16 @@ from __future__ import annotations
 
 import argparse
 import re
+import shlex
 import shutil
+import sys
 import textwrap
 from pathlib import Path
 
 import yaml
 
 from reprocompare.base.errors import UserError
+from reprocompare.base.paths import COMPARE
 from reprocompare.base.records import write_text_atomic
 from reprocompare.corpora.conll import DOCSTART, check_has_chunks, read_conll, read_lines
 from reprocompare.corpora.schemes import is_chunk_tag, split_tag
@@ -38,6 +41,10 @@ SECTIONS = ("corpora", "models", "comparisons", "strategies", "repetitions", "se
 #: the keys of a corpus entry written (the others keep their defaults, unwritten)
 CORPUS_KEYS = ("path", "token_column", "tag_column", "scheme", "typed", "subsample")
 WIDTH = 99
+#: the longest part of a model's name taken from one of its values (a model folder's name)
+NAME_PART = 24
+#: a word of a command that can be rewritten in place (no quotes, no shell syntax)
+_PLAIN_WORD = re.compile(r"[A-Za-z0-9_./+~-]+")
 
 
 def add_parser(sub) -> None:
@@ -54,13 +61,14 @@ def add_parser(sub) -> None:
                     "columns, tag scheme and size read from it; every other value the config "
                     "schema's default) comparing model A with model B. Then: reprocompare run "
                     "DIR.")
-    init.add_argument("directory", type=Path, metavar="DIR",
+    init.add_argument("directory", metavar="DIR",
                       help="the study's folder (created if missing)")
-    init.add_argument("--corpus", type=Path, required=True, metavar="FILE",
+    init.add_argument("--corpus", required=True, metavar="FILE",
                       help="CoNLL column file (plain or .gz)")
     init.add_argument("--a", default=DEFAULT_A, metavar="SPEC",
                       help=f"model A ({DEFAULT_A}; every type and hyperparameter: "
-                           "`reprocompare models`)")
+                           "`reprocompare models`; a relative path in it is read from the "
+                           "folder init runs in)")
     init.add_argument("--b", default=DEFAULT_B, metavar="SPEC", help=f"model B ({DEFAULT_B})")
     init.add_argument("--ill-formed", default="error", choices=["error", "repair"],
                       help="sentences whose tags are not well-formed in the corpus's scheme: "
@@ -85,7 +93,8 @@ def cmd_init(args: argparse.Namespace) -> int:
         The exit status (0).
     """
     path = init_study(args.directory, args.corpus, a=args.a, b=args.b, force=args.force,
-                      ill_formed=args.ill_formed)
+                      ill_formed=args.ill_formed, warn=lambda line: print(
+                          f"reprocompare init: warning: {line}", file=sys.stderr))
     print(f"wrote {path}; run the study with: reprocompare run {args.directory}")
     return 0
 
@@ -171,6 +180,7 @@ def _emit(value: dict, schema: dict, indent: str, notes: dict) -> list[str]:
     lines = []
     properties = schema.get("properties", {})
     extra = schema.get("additionalProperties")
+    named = isinstance(extra, dict) and not properties  # a mapping of named entries
     for key, item in value.items():
         sub = properties.get(key) or (extra if isinstance(extra, dict) else {})
         lines += _comment(notes.get(key, (sub.get("description") or "").strip()), indent)
@@ -179,12 +189,142 @@ def _emit(value: dict, schema: dict, indent: str, notes: dict) -> list[str]:
         entries = isinstance(sub.get("additionalProperties"), dict) and not sub.get("properties")
         nested = isinstance(item, dict) and item and (
             sub.get("additionalProperties") is False or entries)
+        # a name (of a corpus, a model, a comparison) in quotes: YAML reads 2002, 1.5, yes,
+        # null or 2002-01-01 unquoted as a number, a boolean, null or a date
+        shown = _quoted(key) if named else key
         if nested:
-            lines.append(f"{indent}{key}:")
+            lines.append(f"{indent}{shown}:")
             lines += _emit(item, sub, indent + "  ", notes.get(f"{key}.", {}))
         else:
-            lines.append(f"{indent}{key}: {_scalar(item)}")
+            lines.append(f"{indent}{shown}: {_scalar(item)}")
     return lines
+
+
+def _quoted(name: str) -> str:
+    """A name as a YAML string in single quotes (a quote inside doubled)."""
+    return "'" + name.replace("'", "''") + "'"
+
+
+def _part(value) -> str:
+    """A value of a spec as a piece of a name: a path or hub name by its last part, a number or
+    word as written, characters a name may not hold as hyphens."""
+    text = str(value).rstrip("/")
+    if "/" in text:
+        text = text.rsplit("/", 1)[1]
+    text = re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-.")
+    return text[:NAME_PART].strip("-.")
+
+
+def _program(command: str) -> str:
+    """The script a command runs (its first word that is a file, by its stem), else its first
+    word: ``python tag.py train ...`` is ``tag``."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        words = command.split()
+    files = [word for word in words if "{" not in word and Path(word).is_file()
+             and Path(word).name not in ("python", "python3")]
+    return Path(files[0]).stem if files else (words[0] if words else "")
+
+
+def _name_parts(entry: dict, other: dict) -> list[str]:
+    """What tells the model of ``entry`` from that of ``other``: its values that differ (a
+    model folder by its name, a hyperparameter as key-value), and its scheme where the schemes
+    differ or nothing else names it."""
+    parts, program = [], None
+    for key, value in entry.items():
+        if key in ("type", "scheme") or (entry["type"] == other["type"]
+                                         and other.get(key) == value):
+            continue
+        if key in ("train", "predict"):  # a command: by the program or script it runs
+            if program == (program := _part(_program(value))):
+                continue
+            part = program
+        else:
+            part = _part(value)
+        if key not in ("model", "path", "class", "train", "predict"):
+            part = f"{key}-{part}" if part else ""
+        if part:
+            parts.append(part)
+    if entry["scheme"] != other["scheme"] or not parts:
+        parts.insert(0, entry["scheme"].lower())
+    return parts
+
+
+def model_names(a: dict, b: dict) -> tuple[str, str]:
+    """The config names of models A and B, from their entries (:func:`model_entry`): the type
+    and what tells the two apart, e.g. ``crf_iob2`` and ``crf_iobes``, or ``crf_iob2`` and
+    ``transformers_tiny-bert`` (every table then says which model is which); ``_a`` and ``_b``
+    added where the two would read the same.
+
+    Parameters
+    ----------
+    a, b : dict
+        The entries of models A and B.
+
+    Returns
+    -------
+    (str, str)
+
+    Examples
+    --------
+    >>> model_names({"type": "crf", "scheme": "IOB2"}, {"type": "crf", "scheme": "IOBES"})
+    ('crf_iob2', 'crf_iobes')
+    >>> model_names({"type": "crf", "scheme": "IOB2", "c1": 0.1},
+    ...             {"type": "crf", "scheme": "IOB2", "c1": 0.5})
+    ('crf_c1-0.1', 'crf_c1-0.5')
+    """
+    names = ["_".join([_part(entry["type"]) or "model", *_name_parts(entry, other)])
+             for entry, other in ((a, b), (b, a))]
+    if names[0] == names[1]:
+        names = [f"{names[0]}_a", f"{names[1]}_b"]
+    return names[0], names[1]
+
+
+def _absolute_words(command: str) -> str:
+    """``command`` with each plain word (or ``--option=word``) that names a file or folder
+    relative to here written as its absolute path: the study's jobs run in its own folder."""
+    try:
+        words = shlex.split(command)
+    except ValueError:  # an unbalanced quote: the spec's check says so
+        return command
+    for word in dict.fromkeys(words):
+        for candidate in dict.fromkeys((word, word.partition("=")[2])):
+            if candidate and _PLAIN_WORD.fullmatch(candidate) and "{" not in candidate \
+                    and not Path(candidate).expanduser().is_absolute() \
+                    and Path(candidate).expanduser().exists():
+                absolute = shlex.quote(str(Path(candidate).expanduser().absolute()))
+                command = re.sub(rf"(?<![^\s=]){re.escape(candidate)}(?!\S)", absolute.replace(
+                    "\\", "\\\\"), command)
+    return command
+
+
+def resolved_entry(entry: dict) -> dict:
+    """A model's config entry with every path in it that exists relative to the folder init
+    runs in written absolute (a model folder, a tagger's code folder, a file a command names):
+    `reprocompare run` works in the study's folder, where a relative path means another place.
+    A value that names nothing here (a hub model's name) is left as written.
+
+    Parameters
+    ----------
+    entry : dict
+        The entry (:func:`reprocompare.study.config.model_entry`).
+
+    Returns
+    -------
+    dict
+        The entry, its paths absolute.
+    """
+    out = dict(entry)
+    for key, value in entry.items():
+        if key in ("type", "scheme", "class") or not isinstance(value, str):
+            continue
+        if entry["type"] == "command" and key in ("train", "predict"):
+            out[key] = _absolute_words(value)
+        elif value.strip() and not Path(value).expanduser().is_absolute() \
+                and Path(value).expanduser().exists():
+            out[key] = str(Path(value).expanduser().absolute())
+    return out
 
 
 def config_text(corpus_path: Path, a: str, b: str, source: str,
@@ -221,16 +361,21 @@ def config_text(corpus_path: Path, a: str, b: str, source: str,
         raise UserError(f"not a corpus reprocompare can study: {message}",
                         path=error.path, line=error.line) from None
     name = corpus_name(corpus_path)
-    models = {"a": model_entry(a, "--a"), "b": model_entry(b, "--b")}
+    entries = resolved_entry(model_entry(a, "--a")), resolved_entry(model_entry(b, "--b"))
+    a_name, b_name = model_names(*entries)
+    types = sorted({split_tag(tag)[1] for sentence in corpus.sentences for tag in sentence.tags
+                    if tag != "O"} - {""})
+    # bare B, I, O tags: chunks without types, scored by their boundaries
+    typed = bool(types)
     config = validate({"corpora": {name: {"path": str(corpus_path), "tag_column": column,
-                                          "scheme": corpus.scheme, "ill_formed": ill_formed}},
-                       "models": models,
-                       "comparisons": {"a_vs_b": {"a": "a", "b": "b", "corpora": [name]}}},
+                                          "scheme": corpus.scheme, "typed": typed,
+                                          "ill_formed": ill_formed}},
+                       "models": {a_name: entries[0], b_name: entries[1]},
+                       "comparisons": {f"{a_name}_vs_{b_name}": {
+                           "a": a_name, "b": b_name, "corpora": [name]}}},
                       source=source)
     keys = CORPUS_KEYS + (("ill_formed",) if ill_formed != "error" else ())
     config["corpora"][name] = {key: config["corpora"][name][key] for key in keys}
-    types = sorted({split_tag(tag)[1] for sentence in corpus.sentences for tag in sentence.tags
-                    if tag != "O"})
     columns = len(corpus.sentences[0].features) + 2
     shown = ", ".join(types[:12]) + (f" and {len(types) - 12} more" if len(types) > 12 else "")
     corpus_notes = {
@@ -240,7 +385,9 @@ def config_text(corpus_path: Path, a: str, b: str, source: str,
                       "column of chunk tags.",
         "scheme": f"Tag scheme: {corpus.scheme}, detected in the corpus (auto detects it "
                   "again on every run).",
-        "typed": f"Typed chunks ({len(types)} types: {shown}); false scores boundaries only.",
+        "typed": f"Typed chunks ({len(types)} types: {shown}); false scores boundaries only."
+                 if typed else "Chunks without types (bare B, I, O tags): scored by their "
+                               "boundaries.",
         "ill_formed": "Sentences whose tags are not well-formed in the scheme are re-encoded "
                       "as conlleval reads them (init --ill-formed repair); error would stop "
                       "on the first.",
@@ -249,10 +396,12 @@ def config_text(corpus_path: Path, a: str, b: str, source: str,
                      "for a first look), null the whole corpus.",
     }
     notes = {"corpora.": {f"{name}.": corpus_notes},
-             "models": "The two taggers compared: a, trained from --a, and b, from --b "
-                       "(their types and hyperparameters: `reprocompare models`; a `label:` "
-                       "names one in tables)."}
-    header = [*textwrap.wrap(f"A reprocompare study: does a > b reproduce on {name}? Written "
+             "models": f"The two taggers compared: {a_name}, trained from --a, and "
+                       f"{b_name}, from --b (their types and hyperparameters: `reprocompare "
+                       "models`; a `label:` names one in tables; a relative path is read from "
+                       "the study's folder)."}
+    header = [*textwrap.wrap(f"A reprocompare study: does {a_name} > {b_name} reproduce on "
+                             f"{name}? Written "
                              f"by `reprocompare init` from {_shown(str(corpus_path))}.",
                              WIDTH - 2, initial_indent="# ", subsequent_indent="# ",
                              break_long_words=False, break_on_hyphens=False),
@@ -265,7 +414,8 @@ def config_text(corpus_path: Path, a: str, b: str, source: str,
 
 
 def init_study(directory: str | Path, corpus: str | Path, *, a: str = DEFAULT_A,
-               b: str = DEFAULT_B, force: bool = False, ill_formed: str = "error") -> Path:
+               b: str = DEFAULT_B, force: bool = False, ill_formed: str = "error",
+               warn=None) -> Path:
     """Write ``directory``/config.yaml for a study of ``corpus`` comparing ``a`` with ``b``;
     nothing is written (nor any folder made) when the corpus, a spec or the folder is wrong.
 
@@ -283,12 +433,19 @@ def init_study(directory: str | Path, corpus: str | Path, *, a: str = DEFAULT_A,
         Overwrite a config.yaml that exists.
     ill_formed : {"error", "repair"}, default "error"
         What to do with sentences whose tags are not well-formed.
+    warn : callable, optional
+        Called with a line before the config is written into a folder that holds results.
 
     Returns
     -------
     pathlib.Path
         The config written.
     """
+    for given, option in ((directory, "DIR"), (corpus, "--corpus")):
+        if not str(given).strip():  # Path("") is ".": the current folder, unasked
+            raise UserError("is empty (an unset shell variable?): name the "
+                            f"{'study folder' if option == 'DIR' else 'corpus file'}",
+                            key=option)
     directory, corpus = Path(directory), Path(corpus)
     target = directory / CONFIG_NAME
     if directory.exists() and not directory.is_dir():
@@ -299,6 +456,11 @@ def init_study(directory: str | Path, corpus: str | Path, *, a: str = DEFAULT_A,
     text = config_text(corpus, a, b, str(target), ill_formed)
     # what the workflow will read: the text as written, validated again
     validate(yaml.safe_load(text), source=str(target))
+    results = directory / COMPARE
+    if warn is not None and results.is_dir() and any(results.iterdir()):
+        warn(f"{results} holds a study's results: `reprocompare run {directory}` keeps those "
+             "this config asks for again and reruns the rest; move the folder away first for "
+             "a fresh study")
     made = not directory.exists()
     try:
         directory.mkdir(parents=True, exist_ok=True)

@@ -14,6 +14,9 @@ summaries the workflow wrote.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import shutil
 import signal
 from pathlib import Path
 
@@ -29,6 +32,13 @@ from reprocompare.study.config import load_yaml, validate
 
 #: short forms of the options a run sets itself (OWN_OPTIONS has the long ones)
 OWN_SHORT = {"-s": "--snakefile", "-d": "--directory"}
+#: snakemake's options that take a number of cores or jobs (snakemake reads one below 1 as
+#: every core, and a scheduler's SIGTERM then meets more jobs than asked for)
+CORES_OPTIONS = ("--cores", "-c", "--jobs", "-j")
+#: the exit status of snakemake refusing its command line (argparse's)
+EXIT_BAD_ARGUMENTS = 2
+#: free space below which a failed workflow is said to have filled the disk
+LOW_SPACE = 64 * 2**20
 
 
 def add_parser(sub) -> None:
@@ -50,8 +60,9 @@ def add_parser(sub) -> None:
     run.add_argument("directory", type=Path, metavar="DIR",
                      help="the study's folder, holding config.yaml (`reprocompare init`)")
     run.add_argument("snakemake", nargs=argparse.REMAINDER, metavar="...",
-                     help="snakemake's own arguments")
-    run.set_defaults(run=cmd_run)
+                     help="snakemake's own arguments (-h after DIR: this help; `snakemake "
+                          "--help`: snakemake's)")
+    run.set_defaults(run=cmd_run, usage=run.format_help)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -68,6 +79,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         The exit status (0).
     """
     arguments = args.snakemake[1:] if args.snakemake[:1] == ["--"] else args.snakemake
+    if "-h" in arguments or "--help" in arguments:  # run's help, not snakemake's
+        print(args.usage(), end="")
+        return 0
     for line in run_study(args.directory, arguments):
         print(line)
     return 0
@@ -82,8 +96,62 @@ def _check_arguments(arguments: list[str]) -> list[str]:
         if own is not None:
             raise UserError(f"{option} is what `reprocompare run` sets: DIR is the study's "
                             "folder and DIR/config.yaml its config", path="the command line")
+    _check_cores(arguments)
     named = any(token == "--profile" or token.startswith("--profile=") for token in arguments)
     return arguments if named else ["--profile", str(profile(LOCAL_PROFILE)), *arguments]
+
+
+def _check_cores(arguments: list[str]) -> None:
+    """--cores, -c, --jobs and -j: a whole number of at least 1, or ``all`` (snakemake's own
+    check reads 0 and -3 as every core)."""
+    for i, token in enumerate(arguments):
+        option, value = token, None
+        if "=" in token and token.startswith("--"):
+            option, value = token.split("=", 1)
+        elif token[:2] in ("-c", "-j") and len(token) > 2 and not token.startswith("--"):
+            option, value = token[:2], token[2:]
+        elif token in CORES_OPTIONS and i + 1 < len(arguments) and (
+                not arguments[i + 1].startswith("-") or arguments[i + 1][1:].isdigit()):
+            value = arguments[i + 1]  # else no value: every core, as snakemake reads it
+        if option not in CORES_OPTIONS or value is None or value in ("all", "unlimited"):
+            continue
+        try:
+            number = int(value)
+        except ValueError:
+            number = None
+        if number is None or number < 1:
+            raise UserError(f"{value!r} is not a number of cores: give a whole number of at "
+                            "least 1, or all", path="the command line", key=option)
+
+
+def _check_writable(directory: Path) -> None:
+    """Every folder of the study a run writes in (the study's, its results and Snakemake's
+    records) can be written: said before any job, not as a job's failure."""
+    folders = [directory]
+    for name in ("results", "logs", "benchmarks", ".snakemake"):
+        if (directory / name).is_dir():
+            folders += [Path(root) for root, _, _ in os.walk(directory / name)]
+    for folder in folders:
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise UserError("cannot be written (a read-only folder): give yourself write "
+                            f"permission (chmod -R u+w {directory}), or copy the study to a "
+                            "folder you can write", path=folder)
+
+
+def _failed(directory: Path, returncode: int) -> UserError:
+    """Why snakemake stopped, as far as its exit tells, and what to do."""
+    if returncode == EXIT_BAD_ARGUMENTS:
+        return UserError("snakemake refused its arguments (its message above): correct them "
+                         "(`reprocompare run -h`, `snakemake --help`)", path=directory)
+    with contextlib.suppress(OSError):
+        free = shutil.disk_usage(directory).free
+        if free < LOW_SPACE:
+            return UserError(f"the workflow stopped with {free / 2**20:.0f} MiB left on the "
+                             "disk (snakemake's messages above): free some space, then run the "
+                             "same command again to go on", path=directory)
+    return UserError("the workflow stopped (snakemake's messages above name the job and its "
+                     "log): correct what they say, then run the same command again; the jobs "
+                     "that finished are kept", path=directory)
 
 
 def _snakemake(config_path: Path, directory: Path, *arguments: str, say=print) -> None:
@@ -95,8 +163,7 @@ def _snakemake(config_path: Path, directory: Path, *arguments: str, say=print) -
             "command again to go on")
         raise KeyboardInterrupt
     if returncode != 0:  # its messages went to the terminal
-        raise UserError("the workflow stopped (snakemake's messages above); run the same "
-                        "command again to go on", path=directory)
+        raise _failed(directory, returncode)
 
 
 def verdict_lines(config: dict, directory: Path) -> list[str]:
@@ -147,14 +214,18 @@ def run_study(directory: str | Path, arguments: list[str] | None = None, say=pri
     """
     directory = Path(directory)
     config_path = directory / CONFIG_NAME
+    arguments = _check_arguments(list(arguments or []))  # the command line first: no folder
     if not directory.is_dir():
         raise UserError("no such study folder; start one with `reprocompare init DIR --corpus "
                         "FILE`", path=directory)
     if not config_path.is_file():
         raise UserError(f"no {CONFIG_NAME} in this folder; write one with `reprocompare init "
                         f"{directory} --corpus FILE`", path=directory)
-    config = validate(load_yaml(config_path), source=str(config_path))
-    arguments = _check_arguments(list(arguments or []))
+    # as the workflow reads it: in the study's folder, where a relative path is read from
+    raw = load_yaml(config_path)
+    with contextlib.chdir(directory):
+        config = validate(raw, source=str(config_path))
+    _check_writable(directory)
     if "-n" in arguments or "--dry-run" in arguments or "--dryrun" in arguments:
         # a plan: no report, no verdicts yet
         _snakemake(config_path, directory, *arguments, say=say)

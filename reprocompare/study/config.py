@@ -9,6 +9,7 @@ config key, e.g. ``config/config.yaml: strategies.bcv.m: 0 is less than the mini
 from __future__ import annotations
 
 import copy
+import datetime
 import inspect
 import math
 import re
@@ -194,6 +195,67 @@ def _check_shown(text: Any, source: str, key: str) -> None:
                         "printed as written", path=source, key=key)
 
 
+def _yaml_read_as(value: Any) -> str | None:
+    """What YAML made of a plain (unquoted) scalar that is not text: "the number 7", "the
+    boolean true", "null", "the date 2002-01-01"; None for text and for collections."""
+    if isinstance(value, bool):  # yes, no, on, off, true, false (YAML 1.1)
+        return f"the boolean {str(value).lower()}"
+    if isinstance(value, (int, float)):
+        return f"the number {value!r}"
+    if value is None:  # null, ~, or nothing at all
+        return "null"
+    if isinstance(value, (datetime.date, datetime.datetime)):
+        return f"the date {value.isoformat()}"
+    return None
+
+
+def _quoted_example(value: Any) -> str:
+    """How ``value`` may have been written, in quotes: '7', 'yes', 'null', '2002-01-01'."""
+    if isinstance(value, bool) or value is None:
+        return {None: "'null'", True: "'yes'", False: "'no'"}[value]
+    if isinstance(value, (datetime.date, datetime.datetime)):
+        return f"'{value.isoformat()}'"
+    return f"'{value}'"
+
+
+def _check_names(value: Any, path: list, source: str) -> None:
+    """Every key of every mapping is text: a name YAML reads as something else (a comparison
+    called 7, a corpus called 2002, a model called yes or null) is refused where it stands,
+    before a table joins it to text or a rule's wildcard fails to find it."""
+    if isinstance(value, dict):
+        for key, sub in value.items():
+            read = _yaml_read_as(key)
+            if read is not None:
+                raise UserError(f"the name {key!r} is read by YAML as {read}, not as a name: "
+                                f"write the name in quotes, e.g. {_quoted_example(key)}",
+                                path=source, key=_key(path))
+            _check_names(sub, [*path, key], source)
+    elif isinstance(value, list):
+        for i, sub in enumerate(value):
+            _check_names(sub, [*path, i], source)
+
+
+def _type_message(error) -> str:
+    """jsonschema's "7 is not of type 'string'", with why where YAML read text as another type:
+    a value written unquoted (2002, 1e-3 and yes are a number, text and a boolean to YAML)."""
+    expected = error.validator_value if isinstance(error.validator_value, list) \
+        else [error.validator_value]
+    read = _yaml_read_as(error.instance)
+    if "string" in expected and read is not None:
+        return (f"{error.message}: YAML reads it as {read}; write it in quotes (e.g. "
+                f"{_quoted_example(error.instance)}) where text is meant")
+    if isinstance(error.instance, str) and {"number", "integer"} & set(expected) \
+            and re.fullmatch(r"[-+]?(\d+\.?\d*|\.\d+)[eE][-+]?\d+", error.instance.strip()):
+        # YAML 1.1 reads a number in exponent form only with a dot and a signed exponent
+        mantissa, _, exponent = error.instance.strip().lower().partition("e")
+        mantissa = mantissa if "." in mantissa else f"{mantissa}.0"
+        exponent = exponent if exponent[:1] in "+-" else f"+{exponent}"
+        return (f"{error.message}: YAML reads {error.instance} as text; write it as "
+                f"{mantissa}e{exponent} (a dot in the number, a sign in the exponent) or as a "
+                "decimal")
+    return error.message
+
+
 def validate(config: Any, source: str = "config") -> dict:
     """The config with defaults filled in, or a UserError naming the first wrong key.
 
@@ -212,13 +274,14 @@ def validate(config: Any, source: str = "config") -> dict:
     if not isinstance(config, dict):
         raise UserError("the config must be a mapping of keys to values", path=source)
     _check_finite(config, [], source)
+    _check_names(config, [], source)
     config = copy.deepcopy(config)
     schema = schemas.schema()
     validator = jsonschema.Draft202012Validator(schema)
     error = jsonschema.exceptions.best_match(validator.iter_errors(config))
     if error is not None:
         path = list(error.absolute_path)
-        message = error.message
+        message = _type_message(error) if error.validator == "type" else error.message
         if error.validator == "additionalProperties" and isinstance(error.instance, dict):
             known = sorted(error.schema.get("properties", {}))
             unexpected = sorted(set(error.instance) - set(known))
