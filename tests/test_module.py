@@ -17,7 +17,8 @@ import yaml
 
 import conftest
 from conftest import TEST_DATA
-from reprocompare.pipeline.workflow_files import snakefile
+from reprocompare.pipeline.workflow_files import report_stylesheet, snakefile
+from reprocompare.study.config import validate
 
 #: a study as small as a study gets: one comparison, the standard split, R = 2, 5 CRF iterations
 STUDY = {
@@ -63,7 +64,7 @@ def test_the_module_plans_a_study(project):
 
 
 @pytest.mark.slow
-def test_the_module_runs_a_study(project):
+def test_the_module_runs_a_study_and_writes_its_report(project):
     result = _snakemake(project)
     assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
     tables = project / "results" / "tables"
@@ -71,3 +72,14 @@ def test_the_module_runs_a_study(project):
     # the front page ends with our workflow's description, found beside our Snakefile
     description = (snakefile().parent / "report" / "workflow.rst").read_text()
     assert (project / "results" / "report" / "front.rst").read_text().endswith(description)
+    # the report, with the stylesheet the guide names: its captions read sections the caller's
+    # config leaves out (significance, verdict, stopping), filled from the schema's defaults
+    result = _snakemake(project, "--report", "results/report.html", "--report-stylesheet",
+                        str(report_stylesheet()))
+    assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
+    report = (project / "results" / "report.html").read_text()
+    defaults = validate(STUDY)
+    assert f"alpha = {defaults['significance']['alpha']}" in report
+    assert "max-width: min(60rem, 100%)" in report  # the stylesheet, inlined
+    # the caller's own config holds what it wrote, and no more
+    assert yaml.safe_load((project / "config" / "config.yaml").read_text()) == STUDY

@@ -40,11 +40,16 @@ REPORT_LIBRARY = provenance.library_code(provenance.REPORT_CODE)
 try:
     for configfile in workflow.overwrite_configfiles:
         load_yaml(configfile)
-    config = validate_config(config, source=CONFIG_SOURCE)
+    validated = validate_config(config, source=CONFIG_SOURCE)
 except UserError as error:
     # a value given with --config is the command line's, not the file's
     error = blame_command_line(error, workflow.config_settings.config)
     sys.exit(f"reprocompare: config error: {error}")
+# The schema's defaults go into the config object itself, as snakemake.utils.validate puts them:
+# Snakemake renders the report's front page from the config it holds (workflow.config; in a
+# module, the caller's config given as `config: config`), not from a name rebound here.
+config.clear()
+config.update(validated)
 
 # A bad corpus, too, stops the run before any job (jobs on a cluster skip the re-check). A check
 # that passed is kept under .snakemake/ by what it depends on (provenance.corpus_check: the file's
