@@ -86,11 +86,23 @@ test: $(STAMP)
 	$(BIN)/python -m pytest
 
 # The documentation site (mkdocs.yml, docs/) into site/, warnings as errors (a broken link, a
-# page missing from the navigation). docs/cli.md and docs/config.md are generated from the
-# command line's --help and the config schema first; tests/test_docs.py builds it too (make test).
-docs: $(STAMP)
-	$(BIN)/python docs/generate.py
-	$(BIN)/mkdocs build --strict --site-dir site
+# page missing from the navigation). docs/cli.md, config.md and model-types.md are generated from
+# the command line's --help, the config schema and the model catalogue first; tests/test_docs.py
+# builds it too (make test). It needs only docs/requirements.txt (mkdocs, the theme, what
+# generate.py's commands import) in an environment of its own, at the lock's versions, and the
+# project --no-deps: seconds, not the whole pinned environment's torch and transformers.
+DOCS_VENV  := .venv-docs
+DOCS_STAMP := $(DOCS_VENV)/.installed
+
+$(DOCS_STAMP): docs/requirements.txt requirements.lock pyproject.toml
+	$(PYTHON) -m venv $(DOCS_VENV)
+	$(DOCS_VENV)/bin/pip install --quiet -c requirements.lock -r docs/requirements.txt
+	$(DOCS_VENV)/bin/pip install --quiet --no-deps --no-build-isolation -e .
+	touch $@
+
+docs: $(DOCS_STAMP)
+	$(DOCS_VENV)/bin/python docs/generate.py
+	$(DOCS_VENV)/bin/mkdocs build --strict --site-dir site
 
 # The linters the workflow is held to (tests/test_workflow.py runs them too): Snakemake's own
 # lint of the rules, and snakefmt's formatting of the Snakefile and workflow/.
