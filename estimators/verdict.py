@@ -529,6 +529,13 @@ class Verdict:
     ``more`` is about how many more repetitions would decide (None when decided, or when none
     up to ``max_repetitions`` would). ``mean_low``/``mean_high`` bound the mean of A - B (the
     equivalence test's interval) when a ``rope`` is set.
+
+    A decision is the first decided look's and stays at every later look: ``decided_at`` is
+    that look's R, and ``reproducibility`` with its ends, ``path``, ``path_reason`` and
+    ``interval`` are what was read there; ``claim`` says that interval in words, for the
+    direction the verdict names ("Phi(SNR) >= 0.87 at R = 10, normal model"), so that a
+    "reproduces" is never printed beside an interval that does not clear the threshold.
+    ``snr_low``/``snr_high`` are the SNR's interval at R (intersected over the looks).
     """
 
     decision: str
@@ -555,6 +562,8 @@ class Verdict:
     mean_low: float | None = None
     mean_high: float | None = None
     planned: bool = False
+    decided_at: int | None = None
+    claim: str = ""
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -631,22 +640,6 @@ def _share_interval(count: int, trials: int, confidence: float,
                     time_uniform: bool) -> tuple[float, float]:
     return (share_confidence_sequence(count, trials, confidence=confidence) if time_uniform
             else clopper_pearson(count, trials, confidence))
-
-
-def _share_intervals(signed: np.ndarray, looks: list[int], confidence,
-                     time_uniform: bool) -> tuple[tuple[float, float], tuple[float, float]]:
-    """Intervals of P(x > 0) and P(x < 0), each at half the error, intersected over looks
-    (``confidence``: one for every look, or one per look, a planned design's)."""
-    each = confidence if isinstance(confidence, (list, tuple)) else [confidence] * len(looks)
-    positive, negative = [(0.0, 1.0)], [(0.0, 1.0)]
-    for r, level in zip(looks, each):
-        if level >= 1:  # a planned look that spends no error claims nothing
-            continue
-        half = 1 - (1 - level) / 2
-        head = signed[:r]
-        for out, count in ((positive, int(np.sum(head > 0))), (negative, int(np.sum(head < 0)))):
-            out.append(_share_interval(count, r, half, time_uniform))
-    return running_intersection(positive), running_intersection(negative)
 
 
 def _share_decision(up: tuple[float, float], down: tuple[float, float],
@@ -858,53 +851,32 @@ def verdict(values, conclusion: str = "A>B", *, threshold: float = THRESHOLD,
     if _is_constant(_scaled(signed)):
         return _degenerate(values, conclusion, common)
     ratio = snr(values, conclusion)
-    # the SNR's interval (normal model) is printed on either path
-    ends = [(-math.inf, math.inf)] + [
-        _snr_interval(tuple(values[:n]), conclusion, level, time_uniform, prior)
-        for n, level in zip(taken, levels) if n >= 2 and level < 1]
-    low, high = running_intersection(ends)
-    model = normal_model(values, (taken or [r]) if (time_uniform or planned) else None)
-    path, reason = "normal", model.reason
-    if model.rejected:
-        path = "distribution-free"
-        reason = model.reason + (f" at R = {model.at}" if model.at else "")
-    elif low > high:  # the sequence missed: its model is contradicted by the data
-        path, reason = "distribution-free", "the normal model's sequence is empty over the looks"
-    phi = lambda x: float(stats.norm.cdf(x - snr0))
+    # The verdict is the first decided look's, kept at every later look (a decision is never
+    # taken back: the design's error is spent on "some look decides wrongly", which the first
+    # decision's error is part of). Later looks still narrow the intervals printed beside it.
+    first = None
+    for now in _readings(values, taken, levels, conclusion=conclusion,
+                         threshold=float(threshold), snr0=float(snr0),
+                         time_uniform=bool(time_uniform), planned=bool(planned), prior=prior):
+        if first is None and now.code != UNDECIDED:
+            first = now
+    first = first or now
+    code = first.code
     more = None
-    if path == "normal":
-        code = decide(low, high, threshold=threshold, snr0=snr0)
-        point, p_low, p_high = phi(ratio), phi(low), phi(high)
-        # With no estimate on one side of 0 the data cannot place P(x > 0) short of 1 (or
-        # above 0): only the normal model's tails would, the assumption that fails first
-        # (bounded F1, failed trainings). The interval keeps that end open, and "neither",
-        # which would claim P(x > 0) < tau, waits (bench_intervals: coverage where P = 1).
-        if np.all(signed > 0) or np.all(signed < 0):
-            p_high = 1.0 if np.all(signed > 0) else p_high
-            p_low = 0.0 if np.all(signed < 0) else p_low
-            code = UNDECIDED if code == NO_DIFFERENCE else code
-        interval = ("SNR confidence sequence, intersected over looks" if time_uniform
-                    else PLANNED_KIND.format("SNR exact interval") if planned
-                    else "SNR exact interval (fixed R)")
-        if code == UNDECIDED:
+    if code == UNDECIDED:
+        if now.path == "normal":
             more = repetitions_to_decide(ratio, r, threshold=threshold, confidence=confidence,
                                          snr0=snr0, time_uniform=time_uniform,
                                          max_repetitions=max_repetitions, prior=prior,
                                          wave=wave, planned=planned)
-    else:
-        up, down = _share_intervals(signed, taken, levels, time_uniform)
-        code = _share_decision(up, down, share_bounds(threshold, snr0))
-        point, p_low, p_high = float(np.mean(signed > 0)), up[0], up[1]
-        interval = ("Eq. 1 share, beta-binomial confidence sequence" if time_uniform
-                    else PLANNED_KIND.format("Eq. 1 share, Clopper-Pearson") if planned
-                    else "Eq. 1 share, Clopper-Pearson (fixed R)")
-        if code == UNDECIDED:
+        else:
             more = share_repetitions_to_decide(
                 float(np.mean(signed > 0)), float(np.mean(signed < 0)), r, threshold=threshold,
                 confidence=confidence, snr0=snr0, time_uniform=time_uniform,
                 max_repetitions=max_repetitions, wave=wave, planned=planned)
     decision = _decision_name(code, conclusion)
     text = _sentence(code, conclusion, r, more, int(max_repetitions))
+    claim = first.claim(code, conclusion, threshold)
     mean_low = mean_high = None
     if rope is not None:
         mean_low, mean_high = mean_interval_for_rope(
@@ -917,11 +889,125 @@ def verdict(values, conclusion: str = "A>B", *, threshold: float = THRESHOLD,
             else:
                 decision, more = EQUIVALENT, None
                 text = f"no practical difference: {within}"
+                claim = f"mean of A - B in [{100 * mean_low:+.3f}, {100 * mean_high:+.3f}] " \
+                        f"F1 points, inside +-{_rope_text(rope)}"
     return Verdict(decision=decision, text=text, repetitions=r, conclusion=conclusion,
-                   snr=ratio, snr_low=low, snr_high=high, reproducibility=point,
-                   reproducibility_low=p_low, reproducibility_high=p_high, more=more,
-                   path=path, path_reason=reason, interval=interval, mean_low=mean_low,
-                   mean_high=mean_high, **common)
+                   snr=ratio, snr_low=now.snr_low, snr_high=now.snr_high,
+                   reproducibility=first.point, reproducibility_low=first.low,
+                   reproducibility_high=first.high, more=more, path=first.path,
+                   path_reason=first.reason, interval=first.interval, mean_low=mean_low,
+                   mean_high=mean_high, decided_at=first.at if code != UNDECIDED else None,
+                   claim=claim, **common)
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """What the rule reads at one look: the decision code, the path and why, and the interval
+    of the quantity decided on (Phi(SNR - snr0) on the normal path, Eq. 1's share off it)."""
+
+    at: int
+    code: int
+    path: str
+    reason: str
+    point: float
+    low: float
+    high: float
+    other_low: float  # the low end of the opposite direction's quantity
+    interval: str
+    snr_low: float
+    snr_high: float
+    snr0: float
+
+    def claim(self, code: int, conclusion: str, threshold: float) -> str:
+        """The interval the verdict read, named and turned to the direction it names: for
+        "B > A reproduces" the quantity is P(B - A > 0), whose interval is 1 - the other's."""
+        other = _OTHER[conclusion]
+        if self.path == "normal":
+            name = f"Phi(SNR - {self.snr0:.3f})" if self.snr0 else "Phi(SNR)"
+            flipped = f"Phi(-SNR + {self.snr0:.3f})" if self.snr0 else "Phi(-SNR)"
+            model = ", normal model"
+        else:
+            sign = conclusion.replace(">", " - ")
+            name = f"share P({sign} > 0)"
+            flipped = f"share P({other.replace('>', ' - ')} > 0)"
+            model = ""
+        where = f" at R = {self.at}"
+        if code == SUPPORTED:
+            return f"{name} >= {self.low:.2f}{where}{model}"
+        if code == OPPOSED:
+            # on the normal path P(B - A > 0) = 1 - P(A - B > 0); off it, the share of the
+            # other sign has its own interval (ties count in neither share)
+            return f"{flipped} >= {self.other_low:.2f}{where}{model}"
+        return f"{name} in [{self.low:.2f}, {self.high:.2f}]{where}{model}"
+
+
+def _readings(values: np.ndarray, taken: list[int], levels: list[float], *, conclusion: str,
+              threshold: float, snr0: float, time_uniform: bool, planned: bool, prior):
+    """The rule at each look of ``taken`` in turn (the values up to it; intervals intersected
+    over the looks so far, each at its own level from ``levels``), in one pass. With no look
+    (a planned design before its first), one reading at all of ``values`` that claims nothing.
+    """
+    signed_all = _checked(values, conclusion)
+    sequential = time_uniform or planned
+    ends, positive, negative = [(-math.inf, math.inf)], [(0.0, 1.0)], [(0.0, 1.0)]
+    rejection = None
+    for j, n in enumerate(taken or [len(values)]):
+        level = levels[j] if taken else 1.0
+        head, signed = values[:n], signed_all[:n]
+        if n >= 2 and level < 1:
+            ends.append(_snr_interval(tuple(head), conclusion, level, time_uniform, prior))
+            half = 1 - (1 - level) / 2  # each share at half the error
+            positive.append(_share_interval(int(np.sum(signed > 0)), n, half, time_uniform))
+            negative.append(_share_interval(int(np.sum(signed < 0)), n, half, time_uniform))
+        # the normal model, checked at every look and rejected for good at the first that
+        # rejects it (a fixed R checks once)
+        if rejection is None:
+            model = normal_model(head, [n]) if sequential or n == len(values) else None
+            if model is not None and model.rejected:
+                rejection = model
+        yield _read_look(values[:n], signed, running_intersection(ends),
+                         running_intersection(positive), running_intersection(negative),
+                         rejection or model, conclusion=conclusion, threshold=threshold,
+                         snr0=snr0, time_uniform=time_uniform, planned=planned)
+
+
+def _read_look(values, signed, snr_ends, up, down, model, *, conclusion, threshold, snr0,
+               time_uniform, planned) -> _Reading:
+    """One look's decision from its intervals (the SNR's and both shares', intersected over
+    the looks so far) and the normal model's state there."""
+    low, high = snr_ends
+    path, reason = "normal", model.reason
+    if model.rejected:
+        path = "distribution-free"
+        reason = model.reason + (f" at R = {model.at}" if model.at else "")
+    elif low > high:  # the sequence missed: its model is contradicted by the data
+        path, reason = "distribution-free", "the normal model's sequence is empty over the looks"
+    phi = lambda x: float(stats.norm.cdf(x - snr0))
+    if path == "normal":
+        code = decide(low, high, threshold=threshold, snr0=snr0)
+        point, p_low, p_high = phi(snr(values, conclusion)), phi(low), phi(high)
+        # With no estimate on one side of 0 the data cannot place P(x > 0) short of 1 (or
+        # above 0): only the normal model's tails would, the assumption that fails first
+        # (bounded F1, failed trainings). The interval keeps that end open, and "neither",
+        # which would claim P(x > 0) < tau, waits (bench_intervals: coverage where P = 1).
+        if np.all(signed > 0) or np.all(signed < 0):
+            p_high = 1.0 if np.all(signed > 0) else p_high
+            p_low = 0.0 if np.all(signed < 0) else p_low
+            code = UNDECIDED if code == NO_DIFFERENCE else code
+        other_low = 1 - p_high
+        interval = ("SNR confidence sequence, intersected over looks" if time_uniform
+                    else PLANNED_KIND.format("SNR exact interval") if planned
+                    else "SNR exact interval (fixed R)")
+    else:
+        code = _share_decision(up, down, share_bounds(threshold, snr0))
+        point, p_low, p_high = float(np.mean(signed > 0)), up[0], up[1]
+        other_low = down[0]
+        interval = ("Eq. 1 share, beta-binomial confidence sequence" if time_uniform
+                    else PLANNED_KIND.format("Eq. 1 share, Clopper-Pearson") if planned
+                    else "Eq. 1 share, Clopper-Pearson (fixed R)")
+    return _Reading(at=len(values), code=code, path=path, reason=reason, point=point,
+                    low=p_low, high=p_high, other_low=other_low, interval=interval,
+                    snr_low=low, snr_high=high, snr0=snr0)
 
 
 @dataclass(frozen=True)

@@ -283,13 +283,20 @@ def _table4_notes(first: dict, group: list[dict]) -> list[str]:
          rf"{escape(' or '.join(dict.fromkeys(r['mean_interval'] for r in group)))}; SNR: "
          rf"{escape(snr_interval_name(group))}; reproducibility: "
          rf"{escape(' or '.join(dict.fromkeys(r['reproducibility_interval'] for r in group)))}). "),
-        _verdict_rule(group), _stopping_note(group),
+        _verdict_rule(group), _claims_note(group), _stopping_note(group),
         (f"If A = B the mixture shows {number(mixture[0]['null_reproducibility_normal'], 2)} / "
          f"{number(mixture[0]['null_snr_normal'], 2)} (reproducibility / SNR), the others "
          f"0.5 / 0; it took Vote in {100 * chose[0]:.0f}\\% of the repetitions. "
          if mixture and chose else ""),
         prose(bootstrap_caveat(group)),
     ]
+
+
+def _claims_note(group: list[dict]) -> str:
+    """Each verdict beside the interval it was decided on (the quantity, its bound, the look)."""
+    claims = [f"{r['estimator']}: {r['verdict_claim']}" for r in group
+              if r["verdict"] and r.get("verdict_claim")]
+    return f"Decided on: {prose('; '.join(claims))}. " if claims else ""
 
 
 def _table4_reading(first: dict, group: list[dict]) -> list[str]:

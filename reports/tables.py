@@ -37,7 +37,8 @@ TABLE4_COLUMNS = (*CONTEXT_COLUMNS, "estimator", "strategy", "repetitions", "mea
                   "null_reproducibility_normal", "null_snr_normal", "verdict", "verdict_text",
                   "predictive_reproducibility", "predictive_reproducibility_low",
                   "predictive_reproducibility_high", "predictive_reproducibility_interval",
-                  "verdict_path", "repetitions_to_decide", "warning")
+                  "verdict_claim", "verdict_decided_at", "verdict_path", "repetitions_to_decide",
+                  "warning")
 TABLE3_COLUMNS = (*CONTEXT_COLUMNS, "model", "spec", "strategy_short", "strategy", "repetitions",
                   "mean_f1_points",
                   "standard_error_f1_points", "low_f1_points", "high_f1_points", "warning")
@@ -359,7 +360,7 @@ def _verdict(summary: dict, estimator: str) -> dict:
         return {"verdict": "", "verdict_text": "", "predictive_reproducibility": None,
                 "predictive_reproducibility_low": None, "predictive_reproducibility_high": None,
                 "predictive_reproducibility_interval": "", "verdict_path": "",
-                "repetitions_to_decide": None, "verdict_threshold": None,
+                "verdict_claim": "", "verdict_decided_at": None, "repetitions_to_decide": None, "verdict_threshold": None,
                 "verdict_confidence": None, "forecast": None}
     return {"verdict": v["decision"], "verdict_text": v["text"],
             "verdict_threshold": v.get("threshold"), "verdict_confidence": v.get("confidence"),
@@ -373,6 +374,8 @@ def _verdict(summary: dict, estimator: str) -> dict:
                 "SNR exact interval (fixed R)"),
             "verdict_path": v.get("path", "normal") + (f" ({v['path_reason']})"
                                                        if v.get("path_reason") else ""),
+            # the interval the verdict read, named, at the look that decided it
+            "verdict_claim": v.get("claim", ""), "verdict_decided_at": v.get("decided_at"),
             "repetitions_to_decide": v["more"], "forecast": v.get("forecast")}
 
 
@@ -462,7 +465,7 @@ def forecast_text(forecast: dict, maximum: int) -> str:
 
 
 def said(verdict_text: str, decision: str, repetitions: int, forecast: dict | None,
-         maximum: int | None) -> str:
+         maximum: int | None, claim: str = "") -> str:
     """A verdict in one sentence, as the command line says it after a run or a wave.
 
     An undecided verdict of a sequential study that is forecast says the forecast (the
@@ -482,13 +485,17 @@ def said(verdict_text: str, decision: str, repetitions: int, forecast: dict | No
         Its forecast, where the summary holds one.
     maximum : int or None
         The study's maximum R (None: not a sequential study).
+    claim : str, default ""
+        The interval the verdict was decided on, in words (the verdict's ``claim``): said beside
+        a decided verdict.
 
     Returns
     -------
     str
     """
     if decision != "undecided" or not forecast or maximum is None:
-        return verdict_text
+        decided = claim and decision not in ("undecided", "degenerate")
+        return f"{verdict_text} ({claim})" if decided else verdict_text
     return f"undecided after {repetitions} repetitions: {forecast_text(forecast, maximum)}"
 
 
@@ -896,6 +903,8 @@ def table4_markdown(rows: list[dict]) -> str:
                                             r["predictive_reproducibility_low"],
                                             r["predictive_reproducibility_high"]) for r in group)])
             table.append(["**Verdict**", *(f"**{verdict_cell(r)}**" for r in group)])
+            table.append([f"The interval it was decided on ({100 * level:.4g}%)",
+                          *(md_text(r["verdict_claim"]) or "--" for r in group)])
         table.append(["Mean of A - B (F1 points) [95% CI]",
                       *(format_interval(r["mean_f1_points"], r["mean_low_f1_points"],
                                         r["mean_high_f1_points"]) for r in group)])

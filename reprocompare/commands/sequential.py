@@ -97,7 +97,7 @@ def progress(name: str, verdict: dict, maximum: int) -> str:
     str
     """
     return f"{name}: " + said(verdict["text"], verdict["decision"], verdict.get("repetitions"),
-                              verdict.get("forecast"), maximum)
+                              verdict.get("forecast"), maximum, verdict.get("claim", ""))
 
 
 def _cloned(config: dict, directory: Path) -> bool:

@@ -1,0 +1,102 @@
+"""A verdict decided at one look stays decided at every later look, on every path, and it is
+printed beside the interval it was decided on (which clears the threshold it claims).
+
+Measured on seeded studies continued past their decision: normal estimates at SNR 0 (the
+verdict "neither" comes early and the normal model is later rejected by chance in some), and
+the left-skewed law of docs/statistics.md (a negated standardized Gamma(2)), whose
+Shapiro-Wilk rejections at later looks used to re-read a decided study on the
+distribution-free path and take its verdict back.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from reprocompare.estimators.verdict import (share_bounds, verdict, SUPPORTED, OPPOSED,
+                                             THRESHOLD)
+
+WAVE, CONTINUED = 5, 60
+
+
+def _studies(law: str, snr: float, count: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    if law == "normal":
+        noise = rng.standard_normal((count, CONTINUED))
+    else:
+        noise = -(rng.gamma(2.0, 1.0, (count, CONTINUED)) - 2.0) / math.sqrt(2.0)
+    return 0.01 * (snr + noise)  # F1 shares: a point of F1 per unit
+
+
+DESIGNS = {"anytime": dict(time_uniform=True, wave=WAVE),
+           "planned": dict(time_uniform=False, planned=True, wave=WAVE,
+                           max_repetitions=CONTINUED)}
+
+
+def _clears(v) -> bool:
+    """The interval the verdict read clears the threshold of the direction it names."""
+    up, down = share_bounds(THRESHOLD, v.snr0)
+    normal = v.path == "normal"
+    if v.decision == v.conclusion:
+        return v.reproducibility_low >= (THRESHOLD if normal else up)
+    if v.decision not in ("undecided", "none", "degenerate", "equivalent"):
+        # the opposite direction: its quantity is 1 - P(x > 0) on the normal path
+        return 1 - v.reproducibility_high >= THRESHOLD if normal else True
+    if v.decision == "none":
+        return v.reproducibility_low > 1 - THRESHOLD and v.reproducibility_high < THRESHOLD \
+            if normal else v.reproducibility_high < up
+    return True
+
+
+@pytest.mark.parametrize("design", sorted(DESIGNS))
+@pytest.mark.parametrize("law,snr", [("normal", 0.0), ("left-skewed", -1.2)])
+def test_a_decided_verdict_is_never_taken_back(design, law, snr):
+    taken_back, decided = 0, 0
+    for study in _studies(law, snr, 15, seed=int(10 * abs(snr)) + len(law)):
+        first = None
+        for r in range(WAVE, CONTINUED + 1, WAVE):
+            v = verdict(study[:r], **DESIGNS[design])
+            assert _clears(v), (r, v)
+            if first is None and v.decision != "undecided":
+                first = v
+                assert v.decided_at == r and f"at R = {r}" in v.claim
+            elif first is not None:
+                taken_back += (v.decision, v.decided_at, v.claim) != \
+                    (first.decision, first.decided_at, first.claim)
+        decided += first is not None
+    assert decided >= 3, f"too few decided studies to test anything ({decided})"
+    assert taken_back == 0
+
+
+def test_a_later_rejection_of_the_normal_model_does_not_undo_the_decision():
+    """Ten clear estimates decide at R = 10; an outlier at R = 11 makes Shapiro-Wilk reject
+    the normal model, which once re-read the whole study on the distribution-free path
+    (undecided at R = 15). The verdict, its path and its interval stay those of R = 10."""
+    rng = np.random.default_rng(7)
+    clear = 0.03 + 0.01 * rng.standard_normal(10)
+    values = np.r_[clear, -0.2, 0.03 + 0.01 * rng.standard_normal(4)]
+    at_ten = verdict(values[:10], time_uniform=True, wave=WAVE)
+    later = verdict(values, time_uniform=True, wave=WAVE)
+    assert at_ten.decision == later.decision == "A>B"
+    assert later.decided_at == 10 and later.path == "normal"
+    assert later.claim == at_ten.claim == \
+        f"Phi(SNR) >= {at_ten.reproducibility_low:.2f} at R = 10, normal model"
+    assert at_ten.reproducibility_low >= THRESHOLD
+    # the SNR printed beside it is R's, narrowed by the later look
+    assert later.snr_low >= at_ten.snr_low
+
+
+def test_the_claim_names_the_direction_it_decides():
+    rng = np.random.default_rng(2)
+    b_better = -0.02 + 0.01 * rng.standard_normal(30)
+    v = verdict(b_better)
+    assert v.decision == "B>A"
+    assert v.claim == f"Phi(-SNR) >= {1 - v.reproducibility_high:.2f} at R = 30, normal model"
+    assert 1 - v.reproducibility_high >= THRESHOLD
+    tied = np.round(0.03 + 0.01 * rng.standard_normal(80), 2)  # ties: distribution-free
+    v = verdict(tied)
+    assert v.path == "distribution-free" and v.decision == "A>B"
+    assert v.claim.startswith("share P(A - B > 0) >= ") and "normal model" not in v.claim
+    assert v.reproducibility_low >= THRESHOLD
