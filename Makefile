@@ -15,10 +15,13 @@ env: $(STAMP)
 
 # The lock includes the optional `transformers` extra (pyproject.toml), so make test tests it.
 # torch comes first and alone so that pip takes the CPU wheel (torch==2.13.0) and never
-# resolves the several-GB CUDA build as a side effect of another package's range.
+# resolves the several-GB CUDA build as a side effect of another package's range; where pip is
+# not pointed at CPU wheels, TORCH_INDEX=https://download.pytorch.org/whl/cpu takes them from
+# PyTorch's own index (docs/guide.md, Install).
+TORCH_INDEX ?=
 $(STAMP): pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet torch==2.13.0
+	$(BIN)/pip install --quiet torch==2.13.0 $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX))
 	$(BIN)/pip install --quiet -r requirements.lock
 	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e .
 	touch $@
