@@ -243,5 +243,4 @@ def calibration_note(repetitions: int) -> str:
     return (f"{reading}: with A and B of one distribution, eps_min < 0.5 in "
             f"{100 * size.normal:.1f}% (normal) and {100 * size.skewed:.1f}% (skewed) of "
             f"studies at R = {size.repetitions}, confidence 0.95 (eps_min < 0.2: "
-            f"{100 * max(size.normal_strict, size.skewed_strict):.1f}% at most; "
-            f"docs/statistics.md)")
+            f"{100 * max(size.normal_strict, size.skewed_strict):.1f}% at most)")

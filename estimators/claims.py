@@ -105,10 +105,10 @@ def calibration_note(test: str) -> str:
     if worst > LIBERAL_ABOVE:
         law = "under skew" if measured.skewed >= measured.normal else "for normal differences"
         return (f"liberal, measured size {100 * worst:.1f}% at alpha 0.05 {law} "
-                f"({design}; docs/statistics.md)")
+                f"({design}, simulated)")
     if worst < CONSERVATIVE_BELOW:
         return (f"conservative, measured size at most {100 * worst:.1f}% at alpha 0.05 for "
-                f"normal and skewed differences ({design}; docs/statistics.md)")
+                f"normal and skewed differences ({design}, simulated)")
     return ""
 
 

@@ -173,7 +173,7 @@ def test_every_claims_test_has_a_measured_size():
 
 def test_calibration_notes_flag_liberal_and_conservative_tests_with_their_size():
     assert calibration_note("corrected_resampled_t") == (
-        "liberal, measured size 9.7% at alpha 0.05 under skew (J = 6; docs/statistics.md)")
+        "liberal, measured size 9.7% at alpha 0.05 under skew (J = 6, simulated)")
     blocked = calibration_note("blocked_3x2_t")
     assert blocked.startswith("conservative, measured size at most 0.6% at alpha 0.05")
     assert "rho1 = -0.2, rho2 = 0" in blocked

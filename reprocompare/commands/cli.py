@@ -556,21 +556,26 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_parser(sub)  # reprocompare/commands/plan.py
 
     expected = sub.add_parser(
-        "expected-max", help="expected validation performance against budget (seeds 001/002)",
+        "expected-max",
+        help="expected validation performance against budget (Dodge et al. 2019, Tang et al. "
+             "2020)",
         description="Expected maximum validation score of n random-search trials, n = 1..N, "
                     "from N observed scores (one per line; an optional second column is the "
                     "trial's runtime in seconds).")
     expected.add_argument("file", type=Path)
     expected.add_argument("--estimator", choices=["unbiased", "meanmax"], default="unbiased",
-                          help="unbiased U-statistic (Tang et al., default) or Dodge et al.'s")
+                          help="the unbiased U-statistic of Tang et al. (2020; the default) or "
+                               "Dodge et al.'s (2019) MeanMax")
     expected.add_argument("--json", action="store_true", help="print JSON")
     expected.set_defaults(run=cmd_expected_max)
 
     bias = sub.add_parser(
-        "expected-max-bias", help="simulate the bias of both expected-max estimators (seed 002)",
-        description="Reproduce Tang et al.'s finding: on a known score distribution Dodge et "
-                    "al.'s estimator (MeanMax) is biased low and the U-statistic is not. Prints "
-                    "each estimator's bias and its Monte Carlo standard error at several budgets.")
+        "expected-max-bias",
+        help="simulate the bias of both expected-max estimators (Tang et al. 2020)",
+        description="Reproduce Tang et al.'s (2020) finding: on a known score distribution Dodge "
+                    "et al.'s (2019) estimator (MeanMax) is biased low and the U-statistic is "
+                    "not. Prints each estimator's bias and its Monte Carlo standard error at "
+                    "several budgets.")
     bias.add_argument("--distribution", choices=["normal", "beta"], default="normal",
                       help="Normal(0.8, 0.05) clipped to [0, 1], or Beta(16, 4) (normal)")
     bias.add_argument("--trials", type=_bounded("--trials"), default=50,
