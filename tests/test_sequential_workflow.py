@@ -220,6 +220,9 @@ def test_plain_snakemake_on_a_sequential_study_warns_that_it_runs_the_configs_r(
     assert "repetitions = 10 from " in alone.stderr and \
         "more than stopping.max_repetitions = 6, not the R the study has reached" in \
         alone.stderr and "waves of 2" in alone.stderr, alone.stderr
+    # the commands that run the waves, both of them (the guide gives `run` for a study folder)
+    assert "`reprocompare run DIR`" in alone.stderr and \
+        f"`reprocompare sequential --configfile {path} --directory DIR`" in alone.stderr
     driven = snakemake(tmp_path, *command, "--config", "repetitions=4", cores=None, check=False)
     assert driven.returncode == 0 and "warning: stopping" not in driven.stderr, driven.stderr
 

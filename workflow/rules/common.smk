@@ -92,12 +92,14 @@ if workflow.is_main_process:
             if config["repetitions"] > stopping["max_repetitions"]
             else ""
         )
+        # the two commands that run waves, as the guide gives them: `run` for a study folder
+        # (init's), `sequential` for a config kept elsewhere; each passes the R reached
         print(
             f"reprocompare: warning: stopping.enabled: this run takes repetitions = "
             f"{config['repetitions']} from {CONFIG_SOURCE}{beyond}, not the R the study has "
-            f"reached; a sequential study grows in waves of {stopping['wave']} and rebuilds "
-            f"with `reprocompare sequential --configfile {CONFIG_SOURCE} --directory DIR`, "
-            f"which passes that R",
+            f"reached; a sequential study grows in waves of {stopping['wave']}, which "
+            f"`reprocompare run DIR` (a study folder with its config.yaml) or `reprocompare "
+            f"sequential --configfile {CONFIG_SOURCE} --directory DIR` runs, passing that R",
             file=sys.stderr,
         )
 
