@@ -117,6 +117,52 @@ def _decompress(path: Path, data: bytes) -> bytes:
                         path=path, line=text.count(b"\n") + 1) from None
 
 
+#: byte-order marks of the encodings a text in which every character takes 2 or 4 bytes
+_WIDE_MARKS = ((b"\xff\xfe\x00\x00", "UTF-32LE"), (b"\x00\x00\xfe\xff", "UTF-32BE"),
+               (b"\xff\xfe", "UTF-16LE"), (b"\xfe\xff", "UTF-16BE"))
+
+
+def _wide_encoding(data: bytes) -> str | None:
+    """"UTF-16LE (a byte-order mark)", "UTF-16BE" ... where ``data`` reads as that: a mark, or
+    (without one) a NUL in nearly every other byte, as ASCII letters give in UTF-16."""
+    for mark, name in _WIDE_MARKS:
+        if data.startswith(mark):
+            try:
+                data[len(mark):].decode(name)
+            except UnicodeDecodeError:
+                return None
+            return f"{name} (its byte-order mark says so)"
+    sample = data[:4096]
+    if len(sample) < 8 or sample.count(0) < len(sample) // 3:
+        return None
+    for name, nuls in (("UTF-16LE", sample[1::2]), ("UTF-16BE", sample[0::2])):
+        if nuls.count(0) >= 0.9 * len(nuls):
+            try:
+                data[:len(data) - len(data) % 2].decode(name)
+            except UnicodeDecodeError:
+                return None
+            return f"{name} (a NUL byte beside every letter)"
+    return None
+
+
+def _eight_bit_hint(data: bytes, start: int) -> str:
+    """Where bytes that are not UTF-8 read as Latin-1 or Windows-1252 text (accents of a
+    Western European corpus, not binary junk): that encoding named, with how to convert."""
+    for name in ("cp1252", "latin-1"):
+        try:
+            text = data.decode(name)
+        except UnicodeDecodeError:
+            continue
+        controls = sum(1 for char in text if ord(char) < 32 and char not in "\t\n\r")
+        if controls > len(text) // 1000:
+            return ""
+        char = bytes([data[start]]).decode(name)
+        return (f": it looks like Latin-1 or Windows-1252 text (that byte is {char!r} there); "
+                f"convert it to UTF-8 first (e.g. iconv -f "
+                f"{'WINDOWS-1252' if name == 'cp1252' else 'LATIN1'} -t UTF-8)")
+    return ""
+
+
 def read_lines(path: str | Path) -> tuple[list[str], str]:
     """The lines of a text file (gzip detected by its magic bytes) and its sha256.
 
@@ -145,13 +191,18 @@ def read_lines(path: str | Path) -> tuple[list[str], str]:
     data = _decompress(path, data)
     if not data.strip():
         raise UserError("empty file: no tokens", path=path, line=1)
+    wide = _wide_encoding(data)
+    if wide is not None:
+        raise UserError(f"not UTF-8 text: it is in {wide}; convert it to UTF-8 first "
+                        f"(e.g. iconv -f {wide.split(' ')[0]} -t UTF-8)", path=path)
     nul = data.find(b"\0")
     if nul >= 0:
         raise UserError("not a text file (NUL byte)", path=path, line=data.count(b"\n", 0, nul) + 1)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise UserError(f"not UTF-8 text (byte 0x{data[error.start]:02x})", path=path,
+        raise UserError(f"not UTF-8 text (byte 0x{data[error.start]:02x})"
+                        + _eight_bit_hint(data, error.start), path=path,
                         line=data.count(b"\n", 0, error.start) + 1) from None
     text = text.removeprefix("\ufeff")
     # split on "\n" only: str.splitlines would also split on form feeds and U+2028 inside tokens
@@ -300,11 +351,15 @@ def _check_scheme(path: Path, sentences: list[Sentence], scheme: str, ill_formed
     if ill_formed == "error":
         k, i = bad[0]
         sentence = sentences[k]
+        # every fault by its line and tag (a few), so that a stray tag is found, not a scheme
+        faults = [f"{sentences[j].line + t} {sentences[j].tags[t]!r}" for j, t in bad[:5]]
+        more = f" and {len(bad) - 5} more" if len(bad) > 5 else ""
         raise UserError(
             f"{sentence.tags[i]!r} is not well-formed {scheme}, the scheme of this corpus "
-            f"({len(bad)} of {len(sentences)} sentences are not; mixed tag schemes?). Fix the "
-            "tags, or let ill_formed=repair re-encode them as conlleval reads them",
-            path=path, line=sentence.line + i)
+            f"({len(sentences) - len(bad)} of {len(sentences)} sentences are well-formed "
+            f"{scheme}; the first bad tag of each that is not, by line: "
+            f"{', '.join(faults)}{more}). Fix those tags, or let ill_formed=repair re-encode "
+            "them as conlleval reads them", path=path, line=sentence.line + i)
     for k, _ in bad:  # repair: same chunks (conlleval's reading), written in the corpus's scheme
         sentence = sentences[k]
         sentences[k] = replace(sentence, tags=tuple(convert(sentence.tags, scheme)))

@@ -277,11 +277,13 @@ def detect_scheme(sequences: Iterable[Sequence[str]]) -> tuple[str, list[tuple[i
     """The scheme of a corpus, and where its sequences are not well-formed in that scheme.
 
     Returns ``(scheme, ill_formed)`` with ``ill_formed`` a list of ``(sequence index, token
-    index)``, the first bad tag of every ill-formed sequence. IOBES is recognised by any E- or S-
-    tag. Otherwise the evidence is counted by sequence: a chunk opened by I- is IOB1, a B- that
-    follows no chunk of its type is IOB2, and the majority wins (ties and no evidence: IOB2).
-    Counting keeps one annotation slip (CoNLL-2002 Spanish has one chunk per file that crosses a
-    sentence break) from turning a whole corpus into IOB1; the slip is reported as ill-formed.
+    index)``, the first bad tag of every ill-formed sequence. The evidence for IOB1 and IOB2 is
+    counted by sequence: a chunk opened by I- is IOB1, a B- that follows no chunk of its type is
+    IOB2, and the majority wins (ties and no evidence: IOB2). An E- or S- tag makes it IOBES
+    where IOBES leaves no more sequences ill-formed than that. Counting keeps one annotation
+    slip (CoNLL-2002 Spanish has one chunk per file that crosses a sentence break; a stray E-
+    in an IOB2 corpus) from changing the scheme of a whole corpus; the slip is reported as
+    ill-formed.
 
     Parameters
     ----------
@@ -298,13 +300,23 @@ def detect_scheme(sequences: Iterable[Sequence[str]]) -> tuple[str, list[tuple[i
     for tags in sequences:
         for found in _evidence(tags):
             votes[found] += 1
+    scheme = "IOB1" if votes["IOB1"] > votes["IOB2"] else "IOB2"
+    ill_formed = _ill_formed(sequences, scheme)
     if votes["IOBES"]:
-        scheme = "IOBES"
-    else:
-        scheme = "IOB1" if votes["IOB1"] > votes["IOB2"] else "IOB2"
-    ill_formed = []
+        # an E- or S- tag says IOBES only where IOBES fits at least as many sentences: one
+        # stray E- in an IOB2 corpus is that sentence's fault, not the other sentences'
+        as_iobes = _ill_formed(sequences, "IOBES")
+        if len(as_iobes) <= len(ill_formed):
+            scheme, ill_formed = "IOBES", as_iobes
+    return scheme, ill_formed
+
+
+def _ill_formed(sequences: list[Sequence[str]], scheme: str) -> list[tuple[int, int]]:
+    """(sequence index, token index) of the first bad tag of every sequence ill-formed in
+    ``scheme``."""
+    found = []
     for s, tags in enumerate(sequences):
         i = first_violation(tags, scheme)
         if i is not None:
-            ill_formed.append((s, i))
-    return scheme, ill_formed
+            found.append((s, i))
+    return found

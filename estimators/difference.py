@@ -38,6 +38,19 @@ def _finite(values: np.ndarray, name: str, what: str = "F1 scores") -> np.ndarra
     return values
 
 
+def _f1(values: np.ndarray, name: str) -> np.ndarray:
+    """``values`` when every one is an F1 score: finite, in [0, 1] (a fraction; F1 points, or
+    a difference given for a score, would make every estimate a hundred times too large, or
+    meaningless)."""
+    values = _finite(values, name)
+    bad = np.flatnonzero((values < 0) | (values > 1))
+    if bad.size:
+        where = "" if values.ndim == 0 else f"[{int(bad[0])}]"
+        raise ValueError(f"{name}{where} is {float(values.flat[bad[0]])!r}: an F1 score lies in "
+                         "[0, 1] (a fraction, not F1 points)")
+    return values
+
+
 def holdout(f1_a: float, f1_b: float) -> float:
     """The standard-split estimate: F1_A - F1_B on the single validation set.
 
@@ -51,7 +64,7 @@ def holdout(f1_a: float, f1_b: float) -> float:
     float
         The estimate of A - B.
     """
-    return float(_finite(np.float64(f1_a), "f1_a")) - float(_finite(np.float64(f1_b), "f1_b"))
+    return float(_f1(np.float64(f1_a), "f1_a")) - float(_f1(np.float64(f1_b), "f1_b"))
 
 
 def fold_differences(f1_a: Sequence[float], f1_b: Sequence[float]) -> np.ndarray:
@@ -71,7 +84,7 @@ def fold_differences(f1_a: Sequence[float], f1_b: Sequence[float]) -> np.ndarray
     if f1_a.shape != f1_b.shape or f1_a.ndim != 1 or not len(f1_a):
         raise ValueError(f"need two equal-length, non-empty lists of fold scores, got "
                          f"{f1_a.shape} and {f1_b.shape}")
-    return _finite(f1_a, "f1_a") - _finite(f1_b, "f1_b")
+    return _f1(f1_a, "f1_a") - _f1(f1_b, "f1_b")
 
 
 def repeated_holdout(f1_a: Sequence[float], f1_b: Sequence[float]) -> float:
@@ -280,7 +293,7 @@ def bcv_estimates(fold_f1: dict[str, Sequence[float]], vote_f1: dict[str, float]
     """
     differences = fold_differences(fold_f1["A"], fold_f1["B"])
     average = float(differences.mean())
-    voted = float(vote_f1["A"]) - float(vote_f1["B"])
+    voted = holdout(vote_f1["A"], vote_f1["B"])  # each vote's F1 checked as a fold's
     mixed, chose = mixture(voted, average)
     per_model = {name: {"avg": float(np.mean(fold_f1[name])), "vote": float(vote_f1[name])}
                  for name in ("A", "B")}

@@ -2,8 +2,8 @@
 counts.tsv.gz, a table of every strategy's JSON records (records.jsonl), no split.json.
 `reprocompare resume` writes the files back before a run reads them; the checks of every
 committed record do the same here: :func:`committed_copy` copies what git holds and writes the
-records back from the tables (:func:`reprocompare.base.records.restore_repetitions`, resume's
-own), and :func:`derived_split` derives a split from the records that stay (settings.json:
+records back from the tables (:func:`reprocompare.base.run_records.restore_tabulated`, resume's
+own: a damaged line stops the copy), and :func:`derived_split` derives a split from the records that stay (settings.json:
 strategy, its k/m/ratio and seed; corpus.json: the prepared corpus's size and sha256)."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from reprocompare.base.records import restore_repetitions
+from reprocompare.base.run_records import restore_tabulated
 from reprocompare.splitters import split_document
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,7 +30,8 @@ def committed_copy(target: Path) -> list[Path]:
         (target / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(ROOT / name, target / name)
     for strategy in target.glob("studies/*/results/compare/*/*/*"):
-        restore_repetitions(strategy)
+        _, damaged = restore_tabulated(strategy)
+        assert not damaged, "; ".join(map(str, damaged))
     return sorted(target.glob("studies/*/results/compare/*/*/*/rep*"))
 
 

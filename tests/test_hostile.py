@@ -13,6 +13,7 @@ benchmarks/RESULTS.md.
 from __future__ import annotations
 
 import contextlib
+import datetime
 import gzip
 import io
 import json
@@ -27,6 +28,8 @@ import numpy as np
 import pytest
 
 from reprocompare.base.errors import UserError
+from reprocompare.base.records import TABULATED, tabulate_repetitions
+from reprocompare.base.run_records import finished, restore_tabulated
 from reprocompare.commands import cli
 from reprocompare.commands.resume import run_problem
 from reprocompare.estimators import difference, expected_max, expected_max_bias, reproducibility
@@ -113,6 +116,33 @@ def _corpus_cases() -> list[Case]:
         cases.append(Case("corpus", f"ill-formed tag {tag!r} at line {i + 1}",
                           _with_line(i, LINES[i].rsplit(" ", 1)[0] + " " + tag), REFUSAL,
                           "corpus.conll"))
+    # the encoding named (issue 50): a corpus saved as UTF-16 or UTF-32, or in Latin-1
+    accented = GOOD.replace("Tulsa", "Tulsá")
+    cases += [
+        Case("corpus", "UTF-16 with a byte-order mark", GOOD.encode("utf-16"), REFUSAL,
+             "corpus.conll: not UTF-8 text: it is in UTF-16LE (its byte-order mark says so); "
+             "convert it to UTF-8 first (e.g. iconv -f UTF-16LE -t UTF-8)"),
+        Case("corpus", "UTF-16BE without a mark", GOOD.encode("utf-16-be"), REFUSAL,
+             "it is in UTF-16BE (a NUL byte beside every letter)"),
+        Case("corpus", "UTF-16LE without a mark", GOOD.encode("utf-16-le"), REFUSAL,
+             "it is in UTF-16LE"),
+        Case("corpus", "UTF-32 with a byte-order mark", GOOD.encode("utf-32"), REFUSAL,
+             "it is in UTF-32LE"),
+        Case("corpus", "UTF-16, gzipped", gzip.compress(GOOD.encode("utf-16")), REFUSAL,
+             "it is in UTF-16LE"),
+        Case("corpus", "Latin-1", accented.encode("latin-1"), REFUSAL,
+             "corpus.conll:5: not UTF-8 text (byte 0xe1): it looks like Latin-1 or "
+             "Windows-1252 text (that byte is 'á' there)"),
+        Case("corpus", "Windows-1252", GOOD.replace("Tulsa", "Tulsa\u20ac").encode("cp1252"),
+             REFUSAL, "(byte 0x80): it looks like Latin-1 or Windows-1252 text"),
+    ]
+    # one stray tag of another scheme: named by its line, the scheme of the rest kept
+    for n, i in enumerate(TOKEN_LINES[11::len(TOKEN_LINES) // 4][:4]):
+        token = LINES[i].rsplit(" ", 1)
+        stray = ("E-", "S-")[n % 2] + (token[1].split("-", 1)[1] if "-" in token[1] else "NP")
+        cases.append(Case("corpus", f"a stray {stray[:2]} tag at line {i + 1}",
+                          _with_line(i, f"{token[0]} {stray}"), REFUSAL,
+                          f"corpus.conll:{i + 1}: {stray!r} is not well-formed IOB2"))
     cases += [
         Case("corpus", "the test corpus", GOOD.encode(), ACCEPTANCE),
         Case("corpus", "Windows line endings", GOOD.replace("\n", "\r\n").encode(), ACCEPTANCE),
@@ -192,6 +222,25 @@ def _cli_cases() -> list[Case]:
         Case("cli", "unknown command", ["train"], REFUSAL, "invalid choice"),
         Case("cli", "split without --strategy", SPLIT, REFUSAL, "--strategy"),
     ]
+    # what a user types into init and run (issue 50): an unset shell variable, cores below 1,
+    # run's own help after DIR
+    study = "{tmp}/study"
+    cases += [
+        Case("cli", "init '' (an unset variable)", ["init", "", "--corpus", str(TINY)], REFUSAL,
+             "DIR: is empty (an unset shell variable?)"),
+        Case("cli", "init --corpus ''", ["init", study, "--corpus", ""], REFUSAL,
+             "--corpus: is empty"),
+        Case("cli", "init --corpus 2002.conll", ["init", study, "--corpus", "{tmp}/2002.conll"],
+             ACCEPTANCE),
+        Case("cli", "init --corpus 123.conll.gz", ["init", study, "--corpus",
+                                                    "{tmp}/123.conll.gz"], ACCEPTANCE),
+        Case("cli", "run DIR --help", ["run", study, "--help"], ACCEPTANCE),
+        Case("cli", "run DIR -h", ["run", study, "-h"], ACCEPTANCE),
+    ]
+    for cores in (["--cores", "-3"], ["--cores", "0"], ["-c0"], ["--jobs=0"], ["-j", "-1"],
+                  ["--cores", "two"]):
+        cases.append(Case("cli", f"run DIR {' '.join(cores)}", ["run", study, *cores], REFUSAL,
+                          "is not a number of cores: give a whole number of at least 1"))
     return cases
 
 
@@ -246,6 +295,9 @@ API = {"avg": difference.avg, "repeated_holdout": difference.repeated_holdout,
        "model_interval": reproducibility.model_interval, "snr": reproducibility.snr,
        "snr_exact_interval": reproducibility.snr_exact_interval,
        "reproducibility": reproducibility.reproducibility,
+       "repetitions_for_snr": reproducibility.repetitions_for_snr,
+       "bcv_estimates": difference.bcv_estimates,
+       "fold_differences": difference.fold_differences,
        "expected_max": expected_max.expected_max, "simulate_bias": expected_max_bias.simulate_bias}
 
 
@@ -279,6 +331,21 @@ def _api_cases() -> list[Case]:
         ("simulate_bias", (), {"n_trials": 0}, "n_trials"),
         ("simulate_bias", (), {"n_simulations": 1}, "n_simulations"),
         ("simulate_bias", (), {"n_trials": 10_000, "n_simulations": 10_000}, "memory"),
+        # what the CLI refuses, refused by the API too (issue 50)
+        ("bcv_estimates", ({"A": [0.5, 5.0], "B": [0.4, 0.3]}, {"A": 0.5, "B": 0.4}), {},
+         "f1_a[1] is 5.0: an F1 score lies in [0, 1]"),
+        ("bcv_estimates", ({"A": [0.5, 0.6], "B": [0.4, 0.3]}, {"A": 50.0, "B": 0.4}), {},
+         "f1_a is 50.0: an F1 score lies in [0, 1] (a fraction, not F1 points)"),
+        ("bcv_estimates", ({"A": [0.5, 0.6], "B": [0.4, 0.3]}, {"A": 0.5, "B": NAN}), {},
+         "f1_b is nan"),
+        ("holdout", (1.5, 0.5), {}, "f1_a is 1.5: an F1 score lies in [0, 1]"),
+        ("fold_differences", ([0.5, 0.6], [-0.1, 0.3]), {}, "f1_b[0] is -0.1"),
+        ("avg", ([0.5, 0.6], [0.4, 30.0]), {}, "f1_b[1] is 30.0"),
+        ("repetitions_for_snr", (NAN,), {}, "snr_value must be a number or an infinity, got nan"),
+        ("repetitions_for_snr", (None,), {}, "snr_value must be a number"),
+        ("repetitions_for_snr", (1.0, 0.0), {}, "half_width must be a positive number"),
+        ("repetitions_for_snr", (1.0, NAN), {}, "half_width"),
+        ("repetitions_for_snr", (1.0,), {"confidence": 1.0}, "confidence must lie in (0, 1)"),
     ]
     accepted = [
         ("avg", ([0.5, 0.6], [0.4, 0.3]), {}), ("mixture", (0.02, 0.01), {}),
@@ -287,6 +354,8 @@ def _api_cases() -> list[Case]:
         ("snr", ([1e300, 2e300, 3e300],), {}), ("snr", ([1e-300, 2e-300, 3e-300],), {}),
         ("snr", ([0.0, 0.0],), {}), ("snr", ([0.1, 0.1],), {}),
         ("expected_max", ([0.5] * 3,), {"estimator": "meanmax"}),
+        ("bcv_estimates", ({"A": [0.0, 1.0], "B": [1.0, 0.0]}, {"A": 1.0, "B": 0.0}), {}),
+        ("repetitions_for_snr", (INF,), {}), ("repetitions_for_snr", (0.5,), {}),
     ]
     return ([Case("api", f"{name}{args}{kwargs or ''}", (name, args, kwargs), REFUSAL, fragment)
              for name, args, kwargs, fragment in refused]
@@ -331,15 +400,41 @@ def _config_cases() -> list[Case]:
         (("significance",), {"resamples": 10}, "significance.resamples"),
         (("models",), _DELETE, "models"),
     ]
+    # names YAML reads as a number, a boolean, null or a date (issue 50), and a value in
+    # exponent form that YAML 1.1 reads as text
+    pair = {"a": "crf", "b": "maj", "corpora": ["tiny"]}
+    refused += [
+        (("comparisons", 7), pair, "comparisons: the name 7 is read by YAML as the number 7"),
+        (("comparisons", 1.5), pair, "comparisons: the name 1.5"),
+        (("comparisons", None), pair, "comparisons: the name None is read by YAML as null"),
+        (("comparisons", False), pair, "the boolean false, not as a name"),
+        (("comparisons", datetime.date(2002, 1, 1)), pair, "the date 2002-01-01"),
+        (("corpora", 2002), {"path": str(TINY)}, "corpora: the name 2002"),
+        (("models", True), {"type": "majority", "scheme": "IOBES"},
+         "models: the name True is read by YAML as the boolean true"),
+        (("models", "crf", 3), 1, "models.crf: the name 3"),
+        (("comparisons", "p", "corpora"), [2002],
+         "comparisons.p.corpora.0: 2002 is not of type 'string': YAML reads it as the number"),
+        (("comparisons", "p", "a"), True, "YAML reads it as the boolean true"),
+        (("models", "crf", "label"), None, "write it in quotes (e.g. 'null')"),
+        (("corpora", "tiny", "label"), datetime.date(2002, 1, 1), "the date 2002-01-01"),
+        (("verdict",), {"rope": "1e-3"}, "verdict.rope: '1e-3' is not of type 'number', 'null': "
+                                         "YAML reads 1e-3 as text; write it as 1.0e-3"),
+        (("verdict",), {"rope": "5E2"}, "write it as 5.0e+2"),
+    ]
     accepted = [((), None), (("repetitions",), 2), (("repetitions",), 5000),
                 (("seed",), 2**40), (("strategies",), {"bcv": {"m": 15}}),
-                (("keep_predictions",), True)]
+                (("keep_predictions",), True), (("comparisons", "7"), pair),
+                (("corpora", "2002"), {"path": str(TINY)}), (("verdict",), {"rope": 1.0e-3})]
     def shown(value):
         return "deleted" if value is _DELETE else f"= {value!r}"[:60]
 
-    return ([Case("config", f"{'.'.join(path)} {shown(value)}", (path, value), REFUSAL, frag)
+    def named(path):
+        return ".".join(repr(p) if not isinstance(p, str) or p.isdigit() else p for p in path)
+
+    return ([Case("config", f"{named(path)} {shown(value)}", (path, value), REFUSAL, frag)
              for path, value, frag in refused]
-            + [Case("config", f"{'.'.join(path) or 'the base config'} {shown(value)}",
+            + [Case("config", f"{named(path) or 'the base config'} {shown(value)}",
                     (path, value), ACCEPTANCE) for path, value in accepted])
 
 
@@ -437,6 +532,101 @@ def good_run(root: Path) -> Path:
     return run
 
 
+# ------------------------------------------------------------------------ a committed table
+
+def _line_edit(edit, line: int = 2):
+    """Damage line ``line`` of a strategy's records.jsonl: ``edit(record)`` changes the parsed
+    line (returning None), or ``edit`` is a function of the line's text to the new text."""
+    def damage(table: Path) -> None:
+        lines = table.read_text().splitlines()
+        text = lines[line - 1]
+        if getattr(edit, "on_text", False):
+            lines[line - 1] = edit(text)
+        else:
+            record = json.loads(text)
+            edit(record)
+            lines[line - 1] = json.dumps(record, separators=(",", ":"))
+        table.write_text("\n".join(lines) + "\n")
+    return damage
+
+
+def _on_text(edit):
+    edit.on_text = True
+    return edit
+
+
+def _set(*path, value=None, delete=False):
+    def edit(record):
+        target = record
+        for key in path[:-1]:
+            target = target[key]
+        if delete:
+            del target[path[-1]]
+        else:
+            target[path[-1]] = value
+    return edit
+
+
+def _table_cases() -> list[Case]:
+    """A line of a committed study's records.jsonl, damaged (issue 50): each is refused naming
+    the file, the line and the repetition it holds where it can be read, and restores nothing."""
+    nan, inf = float("nan"), float("inf")
+    refused = [
+        ("a NaN estimate", _set("estimates.json", "avg", value=nan),
+         "records.jsonl:2: repetition 1: estimates.json.avg is not a finite number"),
+        ("an infinite fold score", _set("scores.json", "folds", 0, "A", "f1", value=inf),
+         "records.jsonl:2: repetition 1: scores.json.folds.0.A.f1 is not a finite number"),
+        ("a NaN runtime", _set("runtime.json", "folds", 0, "A", value=nan),
+         "records.jsonl:2: repetition 1: runtime.json.folds.0.A is not a finite"),
+        ("the line cut in half", _on_text(lambda text: text[:len(text) // 2]),
+         "records.jsonl:2: not JSON"),
+        ("the line a list", _on_text(lambda text: "[1, 2]"), "records.jsonl:2: not a JSON object"),
+        ("binary junk", _on_text(lambda text: "\x00\x01{"), "records.jsonl:2: not JSON"),
+        ("no repetition", _set("repetition", delete=True),
+         "records.jsonl:2: its repetition is None"),
+        ("repetition 'one'", _set("repetition", value="one"), "its repetition is 'one'"),
+        ("repetition -1", _set("repetition", value=-1), "its repetition is -1"),
+        ("repetition true", _set("repetition", value=True), "its repetition is True"),
+        ("a repetition given twice", _set("repetition", value=0),
+         "records.jsonl:2: repetition 0: line 1 holds this repetition too"),
+        ("a file no job writes", _set("model.bin", value={}),
+         "repetition 1: 'model.bin' is not a file of a repetition's records"),
+        ("an estimate of 5.0", _set("estimates.json", "avg", value=5.0),
+         "repetition 1: estimates.json: avg is 5.0, outside [-1, 1]"),
+        ("an estimate that is text", _set("estimates.json", "avg", value="0.1"),
+         "estimates.json: avg is '0.1', not a number"),
+        ("an unknown strategy", _set("estimates.json", "strategy", value="loo"),
+         "estimates.json: strategy 'loo' is not one of"),
+        ("settings without a split", _set("settings.json", "split", delete=True),
+         "repetition 1: settings.json: lacks split"),
+        ("fold scores that are text", _set("scores.json", "folds", value="many"),
+         "scores.json: folds is 'many', not a list"),
+        ("runtime a list", _set("runtime.json", value=[1]),
+         "runtime.json: not a JSON object"),
+        ("the first line damaged", _line_edit(_set("estimates.json", "vote", value=nan), 1),
+         "records.jsonl:1: repetition 0: estimates.json.vote is not a finite number"),
+    ]
+    accepted = [("the table as written", lambda table: None),
+                ("a blank line between", lambda table: table.write_text(
+                    table.read_text().replace("\n", "\n\n", 1))),
+                ("a line without its estimates",
+                 _line_edit(_set("estimates.json", delete=True)))]
+    return ([Case("table", name, edit if name == "the first line damaged"
+                  else _line_edit(edit), REFUSAL, fragment) for name, edit, fragment in refused]
+            + [Case("table", name, edit, ACCEPTANCE) for name, edit in accepted])
+
+
+def good_table(root: Path) -> Path:
+    """A strategy's directory of two complete repetitions (the good run twice) and its
+    records.jsonl, as `make study-NAME` tabulates it; made once under ``root``."""
+    strategy = root / "good-table" / "bcv"
+    if not (strategy / "records.jsonl").is_file():
+        for repetition in (0, 1):
+            shutil.copytree(good_run(root), strategy / f"rep{repetition}", dirs_exist_ok=True)
+        tabulate_repetitions(strategy)
+    return strategy
+
+
 # ------------------------------------------------------------------------ the world failing
 
 FAILURES = {"Ctrl-C": (KeyboardInterrupt(), 130, "interrupted"),
@@ -479,7 +669,8 @@ def _scores_cases() -> list[Case]:
 
 #: the catalogue
 CASES: list[Case] = [*_corpus_cases(), *_cli_cases(), *_spec_cases(), *_api_cases(),
-                     *_config_cases(), *_resume_cases(), *_world_cases(), *_scores_cases()]
+                     *_config_cases(), *_resume_cases(), *_table_cases(), *_world_cases(),
+                     *_scores_cases()]
 
 
 # ------------------------------------------------------------------------ running a case
@@ -532,6 +723,8 @@ def outcome(case: Case, tmp: Path) -> tuple[str, str]:
         path.write_bytes(case.input)
         return _cli_class(*_main(["split", str(path), "--strategy", "holdout"], tmp))
     if case.family == "cli":
+        (tmp / "2002.conll").write_text(GOOD, encoding="utf-8")
+        (tmp / "123.conll.gz").write_bytes(gzip.compress(GOOD.encode()))
         return _cli_class(*_main(case.input, tmp))
     if case.family == "spec":
         return _library_class(lambda: parse_spec(case.input))
@@ -546,6 +739,17 @@ def outcome(case: Case, tmp: Path) -> tuple[str, str]:
         case.input(run)
         problem = run_problem(run)
         return (ACCEPTANCE, "") if problem is None else (REFUSAL, f"{run}: {problem}")
+    if case.family == "table":
+        strategy = tmp / "bcv"
+        shutil.copytree(good_table(tmp.parent), strategy)
+        for repetition in (0, 1):  # a clone: the records in the table alone
+            for name in TABULATED:
+                (strategy / f"rep{repetition}" / name).unlink()
+        case.input(strategy / "records.jsonl")
+        written, damaged = restore_tabulated(strategy)
+        for line in damaged:  # a damaged line restores nothing
+            assert line.repetition is None or not finished(strategy / f"rep{line.repetition}")
+        return (ACCEPTANCE, "") if not damaged else (REFUSAL, str(damaged[0]))
     if case.family == "world":
         command, failure = case.input
         with _failing(command, failure):
@@ -574,7 +778,8 @@ def shared(tmp_path_factory) -> Path:
 def test_the_catalogue_is_large_and_spans_every_family():
     families = {case.family for case in CASES}
     assert len(CASES) >= 300
-    assert families == {"corpus", "cli", "spec", "api", "config", "resume", "world", "scores"}
+    assert families == {"corpus", "cli", "spec", "api", "config", "resume", "table", "world",
+                        "scores"}
     assert len({str(case) for case in CASES}) == len(CASES), "every case has its own name"
     for family in families:
         classes = {case.expected for case in CASES if case.family == family}

@@ -99,6 +99,9 @@ def test_first_violation():
     ([["B-NP", "E-NP"], ["B-NP", "I-NP", "O"]], "IOBES", [(1, 1)]),
     # mostly IOB2 with one IOB1-style sentence: majority IOB2, the slip is reported
     ([["B-NP"], ["B-VP", "O"], ["O", "I-NP"]], "IOB2", [(2, 1)]),
+    # IOB2 with one stray E- or S-: still IOB2, the stray tag reported (issue 50)
+    ([["B-NP", "I-NP"], ["B-VP", "O"], ["B-NP", "E-NP"]], "IOB2", [(2, 1)]),
+    ([["B-NP", "I-NP"], ["S-VP", "O"], ["B-NP", "I-NP", "B-PP"]], "IOB2", [(1, 0)]),
 ])
 def test_detect_scheme(sequences, scheme, bad):
     assert detect_scheme(sequences) == (scheme, bad)

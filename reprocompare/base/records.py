@@ -7,8 +7,8 @@ writers of every file.
 - Paths: a repetition's run directory, a comparison's summary and claims (patterns named once,
   with every other output's, in :mod:`reprocompare.base.paths`), and the table of a
   strategy's repetitions that a committed study holds in place of their JSON files
-  (:data:`REPETITIONS`: :func:`tabulate_repetitions`, :func:`read_repetitions`,
-  :func:`restore_repetitions`).
+  (:data:`REPETITIONS`: :func:`tabulate_repetitions`, :func:`read_repetitions`; its lines
+  checked and written back by :func:`reprocompare.base.run_records.restore_tabulated`).
 - Formats: the per-sentence counts table (:data:`COUNTS_COLUMNS`, parsed by
   :func:`counts_rows` alone) and CSV text (:func:`csv_text`). A repetition's records are
   checked against one another by :mod:`reprocompare.base.verify`.
@@ -287,35 +287,6 @@ def read_repetitions(strategy_dir: str | Path) -> dict[int, dict[str, Any]]:
             raise UserError("not a line of repetition records", path=path, line=number) \
                 from None
     return out
-
-
-def restore_repetitions(strategy_dir: str | Path) -> list[Path]:
-    """Write each file of records.jsonl that its repetition's directory lacks, as the job
-    wrote it (:func:`write_json_atomic`); the run directories written to. A file that is there
-    is left as it is: the directory is what Snakemake and every check read.
-
-    Parameters
-    ----------
-    strategy_dir : str or os.PathLike
-        The strategy's directory (its repetitions under it).
-
-    Returns
-    -------
-    list of pathlib.Path
-        The run directories written to.
-    """
-    strategy_dir = Path(strategy_dir)
-    written = []
-    for number, files in read_repetitions(strategy_dir).items():
-        run = strategy_dir / f"rep{number}"
-        missing = {name: data for name, data in files.items()
-                   if name in TABULATED and not (run / name).exists()}
-        # estimates.json last, as the job writes it: its presence says the rest is there
-        for name in sorted(missing, key=TABULATED.index):
-            write_json_atomic(run / name, missing[name])
-        if missing:
-            written.append(run)
-    return written
 
 
 def read_json(path: str | Path) -> dict:

@@ -19,6 +19,8 @@ document's own fields by :mod:`reprocompare.splitters`.
 from __future__ import annotations
 
 import gzip
+import json
+import math
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -550,3 +552,153 @@ def write_counts(run_dir: str | Path, data: bytes) -> Path:
         The file written.
     """
     return write_bytes_atomic(Path(run_dir) / paths.COUNTS_FILE, data)
+
+
+# ---- a committed study's table of a strategy's repetitions (records.jsonl) -------------------
+
+#: the records a line of records.jsonl holds, by file name
+TABULATED_RECORDS = {record.name: record for record in (SETTINGS, SCORES, RUNTIME, ESTIMATES)}
+
+
+@dataclass(frozen=True)
+class DamagedLine:
+    """A line of a strategy's records.jsonl that is not a whole record: its file, its line,
+    the repetition it names (None where that cannot be read) and what is wrong, in one line.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The records.jsonl.
+    line : int
+        The line, 1-based.
+    repetition : int or None
+        The repetition the line names.
+    problem : str
+        What is wrong with it.
+    """
+
+    path: Path
+    line: int
+    repetition: int | None
+    problem: str
+
+    def __str__(self) -> str:
+        named = "" if self.repetition is None else f"repetition {self.repetition}: "
+        return f"{self.path}:{self.line}: {named}{self.problem}"
+
+
+def _non_finite(data: Any, key: str = "") -> str | None:
+    """The dotted key of the first NaN or infinity in ``data``, or None (JSON has neither:
+    Python's reader takes NaN and Infinity, a hand's edit or another writer puts them there)."""
+    if isinstance(data, float) and not math.isfinite(data):
+        return key or "(the value)"
+    items = data.items() if isinstance(data, dict) else enumerate(data) \
+        if isinstance(data, list) else ()
+    for name, value in items:
+        found = _non_finite(value, f"{key}.{name}" if key else str(name))
+        if found is not None:
+            return found
+    return None
+
+
+def _tabulated_line(text: str, strategy_dir: Path, seen: dict[int, int]) -> tuple[int, dict]:
+    """(repetition, its files' records) of one line of records.jsonl, each record checked as
+    its reader checks its file; a ValueError saying what is wrong, with the repetition as
+    ``error.repetition`` where the line names one."""
+    try:
+        line = json.loads(text)
+    except ValueError as error:
+        raise ValueError(f"not JSON ({error}; a cut or edited line?)") from None
+    if not isinstance(line, dict):
+        raise ValueError("not a JSON object")
+    repetition = line.pop("repetition", None)
+    if not (_is(repetition, (int,)) and repetition >= 0):
+        raise ValueError(f"its repetition is {repetition!r}, not a repetition's number")
+    try:
+        if repetition in seen:  # which of the two is right cannot be told: neither
+            raise ValueError(f"line {seen[repetition]} holds this repetition too (neither "
+                             "line is restored)")
+        unknown = sorted(set(line) - set(TABULATED_RECORDS))
+        if unknown:
+            raise ValueError(f"{unknown[0]!r} is not a file of a repetition's records")
+        found = _non_finite(line)
+        if found is not None:
+            raise ValueError(f"{found} is not a finite number (NaN or infinity, which no job "
+                             "writes)")
+        for name, data in line.items():
+            try:
+                TABULATED_RECORDS[name].validate(data, strategy_dir / f"rep{repetition}" / name)
+            except UserError as error:
+                raise ValueError(f"{name}: {error.message}") from None
+    except ValueError as error:
+        error.repetition = repetition
+        raise
+    return repetition, line
+
+
+def read_tabulated(strategy_dir: str | Path) -> tuple[dict[int, dict], list[DamagedLine]]:
+    """The whole records of a strategy's records.jsonl by repetition (each file's record by its
+    name, checked as its reader checks the file), and the lines that are not whole: not JSON,
+    a NaN or an infinity, a record its reader refuses, a repetition given twice. A damaged
+    line restores nothing: its repetition is one the next run trains again.
+
+    Parameters
+    ----------
+    strategy_dir : str or os.PathLike
+        The strategy's directory (its repetitions under it).
+
+    Returns
+    -------
+    (dict of int to dict, list of DamagedLine)
+    """
+    strategy_dir = Path(strategy_dir)
+    path = strategy_dir / paths.REPETITIONS.rsplit("/", 1)[1]
+    if not path.is_file():
+        return {}, []
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise UserError(f"cannot read: {error}", path=path) from None
+    records, damaged, seen = {}, [], {}
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            repetition, files = _tabulated_line(line, strategy_dir, seen)
+        except ValueError as error:
+            repetition = getattr(error, "repetition", None)
+            damaged.append(DamagedLine(path, number, repetition, str(error)))
+            records.pop(repetition, None)  # given twice: the first line is not trusted either
+            continue
+        seen[repetition] = number
+        records[repetition] = files
+    return records, damaged
+
+
+def restore_tabulated(strategy_dir: str | Path) -> tuple[list[Path], list[DamagedLine]]:
+    """Write each file of a whole line of records.jsonl that its repetition's directory lacks,
+    as the job wrote it (estimates.json last); (the run directories written to, the damaged
+    lines, of which nothing is written). A file that is there is left as it is: the directory
+    is what Snakemake and every check read.
+
+    Parameters
+    ----------
+    strategy_dir : str or os.PathLike
+        The strategy's directory (its repetitions under it).
+
+    Returns
+    -------
+    (list of pathlib.Path, list of DamagedLine)
+    """
+    strategy_dir = Path(strategy_dir)
+    records, damaged = read_tabulated(strategy_dir)
+    written = []
+    for number, files in records.items():
+        run = strategy_dir / f"rep{number}"
+        missing = {name: data for name, data in files.items() if not (run / name).exists()}
+        # estimates.json last, as the job writes it: its presence says the rest is there
+        for name in sorted(missing, key=list(TABULATED_RECORDS).index):
+            write_json_atomic(run / name, missing[name])
+        if missing:
+            written.append(run)
+    return written, damaged

@@ -15,9 +15,12 @@ run of `make study-NAME`) of its settings.json, scores.json, runtime.json and es
 never its split.json, which its seed gives back byte for byte. Once every repetition's settings
 (its settings.json, else its table's) are checked against the config and the corpus is
 prepared, resume writes the files back as the job wrote them: the JSON records from the table
-(:func:`reprocompare.base.records.restore_repetitions`) and the split (:func:`restore_splits`,
+(:func:`reprocompare.base.run_records.restore_tabulated`) and the split (:func:`restore_splits`,
 from the prepared corpus as the job derived it; a restored split is of the corpus the study's
-committed corpus.json names, or resume stops), before anything reads them.
+committed corpus.json names, or resume stops), before anything reads them. A line of a table
+that is not a whole record (not JSON, a NaN, a record its reader refuses) restores nothing: resume
+names its file, line and repetition, and the repetition is one the next run trains again, as a
+repetition whose files are damaged is.
 
 So :func:`resume` first reads every repetition that claims to be complete (its estimates.json,
 written last, exists) as a rerun would, and checks it against itself
@@ -50,7 +53,8 @@ from reprocompare.base import paths, records
 from reprocompare.base.errors import UserError
 from reprocompare.base.paths import ESTIMATES_FILE, SETTINGS_FILE, SPLIT_FILE
 from reprocompare.base.records import read_json
-from reprocompare.base.run_records import (ESTIMATES, finished, read_settings, read_split,
+from reprocompare.base.run_records import (ESTIMATES, DamagedLine, finished, read_settings,
+                                           read_split, read_tabulated, restore_tabulated,
                                            unfinish, write_split)
 from reprocompare.base.strategies import strategy as strategy_of
 from reprocompare.base.verify import run_problem
@@ -156,9 +160,16 @@ def tabulate(directory: str | Path) -> list[Path]:
     return [path for path in map(records.tabulate_repetitions, strategies) if path]
 
 
+def _strategies(config: dict, directory: Path) -> list[Path]:
+    """The strategy directories of every repetition the config plans."""
+    return list(dict.fromkeys(run_directory(directory, *planned).parent
+                              for planned in planned_runs(config)))
+
+
 def restore_records(config: dict, directory: Path) -> list[Path]:
     """The JSON records of every repetition the config plans, written back from its strategy's
-    records.jsonl where the directory lacks them (a clone); the run directories written.
+    records.jsonl where the directory lacks them (a clone); the run directories written. A
+    damaged line writes nothing (:func:`damaged_records` says which).
 
     Parameters
     ----------
@@ -172,9 +183,41 @@ def restore_records(config: dict, directory: Path) -> list[Path]:
     list of pathlib.Path
         The run directories written to.
     """
-    strategies = dict.fromkeys(run_directory(directory, *planned).parent
-                               for planned in planned_runs(config))
-    return [run for path in strategies for run in records.restore_repetitions(path)]
+    return [run for path in _strategies(config, directory)
+            for run in restore_tabulated(path)[0]]
+
+
+def damaged_records(config: dict, directory: Path) -> list[tuple[DamagedLine, list[Path]]]:
+    """Each line of the study's records.jsonl that is not a whole record, and the repetitions
+    that the next run trains for it: the one it names, or, where the line names none, every
+    repetition of its strategy that has neither a whole line nor a finished directory.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+    directory : pathlib.Path
+        The study's directory.
+
+    Returns
+    -------
+    list of (DamagedLine, list of pathlib.Path)
+    """
+    planned: dict[Path, list[Path]] = {}
+    for key in planned_runs(config):
+        run = run_directory(directory, *key)
+        planned.setdefault(run.parent, []).append(run)
+    found = []
+    for strategy_dir, runs in planned.items():
+        whole, damaged = read_tabulated(strategy_dir)
+        for line in damaged:
+            if line.repetition is not None:
+                trained = [strategy_dir / f"rep{line.repetition}"]
+            else:
+                trained = [run for run in runs if not finished(run)
+                           and int(run.name.removeprefix("rep")) not in whole]
+            found.append((line, [run for run in trained if not finished(run)]))
+    return found
 
 
 def check_settings(config: dict, directory: Path) -> tuple[list[Path], int]:
@@ -198,8 +241,8 @@ def check_settings(config: dict, directory: Path) -> tuple[list[Path], int]:
     claimed, planned, tables = [], planned_runs(config), {}
     for corpus, comparison, strategy, r in planned:
         run = run_directory(directory, corpus, comparison, strategy, r)
-        if run.parent not in tables:
-            tables[run.parent] = records.read_repetitions(run.parent)
+        if run.parent not in tables:  # its whole lines: a damaged one claims nothing
+            tables[run.parent] = read_tabulated(run.parent)[0]
         tabulated = tables[run.parent].get(r, {})
         if not finished(run) and ESTIMATES_FILE not in tabulated:
             continue  # never finished, or cut off: Snakemake plans it as it is
@@ -404,7 +447,15 @@ def resume(config_path: str | Path, directory: str | Path, say=print) -> dict:
     corpora = [paths.CORPUS.format(corpus=name) for name in config["corpora"]]
     _snakemake(config_path, directory, *corpora)
     written = restore_records(config, directory)
-    restored = restore_splits(config, directory, claimed)
+    try:
+        restored = restore_splits(config, directory, claimed)
+    except BaseException:
+        # a repetition restored without its split would pass for finished: every later run
+        # would stop in its summary; without its estimates.json it is one to restore again
+        for run in written:
+            if not (run / SPLIT_FILE).is_file():
+                unfinish(run)
+        raise
     if written or restored:
         say(f"{directory}: the records of {len(written)} repetitions restored from their "
             f"strategies' records.jsonl, the {SPLIT_FILE} of {len(restored)} from their seeds")
@@ -414,7 +465,14 @@ def resume(config_path: str | Path, directory: str | Path, say=print) -> dict:
         unfinish(run)
         say(f"{run}: {problem}; its {ESTIMATES_FILE} is removed, so snakemake trains this "
             "repetition again")
-    stale = _stale_summaries(config, directory, complete, broken, sequential)
+    retrained = []
+    for line, runs in damaged_records(config, directory):
+        retrained += [(run, str(line)) for run in runs]
+        again = (f"snakemake trains {', '.join(run.name for run in runs)} again (and the "
+                 "next `make study-NAME` writes the table anew)") if runs else \
+            "the repetition's own files stand in for it"
+        say(f"{line}; nothing is restored from this line, so {again}")
+    stale = _stale_summaries(config, directory, complete, [*broken, *retrained], sequential)
     for path in stale:
         os.utime(path, (0, 0))  # older than any input: out of date, as Snakemake reads times
     if stale:

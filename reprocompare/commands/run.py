@@ -138,6 +138,40 @@ def _check_writable(directory: Path) -> None:
                             "folder you can write", path=folder)
 
 
+def remove_empty_outputs(directory: Path, say=print) -> list[Path]:
+    """Remove every empty file of the study's results (an output emptied by a hand, ``: >
+    table4.md``, or a disk that filled as it was written): no job writes one, and Snakemake
+    takes any file that exists and is newer than its inputs for done, so it would stay empty.
+    Removed, it is written again by the run, which names it as a target beside the default one
+    (Snakemake does not rerun a job for an output that no target asks for).
+
+    Parameters
+    ----------
+    directory : pathlib.Path
+        The study's directory.
+    say : callable, default print
+        Called with a line naming the files removed.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The files removed.
+    """
+    results = directory / "results"
+    empty = sorted(path for path in results.rglob("*")
+                   if path.is_file() and not path.is_symlink() and path.stat().st_size == 0) \
+        if results.is_dir() else []
+    for path in empty:
+        path.unlink()
+    if empty:
+        shown = ", ".join(str(path.relative_to(directory)) for path in empty[:5])
+        more = f" and {len(empty) - 5} more" if len(empty) > 5 else ""
+        one = len(empty) == 1
+        say(f"{directory}: {shown}{more} {'was' if one else 'were'} empty: removed, so that "
+            f"this run writes {'it' if one else 'them'} again")
+    return empty
+
+
 def _failed(directory: Path, returncode: int) -> UserError:
     """Why snakemake stopped, as far as its exit tells, and what to do."""
     if returncode == EXIT_BAD_ARGUMENTS:
@@ -230,10 +264,14 @@ def run_study(directory: str | Path, arguments: list[str] | None = None, say=pri
         # a plan: no report, no verdicts yet
         _snakemake(config_path, directory, *arguments, say=say)
         return []
+    removed = remove_empty_outputs(directory, say=say)
     if config["stopping"]["enabled"]:
         # sequential: its waves, then the report at the R it stopped at (run_sequential)
         run_sequential(config_path, directory, arguments, say=say)
     else:
-        _snakemake(config_path, directory, *arguments, say=say)
+        # the default target, and the files removed (not all of them are its inputs)
+        targets = ["all", *(str(path.relative_to(directory)) for path in removed)] \
+            if removed else []
+        _snakemake(config_path, directory, *arguments, *targets, say=say)
         write_report(config_path, directory, arguments, say=say)
     return verdict_lines(config, directory)
