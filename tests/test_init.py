@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import gzip
 import os
+import signal
 import stat
+import subprocess
 import sys
+import time
 
 import pytest
 import yaml
@@ -269,3 +272,24 @@ def test_run_says_snakemake_refused_its_arguments_without_a_rerun(tmp_path):
     last = result.stderr.strip().splitlines()[-1]
     assert last == ("reprocompare run: error: study: snakemake refused its arguments (its "
                     "message above): correct them (`reprocompare run -h`, `snakemake --help`)")
+
+
+# ---------------------------------------------------------------- Ctrl-C at start-up
+
+@pytest.mark.parametrize("delay", [0.05, 0.15, 0.3, 0.5, 0.8])
+def test_ctrl_c_at_any_moment_of_start_up_is_one_line(tmp_path, delay):
+    """SIGINT while the command imports its libraries (before main's guard is up) ends as it
+    does later: exit 130 and one line, never a traceback from inside an import. Python itself
+    may still be starting (killed by the signal, no output) or already done (exit 0)."""
+    command = [sys.executable, "-m", "reprocompare", "split", str(TEST_DATA / "tiny.conll"),
+               "--strategy", "bcv", "--m", "15"]
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                               text=True, cwd=tmp_path, env=env)
+    time.sleep(delay)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=120)
+    assert "Traceback" not in err, err
+    assert process.returncode in (0, 130, -signal.SIGINT), (process.returncode, err)
+    if process.returncode == 130:
+        assert len(err.strip().splitlines()) == 1 and err.strip().endswith("interrupted"), err

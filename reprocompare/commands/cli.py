@@ -10,33 +10,40 @@ status 130 for an interrupt, 1 for the rest.
 
 from __future__ import annotations
 
-import argparse
-import errno
-import os
 import sys
-from pathlib import Path
 
-from reprocompare import __version__
-from reprocompare.base.errors import UserError
-from reprocompare import schemas
-from reprocompare.base.paths import ESTIMATES_FILE, SCORES_FILE, SPLIT_FILE
-from reprocompare.base.records import TABLE4_K, dumps_json
-from reprocompare.base.records import write_directory_atomic, write_text_atomic
-from reprocompare.base.strategies import BCV, NAMES, STRATEGIES
-from reprocompare.commands import init, plan, run
-from reprocompare.commands.options import bounded as _bounded
-from reprocompare.commands.options import shown_range as _range
-from reprocompare.commands.resume import resume
-from reprocompare.commands.sequential import run_sequential
-from reprocompare.corpora.conll import check_has_chunks, read_conll, task_corpus
-from reprocompare.corpora.schemes import is_chunk_tag
-from reprocompare.corpora.scoring import conlleval_report, count_chunks
-from reprocompare.models import build_model, catalog, parse_spec
-from reprocompare.models.registry import tagger_class
-from reprocompare.reports.tables import table4_text
-from reprocompare.splitters import dumps, split_document
-from reprocompare.study.config import corpus_seed
-from reprocompare.study.compare import run_comparison, write_comparison
+# Ctrl-C while the imports below load (a second or more on a cold start) is one line and
+# exit status 130, as it is once main() runs, not a traceback from inside an import
+try:
+    import argparse
+    import errno
+    import os
+    from pathlib import Path
+
+    from reprocompare import __version__
+    from reprocompare.base.errors import UserError
+    from reprocompare import schemas
+    from reprocompare.base.paths import ESTIMATES_FILE, SCORES_FILE, SPLIT_FILE
+    from reprocompare.base.records import TABLE4_K, dumps_json
+    from reprocompare.base.records import write_directory_atomic, write_text_atomic
+    from reprocompare.base.strategies import BCV, NAMES, STRATEGIES
+    from reprocompare.commands import init, plan, run
+    from reprocompare.commands.options import bounded as _bounded
+    from reprocompare.commands.options import shown_range as _range
+    from reprocompare.commands.resume import resume
+    from reprocompare.commands.sequential import run_sequential
+    from reprocompare.corpora.conll import check_has_chunks, read_conll, task_corpus
+    from reprocompare.corpora.schemes import is_chunk_tag
+    from reprocompare.corpora.scoring import conlleval_report, count_chunks
+    from reprocompare.models import build_model, catalog, parse_spec
+    from reprocompare.models.registry import tagger_class
+    from reprocompare.reports.tables import table4_text
+    from reprocompare.splitters import dumps, split_document
+    from reprocompare.study.config import corpus_seed
+    from reprocompare.study.compare import run_comparison, write_comparison
+except KeyboardInterrupt:
+    sys.stderr.write("reprocompare: interrupted\n")
+    sys.exit(130)
 
 EXIT_USER_ERROR = 2
 EXIT_FAILURE = 1
@@ -626,8 +633,11 @@ def main(argv: list[str] | None = None) -> int:
     int
         The exit status.
     """
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except KeyboardInterrupt:  # before a command is known
+        print("reprocompare: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     try:
         status = args.run(args)
         sys.stdout.flush()  # a full disk or a closed pipe is found here, not at exit
