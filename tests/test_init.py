@@ -25,7 +25,9 @@ from conftest import TEST_DATA
 from reprocompare.base.errors import UserError
 from reprocompare.commands import run as run_command
 from reprocompare.commands.init import config_text, init_study, model_names, resolved_entry
+from reprocompare.pipeline import significance_jobs
 from reprocompare.study.config import load_yaml, model_entry, validate
+from test_hostile import good_run
 
 TINY = (TEST_DATA / "tiny.conll").read_text()
 
@@ -293,3 +295,33 @@ def test_ctrl_c_at_any_moment_of_start_up_is_one_line(tmp_path, delay):
     assert process.returncode in (0, 130, -signal.SIGINT), (process.returncode, err)
     if process.returncode == 130:
         assert len(err.strip().splitlines()) == 1 and err.strip().endswith("interrupted"), err
+
+
+# ---------------------------------------------------------------- the last tracebacks
+
+def test_run_says_a_corpus_too_small_for_a_strategy_before_snakemake(tmp_path):
+    corpus = tmp_path / "two.conll"
+    corpus.write_text("EU B-ORG\nrejects O\n\nPeter B-PER\nBlackburn I-PER\n\n")
+    init_study(tmp_path / "study", corpus)
+    with pytest.raises(UserError, match="two.conll: too small for bcv: 3x2 BCV needs at least 4 "
+                                        "sentences"):
+        run_command.run_study(tmp_path / "study", ["--cores", "1"])
+    assert not (tmp_path / "study" / ".snakemake").exists()
+
+
+def test_a_test_statistic_these_scores_leave_undefined_is_one_line(tmp_path, monkeypatch):
+    """Data samples of 2 sentences: every fold's A - B equal, the t statistic undefined; the
+    summary job ends in one line naming the repetition, not a ValueError's traceback."""
+    run = good_run(tmp_path)
+
+    def undefined(*args, **kwargs):
+        raise ValueError("all differences are equal: their variance is zero and the t "
+                         "statistic is undefined")
+
+    monkeypatch.setattr(significance_jobs, "repetition_tests", undefined)
+    with pytest.raises(UserError) as raised:
+        significance_jobs._repetition(run, "bcv", {"resamples": 10}, 0)
+    message = str(raised.value)
+    assert message.startswith(f"{run}: the significance tests of this repetition cannot be "
+                              "computed: all differences are equal"), message
+    assert "a larger corpus, subsample or variation.sample_size" in message

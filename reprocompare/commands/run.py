@@ -28,7 +28,7 @@ from reprocompare.commands.sequential import (OWN_OPTIONS, run_sequential, super
                                               write_report)
 from reprocompare.pipeline.workflow_files import LOCAL_PROFILE, profile, snakemake_command
 from reprocompare.reports.tables import format_interval, said, table4_rows
-from reprocompare.study.config import load_yaml, validate
+from reprocompare.study.config import check_corpora, load_yaml, validate
 
 #: short forms of the options a run sets itself (OWN_OPTIONS has the long ones)
 OWN_SHORT = {"-s": "--snakefile", "-d": "--directory"}
@@ -259,6 +259,7 @@ def run_study(directory: str | Path, arguments: list[str] | None = None, say=pri
     raw = load_yaml(config_path)
     with contextlib.chdir(directory):
         config = validate(raw, source=str(config_path))
+        check_corpora(config)  # a corpus too small for a strategy: one line, before snakemake
     _check_writable(directory)
     if "-n" in arguments or "--dry-run" in arguments or "--dryrun" in arguments:
         # a plan: no report, no verdicts yet

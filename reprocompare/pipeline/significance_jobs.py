@@ -68,8 +68,15 @@ def _repetition(directory: Path, strategy: str, settings: dict,
         # RS as Table 4 reports it: the first table4_k of the max(k) hold-outs (prefix-stable)
         folds = folds[:settings["strategies"][strategy]["table4_k"]]
         n_train = run_records.read_scores(directory)["folds"][0]["n_train"]
-    tested = repetition_tests(folds, strategy, n_train=n_train,
-                              n_resamples=settings["resamples"], random_state=random_state)
+    try:
+        tested = repetition_tests(folds, strategy, n_train=n_train,
+                                  n_resamples=settings["resamples"], random_state=random_state)
+    except ValueError as error:  # a statistic these scores leave undefined: said in one line
+        why = (" (A - B is the same on every fold: models that tag alike, or data samples too "
+               "small to vary; a larger corpus, subsample or variation.sample_size)"
+               if "are equal" in str(error) else "")
+        raise UserError(f"the significance tests of this repetition cannot be computed: "
+                        f"{error}{why}", path=directory) from None
     # each model's score in this repetition, as Table 4's estimators see it: ST's one hold-out,
     # RS's mean over its hold-outs, BCV's mean over its folds (Avg's per model)
     scores = {name: float(np.mean([corpus_f1(fold[name]) for fold in folds]))
