@@ -113,6 +113,21 @@ def test_only_reprocompare_is_importable(installed):
 
 
 @pytest.mark.slow
+def test_the_venv_holds_what_the_wheel_asks_for_and_nothing_of_the_project_environment(
+        installed):
+    """The report's pygments came with the wheel's own requirements; the test extra's packages
+    and the transformers extra, which the project environment holds, are not there."""
+    probe = ("import importlib.util as u\n"
+             "for name in ('pygments', 'psutil', 'snakemake', 'torch', 'pytest', 'deepsig', "
+             "'mkdocs', 'transformers'):\n"
+             "    print(name, u.find_spec(name) is not None)\n")
+    found = dict(line.split() for line in run(installed, "-c", probe).stdout.splitlines())
+    assert found == {"pygments": "True", "psutil": "True", "snakemake": "True", "torch": "True",
+                     "pytest": "False", "deepsig": "False", "mkdocs": "False",
+                     "transformers": "False"}, found
+
+
+@pytest.mark.slow
 def test_wheel_carries_the_schema_and_the_version(installed):
     result = run(installed, "-m", "reprocompare", "--version")
     assert result.returncode == 0, result.stderr
