@@ -477,6 +477,19 @@ class SequenceTagger(Estimator):
     #: ``timeout`` (models.processes). None: decided by where the class lives (this package's
     #: own taggers run in the job's process, any other class in its own).
     contained: bool | None = None
+    @classmethod
+    def missing_dependency(cls) -> str | None:
+        """What to install before this type can train (an optional dependency of the package,
+        absent here), or None. Asked when a spec of the type is read, so that a config or a
+        command naming it stops in one line before any job runs.
+
+        Returns
+        -------
+        str or None
+            The message, naming what to install.
+        """
+        return None
+
     #: What the same spec trains, as a number: bumped when a change to the class (a default,
     #: the training loop) changes its results, so that the jobs that trained it rerun (the
     #: workflow records it beside the spec from version 2 on).

@@ -202,6 +202,9 @@ def _make_spec(model_type: Any, items: list[tuple[str, Any]], prefix: str) -> Mo
         items = [(name, raw) for name, raw in items if name not in ("class", "path")]
     else:
         cls = tagger_class(model_type, key=f"{prefix}type")
+    missing = cls.missing_dependency()
+    if missing:
+        raise UserError(missing, key=f"{prefix}type")
     declared = _declared(cls)
     values: dict[str, Any] = {}
     for name, raw in items:

@@ -29,6 +29,7 @@ tagger featurizes, trains, predicts or is unpickled; without the optional depend
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from pathlib import Path
 from typing import Hashable, Sequence
@@ -41,6 +42,11 @@ FEATURE_VERSION = 1
 #: the fewest subwords a window may hold: special tokens and at least a few words
 MIN_LENGTH = 8
 
+
+#: what to install when transformers is missing (pyproject.toml's optional dependencies)
+EXTRA = "pip install reprocompare[transformers]"
+#: the one line that says so, when a spec is read and when a job would import it
+MISSING = f"type transformers needs the optional dependency: {EXTRA}"
 
 #: a hub name: "name" or "organization/name"
 _HUB_NAME = re.compile(r"[A-Za-z0-9][\w.-]*(/[A-Za-z0-9][\w.-]*)?")
@@ -138,6 +144,14 @@ class TransformerTagger(SequenceTagger):
     name = "transformers"
     version = 1
     uses_gpu = True
+
+    @classmethod
+    def missing_dependency(cls) -> str | None:
+        """The extra, when transformers is not installed (found without importing it)."""
+        if importlib.util.find_spec("transformers") is None:
+            return MISSING
+        return None
+
     needs_characters = True  # subword tokenizers read the characters of words
     PARAMS = (
         SCHEME_PARAM,

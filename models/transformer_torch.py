@@ -25,15 +25,13 @@ from reprocompare.corpora.conll import Sentence  # noqa: E402
 from reprocompare.models.base import Featurized  # noqa: E402
 from reprocompare.models.bilstm_torch import deterministic, threads, torch_device  # noqa: E402
 from reprocompare.models.transformer import (FEATURE_VERSION, MIN_LENGTH,  # noqa: E402
-                                             TransformerTagger)
+                                             MISSING, TransformerTagger)
 
 try:
     import transformers  # noqa: E402
 except ImportError:  # pragma: no cover - the extra is installed by make test
     transformers = None
 
-#: what to install when transformers is missing
-EXTRA = "pip install reprocompare[transformers]"
 #: windows per batch when predicting
 PREDICT_BATCH = 64
 
@@ -48,7 +46,7 @@ def library():
         ``transformers``.
     """
     if transformers is None:
-        raise UserError(f"type transformers needs the optional dependency: {EXTRA}", key="type")
+        raise UserError(MISSING, key="type")
     transformers.logging.set_verbosity_error()
     transformers.utils.logging.disable_progress_bar()
     return transformers

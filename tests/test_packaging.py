@@ -152,3 +152,59 @@ def test_installed_split_and_compare_run(installed, tmp_path):
                  "--out", out)
     assert result.returncode == 0, result.stderr
     assert (out / "estimates.json").is_file()
+
+
+def test_a_type_whose_extra_is_missing_is_refused_when_its_spec_is_read(monkeypatch):
+    """Without the transformers extra, a transformers spec stops where it is read (a config's
+    validation, init's --a/--b), in one line naming the extra, not in a job."""
+    from importlib import util
+
+    from reprocompare.base.errors import UserError
+    from reprocompare.models import parse_spec, spec_from_mapping
+
+    find_spec = util.find_spec
+    monkeypatch.setattr(util, "find_spec",
+                        lambda name, *args: None if name == "transformers"
+                        else find_spec(name, *args))
+    with pytest.raises(UserError) as raised:
+        spec_from_mapping("bert", {"type": "transformers", "model": "no/such/model"})
+    assert raised.value.key == "models.bert.type"
+    assert "pip install reprocompare[transformers]" in str(raised.value)
+    with pytest.raises(UserError, match=r"reprocompare\[transformers\]"):
+        parse_spec("transformers:model=no/such/model")
+    assert str(parse_spec("crf:scheme=IOBES")) == "crf:scheme=IOBES"
+
+
+@pytest.mark.slow
+def test_the_wheel_without_an_extra_refuses_its_type_in_one_line(installed, tmp_path):
+    """The venv of the wheel alone has no transformers: init refuses the spec, run a config
+    naming it, each in one line naming the extra, exit status 2, before any job."""
+    model = tmp_path / "tiny-bert"  # what the spec's folder check looks for
+    model.mkdir()
+    (model / "config.json").write_text("{}")
+    (model / "tokenizer.json").write_text("{}")
+    corpus = tmp_path / "corpus.conll"
+    corpus.write_text((TEST_DATA / "tiny.conll").read_text())
+    python, _ = installed
+    refused = subprocess.run([str(python), "-m", "reprocompare", "init", "study", "--corpus",
+                              str(corpus), "--b", f"transformers:model={model}"], cwd=tmp_path,
+                             capture_output=True, text=True, env=bare_env(python))
+    assert refused.returncode == 2, refused.stdout + refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1, refused.stderr
+    assert "pip install reprocompare[transformers]" in refused.stderr
+    assert not (tmp_path / "study").exists()
+    made = subprocess.run([str(python), "-m", "reprocompare", "init", "study", "--corpus",
+                           str(corpus)], cwd=tmp_path, capture_output=True, text=True,
+                          env=bare_env(python))
+    assert made.returncode == 0, made.stderr
+    path = tmp_path / "study" / "config.yaml"
+    config = path.read_text().replace("models:\n", f"models:\n  bert: {{type: transformers, "
+                                      f"model: '{model}'}}\n", 1)
+    path.write_text(config)
+    run_ = subprocess.run([str(python), "-m", "reprocompare", "run", "study", "--cores", "1"],
+                          cwd=tmp_path, capture_output=True, text=True, env=bare_env(python))
+    assert run_.returncode == 2, run_.stdout + run_.stderr
+    assert len(run_.stderr.strip().splitlines()) == 1, run_.stderr
+    assert "models.bert.type" in run_.stderr
+    assert "pip install reprocompare[transformers]" in run_.stderr
+    assert not (tmp_path / "study" / "results").exists()
