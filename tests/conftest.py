@@ -333,10 +333,11 @@ def bare_env(python: Path) -> dict:
 
 def _wheel_venv(directory: Path) -> None:
     """A fresh venv (no system site-packages, nothing of the project environment's) into which
-    pip installs the wheel and what pip resolves for it, as the README's pip route does: the
-    CPU torch first and alone, then the wheel. The lock is pip's constraint (-c), so the versions
-    are the tested ones; a constraint installs nothing, so a package the wheel does not declare
-    stays missing and the study below fails for want of it."""
+    pip installs the wheel and what pip resolves for it, as the README's pip route does: torch
+    first and alone (the lock's version, the CPU build where pip is pointed at it, as for
+    `make env`), then the wheel. The lock is pip's constraint (-c), so the versions are the
+    tested ones; a constraint installs nothing, so a package the wheel does not declare stays
+    missing and a study run there fails for want of it."""
     wheel = build_wheel(directory)
     env_dir = directory / "venv"
     venv.create(env_dir, with_pip=True)
