@@ -208,7 +208,7 @@ def test_the_site_builds_with_warnings_as_errors(tmp_path):
 
 
 #: what the documentation never needs: the heavy packages of a study
-HEAVY = ("torch", "transformers", "snakemake", "scipy", "pandas", "matplotlib", "scikit-learn")
+HEAVY = ("torch", "transformers", "snakemake", "pandas", "matplotlib", "scikit-learn")
 
 
 @pytest.mark.slow
