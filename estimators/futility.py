@@ -251,7 +251,7 @@ def stops(values, conclusion: str = "A>B", *, wave: int, max_repetitions: int,
     levels = look_confidences(wave, int(max_repetitions), confidence) if planned else {}
     taken = [n for n in levels if n <= r] if planned else looks(r, wave)
     mean, ss = float(signed.mean()), float(np.sum((signed - signed.mean()) ** 2))
-    if ss <= 0 or normal_model(values, taken or [r]).rejected:
+    if ss <= 0 or normal_model(values).rejected:  # this look's own check, as the verdict's
         return None
     bounds = decision_bounds(threshold, snr0)
     # the looks so far: what each has reached stays reached (the intervals are intersected)

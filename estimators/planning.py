@@ -41,21 +41,24 @@ import numpy as np
 
 from reprocompare import schemas
 from reprocompare.estimators.futility import DRAWS, decided_probability, judge
-from reprocompare.estimators.group_sequential import MAX_LOOKS, planned_looks
+from reprocompare.estimators.group_sequential import MAX_LOOKS, look_confidences, planned_looks
 from reprocompare.estimators.null import SINGLE, mixture_null_offset
 from reprocompare.estimators.reproducibility import snr
 from reprocompare.estimators.sequential import PRIOR, looks
-from reprocompare.estimators.verdict import (CONFIDENCE, THRESHOLD, Verdict, _decision_name,
-                                             decide, family_confidence, verdict)
+from reprocompare.estimators.simulated_rule import DEGENERATE, first_decisions
+from reprocompare.estimators.verdict import (CONFIDENCE, THRESHOLD, UNDECIDED, Verdict,
+                                             _decision_name, decide, family_confidence, verdict)
 
 #: the most studies one simulation runs: each look of each study is a verdict (5-30 ms), so
 #: 10,000 studies of 40 looks are already hours
 MAX_STUDIES = 10_000
 #: the decisions that are a verdict on the direction (a wrong one counts against the rule)
 VERDICTS = ("A>B", "B>A", "none")
-#: the designs a sequential study may have (``stopping.design``): confidence sequences
-#: ("anytime") or a planned group-sequential design ("planned")
+#: the designs a sequential study may have (``stopping.design``): a planned group-sequential
+#: design ("planned"), one look at the maximum ("fixed") or confidence sequences ("anytime")
 DESIGNS = tuple(schemas.choices("stopping.design"))
+#: the schema's default design
+DEFAULT_DESIGN = schemas.default("stopping.design")
 
 #: draws one study's values, every estimator's, for ``n`` repetitions: ``source(rng, n)``
 Source = Callable[[np.random.Generator, int], dict]
@@ -96,7 +99,7 @@ def _check_estimators(estimators: Sequence[str]) -> tuple[str, ...]:
 
 
 def _check_design(wave: int, max_repetitions: int,
-                  design: str = "anytime") -> tuple[int, int, str]:
+                  design: str = DEFAULT_DESIGN) -> tuple[int, int, str]:
     if int(wave) != wave or wave < 1:
         raise ValueError(f"wave must be a whole number >= 1, got {wave!r}")
     if int(max_repetitions) != max_repetitions or max_repetitions < 2:
@@ -118,7 +121,7 @@ def look_verdicts(values: Mapping[str, np.ndarray], repetitions: int,
                   conclusion: str = "A>B", threshold: float = THRESHOLD,
                   confidence: float = CONFIDENCE, comparisons: int = 1,
                   forecast: bool = True, prior=PRIOR,
-                  design: str = "anytime") -> dict[str, Verdict]:
+                  design: str = DEFAULT_DESIGN) -> dict[str, Verdict]:
     """The deciding estimators' verdicts at one look, as the workflow's summaries give them.
 
     The confidence of each verdict is the family's, Bonferroni-adjusted over ``comparisons x
@@ -155,7 +158,7 @@ def look_verdicts(values: Mapping[str, np.ndarray], repetitions: int,
     prior : float or sequence of (float, float), default PRIOR
         The confidence sequences' mixing prior (:data:`.sequential.PRIOR`; another only to
         measure the rule against it).
-    design : {'anytime', 'planned'}, default 'anytime'
+    design : {'planned', 'fixed', 'anytime'}, default DEFAULT_DESIGN
         Confidence sequences, or the planned design of looks every ``wave`` up to
         ``max_repetitions`` (``verdict(..., time_uniform=False, planned=True)``).
 
@@ -164,7 +167,8 @@ def look_verdicts(values: Mapping[str, np.ndarray], repetitions: int,
     dict of str to Verdict
         Each deciding estimator's verdict.
     """
-    planned = _check_design(wave, max_repetitions, design)[2] == "planned"
+    design = _check_design(wave, max_repetitions, design)[2]
+    planned, plan_wave = _looked(design, wave, max_repetitions)
     each = family_confidence(confidence, int(comparisons) * len(estimators))
     # verdict's "N more" searches from R + 1 up to its maximum: none above R, no search (a
     # planned design's maximum is its last look: kept)
@@ -175,15 +179,24 @@ def look_verdicts(values: Mapping[str, np.ndarray], repetitions: int,
                                     conclusion).snr_normal if name == "Mixture" else 0.0)
         out[name] = verdict(values[name][:repetitions], conclusion, threshold=threshold,
                             confidence=each, snr0=snr0, time_uniform=not planned,
-                            max_repetitions=limit, wave=wave, prior=prior, planned=planned)
+                            max_repetitions=limit, wave=plan_wave, prior=prior,
+                            planned=planned)
     return out
+
+
+def _looked(design: str, wave: int, max_repetitions: int) -> tuple[bool, int]:
+    """How a design's verdicts look: (planned, the wave of its plan). A fixed design is the
+    planned design of one look, at the maximum; anytime reads confidence sequences."""
+    if design == "fixed":
+        return True, int(max_repetitions)
+    return design == "planned", int(wave)
 
 
 def run_rule(values: Mapping[str, np.ndarray], estimators: Sequence[str], *, wave: int,
              max_repetitions: int, conclusion: str = "A>B", threshold: float = THRESHOLD,
              confidence: float = CONFIDENCE, comparisons: int = 1,
              futility: Futility | None = None, prior=PRIOR,
-             design: str = "anytime") -> SimulatedStudy:
+             design: str = DEFAULT_DESIGN) -> SimulatedStudy:
     """The stopping rule on one study: waves until every deciding estimator is decided.
 
     Looks at R = max(2, wave), 2 wave, ... up to ``min(max_repetitions, len(values))`` (a last,
@@ -218,7 +231,7 @@ def run_rule(values: Mapping[str, np.ndarray], estimators: Sequence[str], *, wav
     prior : float or sequence of (float, float), default PRIOR
         The confidence sequences' mixing prior (:data:`.sequential.PRIOR`; another only to
         measure the rule against it).
-    design : {'anytime', 'planned'}, default 'anytime'
+    design : {'planned', 'fixed', 'anytime'}, default DEFAULT_DESIGN
         The verdicts' design (:func:`look_verdicts`); a planned one's futility hook should be
         ``futility_rule(..., design="planned")``.
 
@@ -255,7 +268,7 @@ def run_rule(values: Mapping[str, np.ndarray], estimators: Sequence[str], *, wav
 
 
 def futility_rule(level: float, *, wave: int, max_repetitions: int,
-                  draws: int = DRAWS, prior=PRIOR, design: str = "anytime") -> Futility:
+                  draws: int = DRAWS, prior=PRIOR, design: str = DEFAULT_DESIGN) -> Futility:
     """The workflow's futility stopping as a :func:`run_rule` hook (issue 39, item 1).
 
     At look R the study is futile when :func:`~reprocompare.estimators.futility.judge` says so
@@ -276,7 +289,7 @@ def futility_rule(level: float, *, wave: int, max_repetitions: int,
     prior : float or sequence of (float, float), default PRIOR
         The confidence sequences' mixing prior (:data:`.sequential.PRIOR`; another only to
         measure the rule against it).
-    design : {'anytime', 'planned'}, default 'anytime'
+    design : {'planned', 'fixed', 'anytime'}, default DEFAULT_DESIGN
         The design of the verdicts forecast (:func:`look_verdicts`).
 
     Returns
@@ -285,13 +298,14 @@ def futility_rule(level: float, *, wave: int, max_repetitions: int,
         ``futility(R, verdicts, observed) -> bool``.
     """
     wave, max_repetitions, design = _check_design(wave, max_repetitions, design)
+    planned, plan_wave = _looked(design, wave, max_repetitions)
 
     def futile(r: int, verdicts: Mapping[str, Verdict],
                observed: Mapping[str, np.ndarray]) -> bool:
         return judge({name: decided_probability(
-            observed[name], v.conclusion, wave=wave, max_repetitions=max_repetitions,
+            observed[name], v.conclusion, wave=plan_wave, max_repetitions=max_repetitions,
             threshold=v.threshold, confidence=v.confidence, snr0=v.snr0, draws=draws, seed=r,
-            prior=prior, planned=design == "planned")
+            prior=prior, planned=planned)
             for name, v in verdicts.items() if v.decision == "undecided"}, level).futile
 
     return futile
@@ -509,7 +523,7 @@ def simulate(source: Source, estimators: Sequence[str], *, studies: int, seed: i
              wave: int, max_repetitions: int, conclusion: str = "A>B",
              threshold: float = THRESHOLD, confidence: float = CONFIDENCE,
              comparisons: int = 1, truth: Mapping[str, str] | None = None,
-             futility: Futility | None = None, prior=PRIOR, design: str = "anytime") -> Plan:
+             futility: Futility | None = None, prior=PRIOR, design: str = DEFAULT_DESIGN) -> Plan:
     """Run the stopping rule on ``studies`` seeded studies drawn from ``source``.
 
     Study ``i`` draws its ``max_repetitions`` values from
@@ -547,7 +561,7 @@ def simulate(source: Source, estimators: Sequence[str], *, studies: int, seed: i
     prior : float or sequence of (float, float), default PRIOR
         The confidence sequences' mixing prior (:data:`.sequential.PRIOR`; another only to
         measure the rule against it).
-    design : {'anytime', 'planned'}, default 'anytime'
+    design : {'planned', 'fixed', 'anytime'}, default DEFAULT_DESIGN
         Confidence sequences, or a planned group-sequential design (:func:`run_rule`).
 
     Returns
@@ -567,19 +581,61 @@ def simulate(source: Source, estimators: Sequence[str], *, studies: int, seed: i
         raise ValueError(f"studies must be a whole number in 1..{MAX_STUDIES}, got {studies!r}")
     estimators = _check_estimators(estimators)
     wave, max_repetitions, design = _check_design(wave, max_repetitions, design)
-    done = []
-    for i in range(int(studies)):
-        values = source(np.random.default_rng([int(seed), i]), max_repetitions)
-        done.append(run_rule(values, estimators, wave=wave, max_repetitions=max_repetitions,
-                             conclusion=conclusion, threshold=threshold, confidence=confidence,
-                             comparisons=comparisons, futility=futility, prior=prior,
-                             design=design))
+    drawn = [source(np.random.default_rng([int(seed), i]), max_repetitions)
+             for i in range(int(studies))]
+    if design != "anytime" and futility is None and "Mixture" not in estimators:
+        # the same rule over all studies at once (estimators.simulated_rule): seconds
+        done = _all_at_once(drawn, estimators, wave=wave, max_repetitions=max_repetitions,
+                            conclusion=conclusion, threshold=threshold, confidence=confidence,
+                            comparisons=comparisons, design=design)
+    else:
+        done = [run_rule(values, estimators, wave=wave, max_repetitions=max_repetitions,
+                         conclusion=conclusion, threshold=threshold, confidence=confidence,
+                         comparisons=comparisons, futility=futility, prior=prior,
+                         design=design) for values in drawn]
     settings = {"estimators": list(estimators), "design": design, "wave": wave,
                 "max_repetitions": max_repetitions, "threshold": float(threshold),
                 "confidence": float(confidence), "conclusion": conclusion,
                 "comparisons": int(comparisons), "seed": int(seed)}
     return Plan(studies=tuple(done), truth=None if truth is None else dict(truth),
                 settings=settings)
+
+
+@dataclass(frozen=True)
+class _Decided:
+    """A simulated verdict of which only the decision is kept (the vectorized rule's)."""
+
+    decision: str
+
+
+def _all_at_once(drawn: list[dict], estimators: tuple[str, ...], *, wave: int,
+                 max_repetitions: int, conclusion: str, threshold: float, confidence: float,
+                 comparisons: int, design: str) -> list[SimulatedStudy]:
+    """:func:`run_rule` on every study at once, for single differences under a planned or
+    fixed design without futility (:func:`~reprocompare.estimators.simulated_rule
+    .first_decisions`, each estimator's first decided look; the study stops when all are)."""
+    available = min(max_repetitions, min(len(d[name]) for d in drawn for name in estimators))
+    _, plan_wave = _looked(design, wave, max_repetitions)
+    each = family_confidence(confidence, int(comparisons) * len(estimators))
+    levels = {n: c for n, c in look_confidences(plan_wave, max_repetitions, each).items()
+              if n <= available}
+    codes, ats = {}, {}
+    for name in estimators:
+        values = np.stack([d[name][:available] for d in drawn])
+        codes[name], ats[name] = first_decisions(values, levels, threshold=threshold,
+                                                 conclusion=conclusion)
+    taken = looks(available, wave)
+    done = []
+    for i in range(len(drawn)):
+        decided = all(codes[name][i] != UNDECIDED for name in estimators)
+        stop = max(ats[name][i] for name in estimators) if decided else taken[-1]
+        stop = next(r for r in taken if r >= stop)
+        names = {name: _Decided("degenerate" if codes[name][i] == DEGENERATE
+                                else _decision_name(int(codes[name][i]), conclusion))
+                 for name in estimators}
+        done.append(SimulatedStudy(stopped_at=stop, decided=decided, futile=False,
+                                   looks=tuple(r for r in taken if r <= stop), verdicts=names))
+    return done
 
 
 def wall_times(stops, wave: int, job_seconds: Mapping[str, float], slots: int) -> np.ndarray:

@@ -38,8 +38,9 @@ import numpy as np
 from scipy import stats
 
 from reprocompare import schemas
-from reprocompare.estimators.group_sequential import look_confidences, planned_looks
-from reprocompare.estimators.normality import normal_model
+from reprocompare.estimators.group_sequential import (DEFAULT_SPENDING, SPENDING_NAMES,
+                                                       look_confidences, planned_looks)
+from reprocompare.estimators.normality import SHAPIRO_FROM, normal_model
 from reprocompare.estimators.reproducibility import (CONCLUSIONS, _checked, _is_constant,
                                                      _scaled, _values, clopper_pearson, snr,
                                                      snr_exact_interval)
@@ -49,7 +50,8 @@ from reprocompare.estimators.sequential import (PRIOR, _check_confidence, log_e_
                                                 share_confidence_sequence, snr_interval)
 
 #: what a planned design's intervals are (``{}``: the interval of each look)
-PLANNED_KIND = "{} at each planned look's level (group-sequential, Pocock-type spending)"
+PLANNED_KIND = ("{} at each planned look's level (group-sequential, "
+                + SPENDING_NAMES[DEFAULT_SPENDING] + ")")
 
 #: Default threshold tau on the (predictive) reproducibility (the schema's verdict.threshold):
 #: "A > B reproduces" when the whole interval of Phi(SNR - snr0) is at least 0.8, i.e. four of
@@ -479,14 +481,17 @@ def rule(threshold: float = THRESHOLD, confidence: float = CONFIDENCE, *,
         criteria.append(f"{', '.join(names)}: {phi} >= {tau:g} (share path: P(x > 0) >= "
                         f"{up:.3f}), <= {1 - tau:g} for \"{_text(other)}\" (P(x < 0) >= "
                         f"{down:.3f})")
-    if planned:
+    if planned and planned_looks(wave, max_repetitions) == (int(max_repetitions),):
+        kind = (f"{each:.4g} exact intervals at R = {max_repetitions} only (a fixed design: "
+                "one look, at the maximum)")
+    elif planned:
         levels = sorted(look_confidences(wave, max_repetitions, each).values())
         taken = planned_looks(wave, max_repetitions)
         shown = ", ".join(map(str, taken)) if len(taken) <= 4 else \
             f"{taken[0]}, {taken[1]}, ..., {taken[-1]}"
         kind = (f"{each:.4g} repeated confidence intervals of a planned design, looks at R = "
                 f"{shown}, each look's exact interval at its own level "
-                f"({levels[0]:.4g}-{levels[-1]:.4g}; Pocock-type error spending), intersected "
+                f"({levels[0]:.4g}-{levels[-1]:.4g}; {SPENDING_NAMES[DEFAULT_SPENDING]}), intersected "
                 "over the looks")
     else:
         kind = (f"{each:.4g} confidence sequences, intersected over the looks"
@@ -506,13 +511,14 @@ def rule(threshold: float = THRESHOLD, confidence: float = CONFIDENCE, *,
                    if rope else "")
     return (f"Verdict rule: {family_text}, chosen before the run; the others are shown at the "
             f"same level for comparison. Predictive reproducibility: normal path {sign} via its "
-            f"SNR ({kind}); {'; '.join(criteria)}. The normal path decides unless ties or "
-            f"Shapiro-Wilk p < 0.05 at a look reject the normal model; then "
-            f"the distribution-free path decides, Eq. 1's shares P(x > 0) and P(x < 0) with "
-            f"{share_intervals}"
+            f"SNR ({kind}); {'; '.join(criteria)}. The normal path decides at a look unless ties "
+            f"or Shapiro-Wilk p < 0.05 (from R = {SHAPIRO_FROM}) reject the normal model there; "
+            f"then the distribution-free path decides, Eq. 1's shares P(x > 0) and P(x < 0) "
+            f"with {share_intervals}"
             f" (each at half the error). \"{_text(conclusion)}\" when the whole interval is at "
             f"or above the criterion, \"{_text(other)}\" likewise for the opposite, "
-            f"\"{NEITHER}\" when both are excluded, else undecided.{equivalence}")
+            f"\"{NEITHER}\" when both are excluded, else undecided. A verdict decided at a "
+            f"look stays decided at every later look.{equivalence}")
 
 
 @dataclass(frozen=True)
@@ -948,9 +954,7 @@ def _readings(values: np.ndarray, taken: list[int], levels: list[float], *, conc
     (a planned design before its first), one reading at all of ``values`` that claims nothing.
     """
     signed_all = _checked(values, conclusion)
-    sequential = time_uniform or planned
     ends, positive, negative = [(-math.inf, math.inf)], [(0.0, 1.0)], [(0.0, 1.0)]
-    rejection = None
     for j, n in enumerate(taken or [len(values)]):
         level = levels[j] if taken else 1.0
         head, signed = values[:n], signed_all[:n]
@@ -959,15 +963,11 @@ def _readings(values: np.ndarray, taken: list[int], levels: list[float], *, conc
             half = 1 - (1 - level) / 2  # each share at half the error
             positive.append(_share_interval(int(np.sum(signed > 0)), n, half, time_uniform))
             negative.append(_share_interval(int(np.sum(signed < 0)), n, half, time_uniform))
-        # the normal model, checked at every look and rejected for good at the first that
-        # rejects it (a fixed R checks once)
-        if rejection is None:
-            model = normal_model(head, [n]) if sequential or n == len(values) else None
-            if model is not None and model.rejected:
-                rejection = model
+        # the normal model, checked at each look on that look's data (estimators.normality)
+        model = normal_model(head)
         yield _read_look(values[:n], signed, running_intersection(ends),
                          running_intersection(positive), running_intersection(negative),
-                         rejection or model, conclusion=conclusion, threshold=threshold,
+                         model, conclusion=conclusion, threshold=threshold,
                          snr0=snr0, time_uniform=time_uniform, planned=planned)
 
 

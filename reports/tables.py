@@ -23,6 +23,7 @@ from reprocompare.base.records import csv_text
 from reprocompare.base.strategies import (ESTIMATORS, HOLDOUT, REPEATED_HOLDOUT, STRATEGIES,
                                           labels as strategy_labels)
 from reprocompare.estimators.effect import mean_interval
+from reprocompare.estimators.designs import DEFAULT_SPENDING, SPENDING_NAMES
 
 
 #: the context every row carries, so that a CSV row stands on its own
@@ -51,8 +52,8 @@ SNR_INTERVAL_NAMES = {"exact": "exact noncentral t, fixed R", "bootstrap": "perc
                       "sequence": "confidence sequence (normal model), intersected over looks",
                       # a planned design's repeated confidence intervals (verdict.PLANNED_KIND)
                       "planned": "exact noncentral t at each planned look's level "
-                                 "(group-sequential, Pocock-type spending), intersected over "
-                                 "looks"}
+                                 f"(group-sequential, {SPENDING_NAMES[DEFAULT_SPENDING]}), "
+                                 "intersected over looks"}
 #: a summary written before intervals named their kind was a fixed-R one
 FIXED_KINDS = {"mean": "Student t, fixed R", "reproducibility": "Clopper-Pearson, fixed R"}
 CONCLUSION_TEXT = {"A>B": "A > B (A's chunk F1 is higher than B's)",

@@ -128,7 +128,7 @@ def test_the_planned_forecast_is_the_planned_designs():
     assert planned["median_more"] <= anytime["median_more"]
     assert planned["probability"] == decided_probability(values, planned=True, **settings)
     # decided already under the planned design (not under the anytime one): certain there
-    clear = 2.0 + np.random.default_rng(0).standard_normal(5)
+    clear = 3.0 + np.random.default_rng(0).standard_normal(5)
     assert verdict(clear, confidence=0.95, time_uniform=False, wave=5, max_repetitions=20,
                    planned=True).decision == "A>B"
     assert forecast(clear, planned=True, **settings)["probability"] == 1.0

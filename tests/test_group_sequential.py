@@ -43,9 +43,30 @@ def test_known_variance_reproduces_the_published_boundaries(spending, published)
 
 
 def test_one_look_is_the_fixed_design():
-    """A plan of one look spends all of alpha there: the fixed-R interval at 95%."""
-    (level,) = look_levels((10,), 0.05)
-    assert level == pytest.approx(0.05, abs=0.002)
+    """A plan of one look spends all of alpha there, exactly: the fixed-R interval at 95%; a
+    verdict of that plan claims nothing before the look and is the fixed-R verdict at it."""
+    assert look_levels((10,), 0.05) == (0.05,)
+    values = 0.01 * (3.0 + np.random.default_rng(4).standard_normal(10))
+    plan = dict(time_uniform=False, planned=True, wave=10, max_repetitions=10)
+    early = verdict(values[:5], **plan)
+    assert early.decision == "undecided" and early.looks == ()
+    at_max, fixed = verdict(values, **plan), verdict(values, time_uniform=False)
+    assert at_max.decision == fixed.decision != "undecided"
+    assert at_max.reproducibility_low == fixed.reproducibility_low
+
+
+def test_the_default_spending_by_hand():
+    """Shares of alpha at the first looks at or after R = 5 and 10 (16% and 8%), the rest as
+    alpha t^4; the last look spends what is left, and a share that would fall on the last look
+    is not allotted (a maximum of 10 keeps 92% for its last look)."""
+    spent = group_sequential.early_then_late_spending([5, 10, 15, 20], 0.05)
+    rest = 0.05 * (1 - 0.24)
+    assert spent == pytest.approx([0.008 + rest / 256, 0.012 + rest / 16,
+                                   0.012 + rest * 81 / 256, 0.05])
+    assert group_sequential.early_then_late_spending([5, 10], 0.05) == pytest.approx(
+        [0.008 + 0.05 * 0.84 / 16, 0.05])
+    assert group_sequential.early_then_late_spending([1, 2, 3], 0.05) == pytest.approx(
+        [0.05 / 81, 0.05 * 16 / 81, 0.05])
 
 
 def _coverage_at_every_look(plan, levels, studies=40_000, seed=5):
@@ -61,15 +82,16 @@ def _coverage_at_every_look(plan, levels, studies=40_000, seed=5):
     return 1 - missed.mean()
 
 
-def _canonical_levels(plan, alpha):
+def _canonical_levels(plan, alpha, spending="pocock"):
     """The textbook boundaries: the same calibration on z statistics (the normal law)."""
-    return look_levels(plan, alpha, known_variance=True)
+    return look_levels(plan, alpha, spending, known_variance=True)
 
 
-@pytest.mark.parametrize("wave, maximum", [(1, 30), (5, 10), (2, 20)])
-def test_the_levels_cover_at_every_planned_look(wave, maximum):
+@pytest.mark.parametrize("spending", ["early-then-late", "pocock"])
+@pytest.mark.parametrize("wave, maximum", [(1, 30), (5, 10), (2, 20), (5, 200)])
+def test_the_levels_cover_at_every_planned_look(wave, maximum, spending):
     plan = planned_looks(wave, maximum)
-    covered = _coverage_at_every_look(plan, look_levels(plan, 0.05))
+    covered = _coverage_at_every_look(plan, look_levels(plan, 0.05, spending))
     # 40,000 studies: a standard error of 0.0011
     assert covered == pytest.approx(0.95, abs=0.0035)
 
@@ -79,6 +101,7 @@ def test_the_textbook_boundaries_would_not_cover():
     after every repetition (few degrees of freedom, a shared variance estimate) miss more."""
     plan = planned_looks(1, 30)
     assert _coverage_at_every_look(plan, _canonical_levels(plan, 0.05)) < 0.945
+    assert _coverage_at_every_look(plan, look_levels(plan, 0.05, "pocock")) > 0.9465
 
 
 def test_levels_are_deterministic_and_below_alpha():

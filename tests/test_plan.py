@@ -48,7 +48,8 @@ def test_one_estimator_stops_where_replay_does(seed):
     implementation of the stop)."""
     rng = np.random.default_rng(seed)
     values = 1.2 + rng.standard_normal(40)
-    study = planning.run_rule({"ST": values}, ["ST"], wave=5, max_repetitions=40)
+    study = planning.run_rule({"ST": values}, ["ST"], wave=5, max_repetitions=40,
+                              design="anytime")
     expected = replay(values, 5, max_repetitions=40)
     assert (study.stopped_at, study.decided, study.looks) == \
         (expected.stopped_at, expected.decided, expected.looks)
@@ -96,7 +97,7 @@ def test_several_estimators_stop_where_the_workflows_summaries_do(seed):
     study = planning.run_rule(drawn, ["Avg", "Mixture"], wave=5, max_repetitions=20,
                               conclusion=conclusion)
     stopping = {"enabled": True, "estimators": ["Avg", "Mixture"], "wave": 5,
-                "max_repetitions": 20}
+                "max_repetitions": 20, "design": "planned"}  # the schema's default
     for r in (5, 10, 15, 20):
         head = {name: list(v[:r]) for name, v in drawn.items()}
         record = summary_verdicts(head, null_offsets(head, conclusion), conclusion,
@@ -193,7 +194,7 @@ def test_wall_times_pack_the_waves():
                                max_repetitions=5), "one wave"),
     (lambda: planning.bootstrap_source({"Avg": [0.1]}), "at least 2"),
     (lambda: planning.simulate(planning.normal_source(1.0), ["Avg"], studies=1, wave=5,
-                               max_repetitions=10, design="fixed"), "design"),
+                               max_repetitions=10, design="sequential"), "design"),
     (lambda: planning.futility_rule(0.2, wave=1, max_repetitions=300, design="planned"),
      "at most 200 looks"),
 ])
@@ -217,20 +218,22 @@ def test_plan_snr_json_has_the_issues_keys():
         assert key in out
     assert out["truth"] == {"Avg": "A>B"}
     assert (out["wave"], out["max_repetitions"], out["threshold"], out["confidence"],
-            out["futility"], out["design"]) == (5, 20, 0.8, 0.95, 0.2, "anytime")  # the schema's
+            out["futility"], out["design"]) == (5, 20, 0.8, 0.95, 0.0, "planned")  # the schema's
 
 
 def test_plan_runs_a_planned_design_and_says_so():
-    """--design planned simulates the group-sequential design: the table's first line names it
-    (the default names the confidence sequences), the JSON's "design" key too, and its shorter
-    intervals decide more studies by R = 20 at SNR 2 than the confidence sequences do."""
+    """--design chooses the design: the table's first line names it (the default is the
+    planned one), the JSON's "design" key too, and the planned design's shorter intervals
+    decide more studies by R = 20 at SNR 2 than the confidence sequences do."""
     common = ("--snr", "2", "--max-repetitions", "20", "--studies", "30")
-    table = _cli(*common, "--design", "planned")
+    table = _cli(*common)
     assert table.returncode == 0, table.stderr
     assert "true SNR 2: planned design (group-sequential), waves of 5 up to 20," in \
         table.stdout.splitlines()[0]
     assert "true SNR 2: confidence sequences, waves of 5 up to 20," in \
-        _cli(*common).stdout.splitlines()[0]
+        _cli(*common, "--design", "anytime").stdout.splitlines()[0]
+    assert "true SNR 2: fixed design (one look, at the maximum), waves of 5 up to 20," in \
+        _cli(*common, "--design", "fixed").stdout.splitlines()[0]
     planned = json.loads(_cli(*common, "--design", "planned", "--json").stdout)
     anytime = json.loads(_cli(*common, "--design", "anytime", "--json").stdout)
     assert (planned["design"], anytime["design"]) == ("planned", "anytime")
@@ -255,15 +258,16 @@ def test_plan_study_takes_the_design_its_pilot_records(tmp_path):
 
 
 def test_plan_simulates_futility_stopping_as_the_workflow_runs_it():
-    """On the threshold no verdict is reachable by R = 40: with the default level most
-    simulated studies stop early for futility and say so; with 0 none does, and they run to
-    the maximum."""
+    """On the threshold no verdict is reachable by R = 40: at a level of 0.2 most simulated
+    studies stop early for futility and say so; with the default, 0, none does, and they run
+    to the maximum."""
     common = ("--snr", "0.84", "--max-repetitions", "40", "--studies", "20", "--json")
-    on = json.loads(_cli(*common).stdout)
-    off = json.loads(_cli(*common, "--futility", "0").stdout)
+    on = json.loads(_cli(*common, "--futility", "0.2").stdout)
+    off = json.loads(_cli(*common).stdout)
     assert on["futility_share"] >= 0.5 and off["futility_share"] == 0.0
     assert on["mean_repetitions"] < off["mean_repetitions"]
-    table = _cli("--snr", "0.84", "--max-repetitions", "40", "--studies", "20").stdout
+    table = _cli("--snr", "0.84", "--max-repetitions", "40", "--studies", "20", "--futility",
+                 "0.2").stdout
     assert "a verdict by R = 40 less likely than 0.2" in table
     refused = _cli("--snr", "1", "--futility", "1")
     assert refused.returncode == 2 and "--futility" in refused.stderr
@@ -316,7 +320,7 @@ def test_plan_study_reads_run_directories(tmp_path):
     (["--snr", "1", "--design", "planned", "--wave", "1", "--max-repetitions", "300"],
      "at most 200 looks, and waves of 1 up to 300 make 299: give a larger --wave, a smaller "
      "--max-repetitions or --design anytime"),
-    (["--snr", "1", "--design", "fixed"], "--design"),
+    (["--snr", "1", "--design", "sequential"], "--design"),
     (["--study", "{tmp}"], "no summaries"),
     (["--study", "{tmp}/missing"], "no such study directory"),
     (["--study", str(ROOT / "studies" / "two-comparisons")], "--comparison"),
@@ -342,3 +346,28 @@ def test_a_continued_study_replays_its_observed_looks():
     plan = planning.simulate(planning.continuation_source(undecided, planning.normal_source(3.0)),
                              ["Avg"], studies=10, wave=5, max_repetitions=20)
     assert all(s.stopped_at > 5 for s in plan.studies)
+
+
+def _law(law: str, snr: float):
+    if law == "normal":
+        return lambda rng, n: {"Avg": snr + rng.standard_normal(n)}
+    if law == "left-skewed":  # Shapiro-Wilk rejects some looks: the distribution-free path
+        return lambda rng, n: {"Avg": snr - (rng.gamma(2.0, 1.0, n) - 2) / math.sqrt(2)}
+    return lambda rng, n: {"Avg": np.round((snr + rng.standard_normal(n)) * 2) / 2}  # ties
+
+
+@pytest.mark.parametrize("design,maximum", [("planned", 40), ("fixed", 20), ("planned", 10)])
+@pytest.mark.parametrize("law,snr", [("normal", 0.84), ("normal", 2.0), ("normal", 0.0),
+                                     ("left-skewed", 0.6), ("tied", 1.5)])
+def test_all_studies_at_once_stop_where_the_rule_does(design, maximum, law, snr):
+    """simulate's vectorized rule (estimators.simulated_rule) against run_rule, the verdict
+    asked at every look: the same stop, looks and decisions for every study."""
+    drawn = [_law(law, snr)(np.random.default_rng([3, i]), maximum) for i in range(25)]
+    fast = planning._all_at_once(drawn, ("Avg",), wave=5, max_repetitions=maximum,
+                                 conclusion="A>B", threshold=0.8, confidence=0.95,
+                                 comparisons=1, design=design)
+    for quick, study in zip(fast, drawn):
+        slow = planning.run_rule(study, ["Avg"], wave=5, max_repetitions=maximum,
+                                 design=design)
+        assert (quick.stopped_at, quick.decided, quick.looks, quick.decisions) == \
+            (slow.stopped_at, slow.decided, slow.looks, slow.decisions)

@@ -26,8 +26,10 @@ pytestmark = pytest.mark.slow
 REPROCOMPARE = [sys.executable, "-m", "reprocompare"]
 
 
-def study(a: dict, b: dict, wave: int, maximum: int, futility: float | None = None) -> dict:
-    stopping = {"enabled": True, "estimators": ["ST"], "wave": wave, "max_repetitions": maximum}
+def study(a: dict, b: dict, wave: int, maximum: int, futility: float | None = None,
+          design: str | None = None) -> dict:
+    stopping = {"enabled": True, "estimators": ["ST"], "wave": wave, "max_repetitions": maximum,
+                **({"design": design} if design else {})}
     return {"corpora": {"tiny": {"path": str(TEST_DATA / "tiny.conll")}},
             "models": {"a": a, "b": b},
             "comparisons": {"p": {"a": "a", "b": "b", "corpora": ["tiny"]}},
@@ -50,8 +52,10 @@ def repetitions_run(tmp_path) -> int:
 
 
 def test_a_clear_winner_stops_at_its_first_decision_point(tmp_path):
+    """Under confidence sequences (stopping.design: anytime), whose intervals it prints."""
     result = sequential(tmp_path, study({"type": "crf", "max_iterations": 10},
-                                        {"type": "majority"}, wave=5, maximum=20))
+                                        {"type": "majority"}, wave=5, maximum=20,
+                                        design="anytime"))
     # the first wave whose verdict is decided is where it stops, and no repetition beyond
     lines = result.stdout.splitlines()
     waves = [int(line.split("R = ")[1].split()[0]) for line in lines if line.startswith("wave")]
@@ -59,7 +63,9 @@ def test_a_clear_winner_stops_at_its_first_decision_point(tmp_path):
     first = next(i for i, text in enumerate(verdicts) if "undecided" not in text)
     assert first == len(waves) - 1 and waves[-1] < 20, result.stdout
     stop = waves[-1]
-    assert verdicts[-1] == "ST: A > B reproduces"
+    # beside the verdict, the interval it was decided on, at the look that decided it
+    assert verdicts[-1].startswith("ST: A > B reproduces (Phi(SNR) >= ")
+    assert verdicts[-1].endswith(f"at R = {stop}, normal model)")
     assert f"stopped at R = {stop}: every deciding estimator decided" in result.stdout
     assert repetitions_run(tmp_path) == stop
     table = (tmp_path / "results/tables/table4.md").read_text()
@@ -76,7 +82,8 @@ def test_a_clear_winner_stops_at_its_first_decision_point(tmp_path):
     # the same command again: resumes at the wave it reached, trains nothing
     before = {p: p.stat().st_mtime_ns for p in tmp_path.glob("results/compare/**/*")}
     again = sequential(tmp_path, study({"type": "crf", "max_iterations": 10},
-                                       {"type": "majority"}, wave=5, maximum=20))
+                                       {"type": "majority"}, wave=5, maximum=20,
+                                       design="anytime"))
     assert f"{stop} complete repetitions found; resuming at R = {stop}" in again.stdout
     assert {p: p.stat().st_mtime_ns for p in tmp_path.glob("results/compare/**/*")} == before
     # a clone of what a study commits (no .snakemake, no corpus copy, every file new): the
@@ -91,7 +98,8 @@ def test_a_clear_winner_stops_at_its_first_decision_point(tmp_path):
     before = {p: p.read_bytes() for p in clone.glob("results/compare/**/*") if p.is_file()}
     restored = {p: p.read_bytes() for p in tmp_path.glob("results/compare/*/*/*/rep*/*.json")}
     cloned = sequential(clone, study({"type": "crf", "max_iterations": 10},
-                                     {"type": "majority"}, wave=5, maximum=20))
+                                     {"type": "majority"}, wave=5, maximum=20,
+                                     design="anytime"))
     assert f"{stop} repetitions (of at most 20) are complete" in cloned.stdout, cloned.stdout
     assert f"resuming at R = {stop}" in cloned.stdout
     # not one compare job ran: resume's --touch leaves their logs empty, a training writes them

@@ -70,9 +70,10 @@ def add_parser(sub) -> None:
     plan.add_argument("--confidence", type=bounded("--confidence"), default=confidence,
                       help=f"confidence of the verdicts together ({confidence:g})")
     plan.add_argument("--design", choices=schemas.choices("stopping.design"),
-                      help=f"the verdicts' intervals: confidence sequences (anytime) or a "
-                           f"planned group-sequential design's, valid at its looks only "
-                           f"(planned) ({design}; with --study, the pilot's if it records one)")
+                      help=f"the verdicts' intervals: a planned group-sequential design's, valid "
+                           f"at its looks only (planned), one look at the maximum (fixed), or "
+                           f"confidence sequences, valid at every R (anytime) ({design}; with "
+                           f"--study, the pilot's if it records one)")
     plan.add_argument("--futility", type=bounded("--futility"), default=futility, metavar="P",
                       help=f"stop without a verdict once one by the maximum is less likely than "
                            f"P ({futility:g}; {shown_range('--futility')}; 0: off)")
@@ -269,7 +270,8 @@ def cmd_plan(args: argparse.Namespace) -> int:
 
 
 #: how the first line of the table names each design
-DESIGN_TEXT = {"anytime": "confidence sequences", "planned": "planned design (group-sequential)"}
+DESIGN_TEXT = {"anytime": "confidence sequences", "planned": "planned design (group-sequential)",
+               "fixed": "fixed design (one look, at the maximum)"}
 
 
 def _table(s: dict) -> str:

@@ -193,9 +193,12 @@ def verdicts(values: dict, offsets: dict, conclusion: str, verdict_settings: dic
     """
     settings = {"threshold": THRESHOLD, "confidence": CONFIDENCE, **(verdict_settings or {})}
     sequential = bool(stopping and stopping.get("enabled"))
-    planned = stopping_design(stopping) == "planned"
+    design = stopping_design(stopping)
+    # a sequential study of the fixed design looks once, at its maximum: a planned design of
+    # that one look, which claims nothing before it
+    planned = design == "planned" or (sequential and design == "fixed")
     maximum = stopping["max_repetitions"] if sequential else MAX_REPETITIONS
-    wave = stopping["wave"] if sequential else None
+    wave = (maximum if design == "fixed" else stopping["wave"]) if sequential else None
     deciding = list(settings.get("deciding") or (stopping["estimators"] if sequential else []))
     # only an estimator the study ran can decide (a study of ST alone has no Avg to claim by)
     deciding = [name for name in deciding if len(values.get(name, ())) >= 2]
