@@ -228,7 +228,10 @@ def cmd_plan(args: argparse.Namespace) -> int:
         pilot_values = {name: values[name] for name in dict.fromkeys(needed)}
         conclusion = record.get("summary", {}).get("conclusion", "A>B")
         recorded = (record.get("summary", {}).get("stopping") or {}).get("design")
-        source = planning.bootstrap_source(pilot_values)
+        try:  # the smoothed bootstrap: the pilot's law without the ties resampling makes
+            source = planning.smoothed_source(pilot_values)
+        except ValueError as error:
+            raise UserError(str(error), path=path) from None
         truth = planning.truth_of_values(pilot_values, estimators, conclusion, args.threshold)
         extra.update(study=str(args.study), comparison=comparison,
                      pilot_repetitions=lengths[estimators[0]])
