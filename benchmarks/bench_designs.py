@@ -1,27 +1,24 @@
-"""Which stopping design to make the default? Each measured against one fixed look at the maximum.
+"""Which stopping design to run? Each design against one fixed look at the maximum, as the
+workflow runs it.
 
-    nice -n 19 .venv/bin/python benchmarks/bench_designs.py [--studies N] [--maxima 10 20 200]
+    nice -n 19 .venv/bin/python benchmarks/bench_designs.py [--studies N] [--write]
 
 Seeded. The baseline a statistician would use is one look at the most repetitions the user can
-afford (the maximum R), with the exact noncentral t interval of the SNR at 95%: no early stop,
-no normality check. Each design below looks after every wave of 5 (R = 5, 10, ..., maximum),
-keeps the first decision it reaches (a decision is never taken back), and is run on the same
-seeded studies as the baseline:
+afford (the maximum R), with the exact noncentral t interval of the SNR at 95%
+(``stopping.design: fixed``). Each design is simulated by ``reprocompare plan``'s own code
+(estimators/planning.py's ``simulate``: waves of 5, the normality check at every look, the first
+decision kept, futility off as by default, one deciding estimator) on the same seeded normal
+studies, at the maxima our users run:
 
-- ``fixed``: the baseline;
-- ``pocock``: the planned design of estimators/group_sequential.py (Lan-DeMets Pocock-type
-  spending, levels calibrated on the t statistics' joint law);
-- ``obf-early``: the candidate default: O'Brien-Fleming-type spending, which keeps almost all of
-  the error for the last look, plus a fixed allotment (``--early`` of alpha, shared by the looks
-  at R <= 10) so that clear differences stop at the first looks whatever the maximum;
-- with ``+gate``, the normality check of estimators/normality.py at every look from R =
-  ``--gate-from`` (Shapiro-Wilk p < 0.05 sends that look to the distribution-free path,
-  Clopper-Pearson intervals of Eq. 1's shares at half the look's error each).
+- ``fixed``: one look, at the maximum;
+- ``planned`` (the default): the repeated confidence intervals of estimators/group_sequential.py;
+- ``anytime``: confidence sequences (valid at every R: for a study that may grow).
 
-Laws: normal estimates, and the left-skewed (negated standardized Gamma(2)) and t3 laws of
-docs/statistics.md, whose truth is each law's P(x > 0) against the threshold 0.8. "wrong": a
-direction named whose share is below 0.8, or "neither" while one is at least 0.8. Prints one
-Markdown table; progress on stderr.
+Each cell: the share of studies decided, and the mean R at the stop (the fixed design always
+runs the maximum); "wrong" is the largest share of wrong verdicts over the SNRs (at the
+threshold, SNR 0.84, for every design). The anytime design runs its slow exact path
+(``--anytime-studies``). Prints the Markdown table (``--write``: into docs/sequential.md between
+the ``designs`` markers and into benchmarks/RESULTS.md); progress goes to stderr.
 """
 
 from __future__ import annotations
@@ -35,132 +32,155 @@ import time
 from pathlib import Path
 
 import numpy as np
-from scipy import stats
+import scipy
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
-from reprocompare.estimators.group_sequential import (PATHS, SEED, _first_crossings,  # noqa: E402
-                                                       obrien_fleming_spending,
-                                                       pocock_spending)
+from reprocompare.estimators import planning  # noqa: E402
 
-ALPHA, THRESHOLD, WAVE = 0.05, 0.8, 5
-Z = float(stats.norm.ppf(THRESHOLD))
-SNRS = (0.0, 0.6, 0.84, 1.0, 2.0, 3.0, 4.0)
-
-
-def obf_early(looks, alpha: float, early: float) -> np.ndarray:
-    """Cumulative error spent by each look: ``early`` of alpha shared equally by the looks at
-    R <= 10, the rest by the O'Brien-Fleming type over the information fractions."""
-    looks = np.asarray(looks)
-    first = looks <= 10
-    share = early * alpha / max(1, int(first[:-1].sum())) if len(looks) > 1 else 0.0
-    allotted = np.cumsum(np.where(first & (np.arange(len(looks)) < len(looks) - 1), share, 0))
-    spent = allotted + (alpha - allotted[-1]) * obrien_fleming_spending(
-        looks / looks[-1], alpha) / alpha
-    spent[-1] = alpha
-    return spent
+SNRS = (0.0, 0.6, 0.84, 1.0, 1.5, 2.0, 3.0, 4.0)
+MAXIMA = (10, 20, 200)
+DESIGNS = ("fixed", "planned", "anytime")
+SEED = 47
 
 
-def levels(design: str, looks, early: float) -> list[float]:
-    if design == "fixed":
-        return [ALPHA]
-    spent = pocock_spending(np.asarray(looks) / looks[-1], ALPHA) if design == "pocock" \
-        else obf_early(looks, ALPHA, early)
-    return list(_first_crossings(tuple(looks), np.asarray(spent), PATHS, SEED, False))
+def cell(design: str, maximum: int, snr: float, studies: int) -> tuple[float, float, float]:
+    plan = planning.simulate(planning.normal_source(snr), ["Avg"], studies=studies, seed=SEED,
+                             wave=5, max_repetitions=maximum, design=design,
+                             truth={"Avg": planning.truth_of_snr(snr)})
+    s = plan.summary()
+    return 100 * s["decided_share"], s["mean_repetitions"], 100 * s["wrong_share"]
 
 
-def draws(law: str, snr: float, shape, rng) -> np.ndarray:
-    if law == "normal":
-        return snr + rng.standard_normal(shape)
+LAWS = ("left-skewed", "t3")
+
+
+def law_source(law: str, snr: float):
+    """docs/statistics.md's laws off the normal model: a negated standardized Gamma(2) (a tail
+    against the conclusion, as occasional failed trainings give) and Student's t with 3 degrees
+    of freedom, standardized; each shifted to the SNR."""
     if law == "left-skewed":
-        return snr - (rng.gamma(2.0, 1.0, shape) - 2.0) / math.sqrt(2.0)
-    return snr + rng.standard_t(3, shape) / math.sqrt(3.0)
+        return lambda rng, n: {"Avg": snr - (rng.gamma(2.0, 1.0, n) - 2.0) / math.sqrt(2.0)}
+    return lambda rng, n: {"Avg": snr + rng.standard_t(3, n) / math.sqrt(3.0)}
 
 
-def truth(law: str, snr: float) -> int:
-    x = draws(law, snr, 2_000_000, np.random.default_rng(99))
-    return 1 if np.mean(x > 0) >= THRESHOLD else -1 if np.mean(x < 0) >= THRESHOLD else 0
+def law_truth(law: str, snr: float) -> str:
+    """The right verdict: the law's own P(x > 0) (Eq. 1) against the threshold 0.8."""
+    x = law_source(law, snr)(np.random.default_rng(99), 2_000_000)["Avg"]
+    return "A>B" if np.mean(x > 0) >= 0.8 else "B>A" if np.mean(x < 0) >= 0.8 else "none"
 
 
-def _clopper_pearson(k, n, one_sided):
-    low = np.where(k > 0, stats.beta.ppf(one_sided, np.maximum(k, 1e-12), n - k + 1), 0.0)
-    high = np.where(k < n, stats.beta.ppf(1 - one_sided, k + 1, np.maximum(n - k, 1e-12)), 1.0)
-    return low, high
+def laws_table(studies: int) -> str:
+    """The default design's wrong and decided shares off the normal model."""
+    rows = []
+    for law in LAWS:
+        for maximum in MAXIMA:
+            cells = []
+            for snr in (0.0, 0.3, 0.6, 0.84, 1.0, 2.0):
+                plan = planning.simulate(law_source(law, snr), ["Avg"], studies=studies,
+                                         seed=SEED, wave=5, max_repetitions=maximum,
+                                         truth={"Avg": law_truth(law, snr)})
+                s = plan.summary()
+                cells.append(f"{100 * s['wrong_share']:.1f}% / {100 * s['decided_share']:.1f}%")
+            rows.append(f"| {law} | {maximum} | " + " | ".join(cells) + " |")
+            print(rows[-1], file=sys.stderr, flush=True)
+    return ("| law | maximum | SNR 0 | SNR 0.3 | SNR 0.6 | SNR 0.84 | SNR 1 | SNR 2 |\n"
+            "|---|---|---|---|---|---|---|---|\n" + "\n".join(rows))
 
 
-def run(looks, lv, law: str, snr: float, studies: int, seed: int, gate_from: int | None):
-    """Each study's first decision (1, -1, 0 for 'neither', 2 undecided) and where it came."""
-    rng = np.random.default_rng(seed)
-    x = draws(law, snr, (studies, looks[-1]), rng)
-    total, squares = np.cumsum(x, 1), np.cumsum(x * x, 1)
-    pos, neg = np.cumsum(x > 0, 1), np.cumsum(x < 0, 1)
-    decided = np.full(studies, 2)
-    stop = np.full(studies, looks[-1])
-    up = [np.zeros(studies), np.ones(studies)]
-    down = [np.zeros(studies), np.ones(studies)]
-    for r, a in zip(looks, lv):
-        mean = total[:, r - 1] / r
-        t = math.sqrt(r) * mean / np.sqrt((squares[:, r - 1] - r * mean ** 2) / (r - 1))
-        root = math.sqrt(r)
-        upper = stats.nct.ppf(1 - a / 2, r - 1, root * Z)      # low end above +Z
-        lower = stats.nct.ppf(a / 2, r - 1, -root * Z)         # high end below -Z
-        inside_high = stats.nct.ppf(a / 2, r - 1, root * Z)    # high end below +Z
-        inside_low = stats.nct.ppf(1 - a / 2, r - 1, -root * Z)
-        code = np.where(t >= upper, 1, np.where(t <= lower, -1, np.where(
-            (t < inside_high) & (t > inside_low), 0, 2)))
-        one_side = (pos[:, r - 1] == r) | (neg[:, r - 1] == r)
-        code = np.where(one_side & (code == 0), 2, code)
-        if gate_from is not None:
-            for ends, count in ((up, pos[:, r - 1]), (down, neg[:, r - 1])):
-                low, high = _clopper_pearson(count, r, a / 4)
-                ends[0], ends[1] = np.maximum(ends[0], low), np.minimum(ends[1], high)
-            if r >= gate_from:
-                rejected = stats.shapiro(x[:, :r], axis=1).pvalue < 0.05
-                shares = np.where(up[0] >= THRESHOLD, 1, np.where(down[0] >= THRESHOLD, -1, np.where(
-                    (up[1] < THRESHOLD) & (down[1] < THRESHOLD), 0, 2)))
-                code = np.where(rejected, shares, code)
-        new = (decided == 2) & (code != 2)
-        decided[new], stop[new] = code[new], r
-    return decided, stop
+def table(studies: int, anytime_studies: int) -> tuple[str, float]:
+    started = time.time()
+    rows = []
+    for maximum in MAXIMA:
+        for design in DESIGNS:
+            count = anytime_studies if design == "anytime" else studies
+            cells, wrong = [], 0.0
+            for snr in SNRS:
+                decided, mean_r, wrong_here = cell(design, maximum, snr, count)
+                wrong = max(wrong, wrong_here)
+                cells.append(f"{decided:.1f}% / {mean_r:.1f}")
+            rows.append(f"| {maximum} | {design} ({count}) | " + " | ".join(cells)
+                        + f" | {wrong:.1f}% |")
+            print(rows[-1], file=sys.stderr, flush=True)
+    head = ("| maximum | design (studies) | " + " | ".join(f"SNR {s:g}" for s in SNRS)
+            + " | wrong, at most |\n|---|---|" + "---|" * (len(SNRS) + 1))
+    return head + "\n" + "\n".join(rows), time.time() - started
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--studies", type=int, default=2000)
-    parser.add_argument("--maxima", type=int, nargs="+", default=[10, 20, 200])
-    parser.add_argument("--early", type=float, default=0.2,
-                        help="share of alpha allotted to the looks at R <= 10 (obf-early)")
-    parser.add_argument("--gate-from", type=int, default=15)
-    parser.add_argument("--laws", nargs="+", default=["normal", "left-skewed", "t3"])
+    parser.add_argument("--anytime-studies", type=int, default=300)
+    parser.add_argument("--write", action="store_true")
+    parser.add_argument("--laws", action="store_true",
+                        help="instead: the default design off the normal model (designs-laws)")
     args = parser.parse_args(argv)
-    started = time.time()
-    truths = {(law, s): truth(law, s) for law in args.laws for s in SNRS}
-    rows = []
-    for maximum in args.maxima:
-        looks = list(range(WAVE, maximum + 1, WAVE))
-        for design in ("fixed", "pocock", "obf-early"):
-            lv = levels(design, looks, args.early)
-            taken = [maximum] if design == "fixed" else looks
-            for gate in ((None,) if design == "fixed" else (None, args.gate_from)):
-                for law in args.laws:
-                    cells = []
-                    for k, s in enumerate(SNRS):
-                        decided, stop = run(taken, lv, law, s, args.studies, 1000 + k, gate)
-                        wrong = np.mean((decided != 2) & (decided != truths[law, s]))
-                        cells.append(f"{100 * np.mean(decided != 2):.1f} / "
-                                     f"{100 * wrong:.1f} / {stop.mean():.1f}")
-                    name = design + (f" +gate from R = {gate}" if gate else "")
-                    rows.append(f"| {maximum} | {name} | {law} | " + " | ".join(cells) + " |")
-                    print(rows[-1], file=sys.stderr, flush=True)
-    print(f"Measured {time.strftime('%Y-%m-%d')} with `nice -n 19 .venv/bin/python "
-          f"benchmarks/bench_designs.py --studies {args.studies} --early {args.early} "
-          f"--gate-from {args.gate_from}` on {platform.machine()} ({os.cpu_count()} cores), "
-          f"{time.time() - started:.0f} s; waves of 5, threshold 0.8, 95%; each cell: decided % "
-          "/ wrong % / mean R, on the same seeded studies in every row.\n")
-    print("| maximum | design | law | " + " | ".join(f"SNR {s:g}" for s in SNRS) + " |")
-    print("|---|---|---|" + "---|" * len(SNRS))
-    print("\n".join(rows))
+    if args.laws:
+        started = time.time()
+        made = laws_table(args.studies)
+        text = (f"Measured {time.strftime('%Y-%m-%d')} with `nice -n 19 .venv/bin/python "
+                f"benchmarks/bench_designs.py --laws --studies {args.studies}` on "
+                f"{platform.machine()} ({os.cpu_count()} cores), in {time.time() - started:.0f} "
+                "s: the default (planned) design, waves of 5, threshold 0.8, 95%, seed "
+                f"{SEED}; truth: each law's P(x > 0) against 0.8. Each cell: wrong verdicts / "
+                f"decided.\n\n{made}")
+        print(text)
+        if args.write:
+            _write(text, "designs-laws", (ROOT / "docs" / "statistics.md",))
+        return 0
+    made, seconds = table(args.studies, args.anytime_studies)
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    text = (f"Measured {time.strftime('%Y-%m-%d')} with `nice -n 19 .venv/bin/python "
+            f"benchmarks/bench_designs.py --studies {args.studies} --anytime-studies "
+            f"{args.anytime_studies}` on {platform.machine()} ({os.cpu_count()} cores, load "
+            f"{load}), Python {platform.python_version()}, numpy {np.__version__}, scipy "
+            f"{scipy.__version__}, in {seconds:.0f} s: normal estimates, waves of 5, threshold "
+            "0.8, 95%, one deciding estimator, futility off, seed "
+            f"{SEED}. Each cell: decided % / mean R at the stop.\n\n{made}")
+    print(text)
+    if args.write:
+        _write(text, "designs", (ROOT / "docs" / "sequential.md", ROOT / "benchmarks" / "RESULTS.md"))
+        _write(sentence(made), "designs-readme", (ROOT / "README.md",))
     return 0
+
+
+def cells(block: str) -> dict:
+    """(maximum, design, SNR) -> (decided %, mean R) from the table this script writes."""
+    out = {}
+    for line in block.splitlines():
+        parts = [p.strip() for p in line.strip().strip("|").split("|")]
+        if len(parts) != len(SNRS) + 3 or not parts[0].isdigit():
+            continue
+        design = parts[1].split(" (")[0]
+        for snr, cell in zip(SNRS, parts[2:]):
+            decided, mean_r = cell.split(" / ")
+            out[int(parts[0]), design, snr] = (decided, mean_r)
+    return out
+
+
+def sentence(block: str) -> str:
+    """README's sentence on the designs, made from the table (docs/sequential.md)."""
+    c = cells(block)
+    return (f"With the default design (`stopping.design: planned`) a study of at most 10 "
+            f"repetitions decides a difference of SNR 2 in {c[10, 'planned', 2.0][0]} of "
+            f"simulated studies, against {c[10, 'fixed', 2.0][0]} for one look at R = 10 and "
+            f"{c[10, 'anytime', 2.0][0]} with confidence sequences, and stops SNR 4 at a mean R "
+            f"of {c[10, 'planned', 4.0][1]}; at a maximum of 200 it decides SNR 1 in "
+            f"{c[200, 'planned', 1.0][0]} (one look at R = 200: {c[200, 'fixed', 1.0][0]}; "
+            f"confidence sequences, which let a study grow past its plan: "
+            f"{c[200, 'anytime', 1.0][0]}) and stops SNR 4 at a mean R of "
+            f"{c[200, 'planned', 4.0][1]}.")
+
+
+def _write(text: str, marker: str, paths) -> None:
+    for path in paths:
+        page = path.read_text()
+        begin, end = f"<!-- {marker}:begin -->\n", f"\n<!-- {marker}:end -->"
+        if begin not in page:
+            raise SystemExit(f"{path}: no {begin.strip()} marker")
+        before, rest = page.split(begin, 1)
+        path.write_text(before + begin + text + end + rest.split(end, 1)[1])
 
 
 if __name__ == "__main__":

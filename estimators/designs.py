@@ -14,3 +14,25 @@ DEFAULT_SPENDING = "early-then-late"
 SPENDING_NAMES = {"early-then-late": "spending: shares at R = 5 and 10, the rest as alpha t^4",
                   "pocock": "Pocock-type spending",
                   "obrien-fleming": "O'Brien-Fleming-type spending"}
+
+
+def looked(design: str, wave: int, max_repetitions: int) -> tuple[bool, bool, int]:
+    """How a sequential study of ``design`` reads its verdicts: (time_uniform, planned, the
+    wave of its plan), the arguments of :func:`reprocompare.estimators.verdict.verdict`.
+
+    ``planned``: repeated confidence intervals at the looks every ``wave`` up to the maximum;
+    ``fixed``: the planned design of one look, at the maximum (it claims nothing before it);
+    ``anytime``: confidence sequences intersected over the looks every ``wave``.
+
+    Examples
+    --------
+    >>> looked("fixed", 5, 20), looked("planned", 5, 20), looked("anytime", 5, 20)
+    ((False, True, 20), (False, True, 5), (True, False, 5))
+    """
+    if design == "fixed":
+        return False, True, int(max_repetitions)
+    if design == "planned":
+        return False, True, int(wave)
+    if design == "anytime":
+        return True, False, int(wave)
+    raise ValueError(f"design must be planned, fixed or anytime, got {design!r}")

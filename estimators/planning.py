@@ -40,6 +40,7 @@ from typing import Callable, Mapping, Sequence
 import numpy as np
 
 from reprocompare import schemas
+from reprocompare.estimators.designs import looked
 from reprocompare.estimators.futility import DRAWS, decided_probability, judge
 from reprocompare.estimators.group_sequential import MAX_LOOKS, look_confidences, planned_looks
 from reprocompare.estimators.null import SINGLE, mixture_null_offset
@@ -185,11 +186,8 @@ def look_verdicts(values: Mapping[str, np.ndarray], repetitions: int,
 
 
 def _looked(design: str, wave: int, max_repetitions: int) -> tuple[bool, int]:
-    """How a design's verdicts look: (planned, the wave of its plan). A fixed design is the
-    planned design of one look, at the maximum; anytime reads confidence sequences."""
-    if design == "fixed":
-        return True, int(max_repetitions)
-    return design == "planned", int(wave)
+    """(planned, the wave of its plan) of a design (:func:`.designs.looked`)."""
+    return looked(design, wave, max_repetitions)[1:]
 
 
 def run_rule(values: Mapping[str, np.ndarray], estimators: Sequence[str], *, wave: int,

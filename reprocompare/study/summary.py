@@ -22,6 +22,7 @@ from reprocompare.base.run_records import read_estimates, read_scores, read_spli
 from reprocompare.base.strategies import BCV, ESTIMATORS, HOLDOUT, REPEATED_HOLDOUT
 from reprocompare.base.verify import check_run
 from reprocompare.estimators.difference import mixture
+from reprocompare.estimators.designs import looked
 from reprocompare.estimators.effect import mean_interval
 from reprocompare.estimators.futility import forecast, judge
 from reprocompare.estimators.group_sequential import look_confidences
@@ -193,12 +194,10 @@ def verdicts(values: dict, offsets: dict, conclusion: str, verdict_settings: dic
     """
     settings = {"threshold": THRESHOLD, "confidence": CONFIDENCE, **(verdict_settings or {})}
     sequential = bool(stopping and stopping.get("enabled"))
-    design = stopping_design(stopping)
-    # a sequential study of the fixed design looks once, at its maximum: a planned design of
-    # that one look, which claims nothing before it
-    planned = design == "planned" or (sequential and design == "fixed")
     maximum = stopping["max_repetitions"] if sequential else MAX_REPETITIONS
-    wave = (maximum if design == "fixed" else stopping["wave"]) if sequential else None
+    # a study without stopping looks once, at its R; a sequential one as its design says
+    time_uniform, planned, wave = looked(stopping_design(stopping), stopping["wave"], maximum) \
+        if sequential else (False, False, None)
     deciding = list(settings.get("deciding") or (stopping["estimators"] if sequential else []))
     # only an estimator the study ran can decide (a study of ST alone has no Avg to claim by)
     deciding = [name for name in deciding if len(values.get(name, ())) >= 2]
@@ -213,7 +212,7 @@ def verdicts(values: dict, offsets: dict, conclusion: str, verdict_settings: dic
         snr0s[name] = offsets[name].snr_normal if name in offsets else 0.0
         found[name] = verdict(values[name], conclusion, threshold=settings["threshold"],
                               confidence=each, snr0=snr0s[name],
-                              time_uniform=sequential and not planned, planned=planned,
+                              time_uniform=time_uniform, planned=planned,
                               max_repetitions=maximum, wave=wave, rope=rope).as_dict()
         if sequential and found[name]["decision"] == "undecided" and \
                 found[name]["repetitions"] < maximum:
@@ -224,7 +223,7 @@ def verdicts(values: dict, offsets: dict, conclusion: str, verdict_settings: dic
                 seed=found[name]["repetitions"], planned=planned)
     record = {"verdicts": found,
               "verdict_rule": rule(settings["threshold"], settings["confidence"],
-                                   time_uniform=sequential and not planned, planned=planned,
+                                   time_uniform=time_uniform, planned=planned,
                                    max_repetitions=maximum, conclusion=conclusion,
                                    snr0=snr0s, wave=wave, rope=rope, deciding=deciding,
                                    comparisons=comparisons)}
