@@ -407,3 +407,16 @@ def test_plan_study_of_ner_full_stops_where_it_did():
     out = json.loads(_cli("--study", NER_FULL, "--max-repetitions", "20", "--studies", "200",
                           "--json").stdout)
     assert out["median_repetitions"] <= 10 and out["decided_share"] > 0.95
+
+
+def test_a_pilot_without_spread_is_refused_in_one_line(tmp_path):
+    study = tmp_path / "pilot"
+    source, = (NER_FULL / "results" / "summaries").glob("*/*_vs_*[!s].json")
+    record = json.loads(source.read_text())
+    record["values"]["Avg"] = [0.01] * len(record["values"]["Avg"])
+    (study / "results" / "summaries" / "c").mkdir(parents=True)
+    (study / "results" / "summaries" / "c" / "x.json").write_text(json.dumps(record))
+    result = _cli("--study", study, "--max-repetitions", "10", "--studies", "3")
+    assert result.returncode == 2 and result.stdout == ""
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert "x.json" in result.stderr and "the pilot's Avg has no spread" in result.stderr
