@@ -249,12 +249,16 @@ def test_plan_study_takes_the_design_its_pilot_records(tmp_path):
     (study / "results" / "summaries" / "c").mkdir(parents=True)
     target = study / "results" / "summaries" / "c" / "x.json"
     common = ("--study", study, "--max-repetitions", "10", "--studies", "3", "--json")
+    record["summary"]["stopping"]["design"] = "anytime"
     target.write_text(json.dumps(record))
     assert json.loads(_cli(*common).stdout)["design"] == "anytime"
-    record["summary"]["stopping"]["design"] = "planned"
+    record["summary"]["stopping"]["design"] = "fixed"
     target.write_text(json.dumps(record))
-    assert json.loads(_cli(*common).stdout)["design"] == "planned"
+    assert json.loads(_cli(*common).stdout)["design"] == "fixed"
     assert json.loads(_cli(*common, "--design", "anytime").stdout)["design"] == "anytime"
+    del record["summary"]["stopping"]["design"]  # a summary from before the key: anytime
+    target.write_text(json.dumps(record))
+    assert json.loads(_cli(*common).stdout)["design"] == "anytime"
 
 
 def test_plan_simulates_futility_stopping_as_the_workflow_runs_it():

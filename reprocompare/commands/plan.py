@@ -20,7 +20,7 @@ from pathlib import Path
 from reprocompare import schemas
 from reprocompare.base.errors import UserError
 from reprocompare.base.paths import CLAIMS_SUFFIX, COMPARE, RUNTIME_FILE, SUMMARIES
-from reprocompare.base.records import dumps_json, read_repetitions
+from reprocompare.base.records import dumps_json, read_repetitions, stopping_design
 from reprocompare.base.run_records import read_runtime, read_summary
 from reprocompare.base.strategies import ESTIMATORS
 from reprocompare.commands.options import bounded, shown_range
@@ -227,7 +227,9 @@ def cmd_plan(args: argparse.Namespace) -> int:
             raise UserError(f"the estimators' values differ in length ({lengths})", path=path)
         pilot_values = {name: values[name] for name in dict.fromkeys(needed)}
         conclusion = record.get("summary", {}).get("conclusion", "A>B")
-        recorded = (record.get("summary", {}).get("stopping") or {}).get("design")
+        made = record.get("summary", {}).get("stopping")
+        # a sequential pilot's design (one from before stopping.design read sequences)
+        recorded = stopping_design(made) if made and made.get("enabled") else None
         try:  # the smoothed bootstrap: the pilot's law without the ties resampling makes
             source = planning.smoothed_source(pilot_values)
         except ValueError as error:
