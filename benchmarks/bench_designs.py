@@ -176,11 +176,12 @@ def sentence(block: str) -> str:
 def _write(text: str, marker: str, paths) -> None:
     for path in paths:
         page = path.read_text()
-        begin, end = f"<!-- {marker}:begin -->\n", f"\n<!-- {marker}:end -->"
-        if begin not in page:
-            raise SystemExit(f"{path}: no {begin.strip()} marker")
+        begin, end = f"<!-- {marker}:begin -->", f"<!-- {marker}:end -->"
+        if begin not in page or end not in page:
+            raise SystemExit(f"{path}: no {begin} ... {end} markers")
         before, rest = page.split(begin, 1)
-        path.write_text(before + begin + text + end + rest.split(end, 1)[1])
+        path.write_text(before + begin + "\n" + text.strip() + "\n" + end
+                        + rest.split(end, 1)[1])
 
 
 if __name__ == "__main__":

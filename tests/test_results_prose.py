@@ -204,10 +204,10 @@ def test_results_quotes_the_whole_ner_verdict():
     ner = summary("ner-full")
     assert {decision(ner, e) for e in ner["estimators"]} == {"A>B"}
     assert {e["reproducibility"] for e in ner["estimators"].values()} == {1.0}
-    assert "confidence sequence" in ner["estimators"]["Avg"]["interval_kinds"]["mean"]
+    assert "planned look" in ner["estimators"]["Avg"]["interval_kinds"]["mean"]
     quoted(page("docs/results.md"),
            f'Every estimator says "A > B reproduces" after R = {repetitions(ner)}: IOBES ahead by '
-           f"{points(ner, 'Avg'):.2f} (Avg; 95% confidence sequence "
+           f"{points(ner, 'Avg'):.2f} (Avg; 95% repeated confidence interval "
            f"{points(ner, 'Avg', 'mean_low'):.2f}-{points(ner, 'Avg', 'mean_high'):.2f}, since "
            f"the study stopped by looking) to {points(ner, 'ST'):.2f} (ST) F1 points, "
            "reproducibility 1.0 in every column")
@@ -235,10 +235,11 @@ def test_results_quotes_the_sds_and_their_ratios(beside):
         ratio, interval = cell.split(" [")
         return ratio, "[" + interval
 
-    assert "ST" in whole_chunking[7] and "ST" not in whole_ner[7]  # "approximate: ST's ..."
-    quoted(text, "ST's SD is {} times Avg's on whole NER {} and {} times on whole chunking {} "
-                 "(approximate: ST's estimates there fail the normal model's check), RS's {} and "
-                 "{};".format(*split(whole_ner[4]), *split(whole_chunking[4]),
+    # R = 10: the normal model is checked for ties only (Shapiro-Wilk from R = 15), so no
+    # interval is flagged approximate
+    assert "ST" not in whole_chunking[7] and "ST" not in whole_ner[7]
+    quoted(text, "ST's SD is {} times Avg's on whole NER {} and {} times on whole chunking {}, "
+                 "RS's {} and {};".format(*split(whole_ner[4]), *split(whole_chunking[4]),
                               whole_ner[5], whole_chunking[5]))
     lows = [float(split(cell)[1][1:].split(",")[0]) for row in rows.values() for cell in row[4:6]]
     assert min(lows) > 1  # "every interval lies above 1 at every size"
@@ -337,7 +338,10 @@ def test_results_quotes_overlapping_snr_intervals():
         assert a_low < b_high and b_low < a_high, (a, b)  # they overlap: no order claimed
     (looks,) = {tuple(s["verdicts"]["Avg"]["looks"]) for s in (ner, chunking)}
     text = page("docs/results.md")
-    quoted(text, f"At R = {looks[0]}-{looks[-1]} the SNRs' 95% confidence sequences overlap almost "
+    assert all("planned look" in s["estimators"]["Avg"]["interval_kinds"]["snr"]
+               for s in (ner, chunking))
+    quoted(text, f"At R = {looks[0]}-{looks[-1]} the SNRs' 95% repeated confidence intervals "
+                 f"overlap almost "
                  f"entirely (whole NER: Avg {shown(ner, 'Avg')}, the mixture "
                  f"{shown(ner, 'Mixture')}; whole chunking: Vote {shown(chunking, 'Vote')}, Avg "
                  f"{shown(chunking, 'Avg')})")
@@ -466,21 +470,6 @@ def test_results_quotes_what_the_live_rule_saved():
            f"The whole-corpus NER study ran that rule live and stopped at R = {stopped}, and so "
            f"did the chunking study: {stopped * per:,} trainings each ({per} a repetition) where "
            f"R = 200 would have taken {200 * per:,} each.")
-
-
-def test_sequential_note_quotes_the_replay_under_the_rule_as_it_runs(replayed):
-    """docs/sequential.md's note on the replay: where the chunking study stops under the rule
-    the workflow runs (the mixture's offset at each look; Shapiro-Wilk's hand-off)."""
-    from reprocompare.estimators.verdict import verdict
-
-    stop, _, _, values, mixture = replayed["chunking"]
-    wave = mixture.wave
-    rejected = next(r for r in range(wave, len(values["Mixture"]) + 1, wave)
-                    if verdict(values["Mixture"][:r], "A>B").path != "normal")
-    text = page("docs/sequential.md")
-    quoted(text, f"under the rule as it runs now the chunking mixture stops at "
-                 f"R = {mixture.stopped_at} (Shapiro-Wilk rejects its estimates at R = {rejected},")
-    quoted(text, f"all five chunking verdicts are decided by R = {stop}.")
 
 
 def test_index_says_st_has_the_smallest_snr_where_a_direction_was_decided():
@@ -625,7 +614,18 @@ def test_planned_design_quotes_what_a_small_budget_buys():
                  f"studies, against {decided('20', '0', 'anytime')}.")
     worst = max(float(r[7].rstrip("%")) for r in cell.values())
     quoted(text, f"wrong verdicts stay at most {worst:.1f}%.")
-    quoted(page("README.md"), f"a study of at most 10 repetitions decides a difference of SNR 2 "
-                              f"in {decided('10', '2', 'planned')} of simulated studies, against "
-                              f"{decided('10', '2', 'anytime')} with the default confidence "
-                              "sequences")
+
+
+def test_readme_says_what_the_designs_table_measured():
+    """README's sentence on the designs is made from docs/sequential.md's table by the
+    benchmark that wrote both (bench_designs.sentence), not retyped."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import bench_designs
+    raw = (ROOT / "docs" / "sequential.md").read_text(encoding="utf-8")
+    begin, end = "<!-- designs:begin -->", "<!-- designs:end -->"
+    block = raw[raw.index(begin) + len(begin):raw.index(end)]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    begin, end = "<!-- designs-readme:begin -->", "<!-- designs-readme:end -->"
+    assert readme[readme.index(begin) + len(begin):readme.index(end)].strip() == \
+        bench_designs.sentence(block)
+    assert "<!-- designs-readme:begin -->\n<!-- designs-readme:end -->" not in readme

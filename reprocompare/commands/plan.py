@@ -1,11 +1,12 @@
-"""``reprocompare plan``: what a sequential study will cost, before it runs (issue 39, item 3).
+"""``reprocompare plan``: what a sequential study will cost, before it runs.
 
 ``--snr S`` simulates the stopping rule (:mod:`reprocompare.estimators.planning`) on studies
-whose estimator has the true SNR S; ``--study DIR`` on studies resampled from a pilot study's
-own repetitions (its summary's per-repetition values), and adds the core-hours and wall time
+whose estimator has the true SNR S; ``--study DIR`` on studies drawn from a pilot study's own
+repetitions by the smoothed bootstrap (its summary's per-repetition values), and adds the core-hours and wall time
 from the pilot's measured runtimes (each repetition's ``runtime.json``, or its strategy's
-``records.jsonl`` in a committed study). ``--design`` chooses the verdicts' intervals:
-confidence sequences (``anytime``) or a planned group-sequential design (``planned``).
+``records.jsonl`` in a committed study). ``--design`` chooses the verdicts' intervals: a
+planned group-sequential design (``planned``), one look at the maximum (``fixed``) or
+confidence sequences (``anytime``).
 Defaults come from the config schema (``--design``'s, with ``--study``, from the design the
 pilot's summary records, if it records one).
 """
@@ -48,7 +49,8 @@ def add_parser(sub) -> None:
                     "studies: the R at the stop (mean, median, "
                     "10th-90th percentile), the shares decided, stopped for futility and "
                     "decided wrong. --snr S: estimates with true SNR S; --study DIR: "
-                    "estimates resampled from a pilot study's repetitions, with its measured "
+                    "estimates drawn from a pilot study's repetitions (smoothed bootstrap), with "
+                    "its measured "
                     "runtimes turned into core-hours and wall time.")
     source = plan.add_mutually_exclusive_group(required=True)
     source.add_argument("--snr", type=bounded("--snr"), metavar="S",
@@ -283,8 +285,8 @@ def _table(s: dict) -> str:
     """The human summary: a short table."""
     pct = lambda x: f"{100 * x:.1f}%"  # noqa: E731
     given = (f"true SNR {s['snr']:g}" if "snr" in s else
-             f"pilot {s['study']} ({s['comparison']}, {s['pilot_repetitions']} repetitions "
-             "resampled)")
+             f"pilot {s['study']} ({s['comparison']}, {s['pilot_repetitions']} repetitions, "
+             "smoothed bootstrap)")
     truth = ", ".join(f"{n}: {d}" for n, d in s["truth"].items())
     rows = [
         f"{s['studies']} simulated studies, {given}: {DESIGN_TEXT[s['design']]}, waves of "
