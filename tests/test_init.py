@@ -252,7 +252,7 @@ def test_run_names_a_read_only_study_before_any_job(tmp_path, monkeypatch):
     results.chmod(stat.S_IRUSR | stat.S_IXUSR)
     # as a user other than root reads the mode (root may write in any folder)
     access = os.access
-    monkeypatch.setattr(run_command.os, "access", lambda path, mode: access(path, mode) and (
+    monkeypatch.setattr(os, "access", lambda path, mode: access(path, mode) and (
         os.geteuid() != 0 or not mode & os.W_OK or os.stat(path).st_mode & stat.S_IWUSR))
     try:
         with pytest.raises(UserError) as raised:

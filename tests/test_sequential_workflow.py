@@ -301,3 +301,80 @@ def test_a_waves_progress_line_says_the_forecast_not_a_point_n_more():
     assert progress("ST", {**undecided, "forecast": None}, 10) == "ST: " + undecided["text"]
     decided = {"decision": "B>A", "text": "B > A reproduces", "forecast": None}
     assert progress("Avg", decided, 10) == "Avg: B > A reproduces"
+
+
+# ---------------------------------------------------------------- issue 50: what a user types
+
+def _fast(tmp_path: Path) -> Path:
+    """A sequential study of two majority taggers (seconds), one wave of 2."""
+    path = tmp_path / "study.yaml"
+    path.write_text(yaml.safe_dump(study({"type": "majority"},
+                                         {"type": "majority", "scheme": "IOBES"}, 2, 4)))
+    return path
+
+
+def _sequential(tmp_path, path, *arguments) -> subprocess.CompletedProcess:
+    return conftest.run([*REPROCOMPARE, "sequential", "--configfile", str(path), "--directory",
+                         str(tmp_path / "run"), "--", *arguments], cwd=tmp_path)
+
+
+def test_a_dry_run_plans_the_next_wave_and_writes_nothing(tmp_path):
+    """`sequential ... -- -n` ended in "summaries/...json: missing" (issue 50): it plans the
+    wave the study would run next, says so, and writes no result, summary or report."""
+    path = _fast(tmp_path)
+    result = _sequential(tmp_path, path, "-n", "--cores", "1")
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "dry run: the wave to R = 2 (waves of 2, at most 4; 0 complete repetitions " \
+           "found)" in result.stdout
+    assert "dry run: nothing was run or written; whether waves to R = 4 and beyond run " \
+           "depends on its verdicts" in result.stdout
+    assert "compare" in result.stdout + result.stderr  # snakemake's plan: the wave's jobs
+    assert "missing" not in result.stderr and "Traceback" not in result.stderr
+    assert not (tmp_path / "run" / "results").exists()
+    # run to its end, then dry-run again: the wave it resumes at, nothing to do
+    assert _sequential(tmp_path, path, "--cores", "2", "--quiet").returncode == 0
+    again = _sequential(tmp_path, path, "-n", "--cores", "1")
+    assert again.returncode == 0 and "dry run: the wave to R = 4 (waves of 2, at most 4; 4 " \
+        "complete repetitions found)" in again.stdout, again.stdout + again.stderr
+    assert "and beyond" not in again.stdout
+
+
+def test_a_dry_run_of_a_clone_names_resume_in_one_line(tmp_path):
+    path = _fast(tmp_path)
+    table = tmp_path / "run/results/compare/tiny/p/holdout/records.jsonl"
+    table.parent.mkdir(parents=True)
+    table.write_text("")
+    result = _sequential(tmp_path, path, "--dry-run")
+    assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1, \
+        result.stderr
+    assert "a dry run would plan every one of them again" in result.stderr
+    assert f"`reprocompare resume --configfile {path} --directory {tmp_path / 'run'}`" \
+        in result.stderr
+    assert not (tmp_path / "run" / ".snakemake").exists()
+
+
+def test_a_summary_without_its_stopping_record_is_named_and_rebuilt_as_advised(tmp_path):
+    """A summary that lost its `stopping` key (edited by hand, cut short) ended in a KeyError
+    traceback; it is named in one line, and its advice (delete it, run again) works. An
+    emptied table (`: > table4.md`) is written again by the next wave, as `run` does it."""
+    path = _fast(tmp_path)
+    assert _sequential(tmp_path, path, "--cores", "2", "--quiet").returncode == 0
+    summary_path = tmp_path / "run/results/summaries/tiny/p.json"
+    record = json.loads(summary_path.read_text())
+    good = record["summary"].pop("stopping")
+    summary_path.write_text(json.dumps(record))
+    result = _sequential(tmp_path, path, "--cores", "2", "--quiet")
+    assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1, \
+        result.stderr
+    assert f"{summary_path}: has no `stopping` record (edited by hand or cut short?): delete " \
+           "this summary, then run the same command again" in result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+    summary_path.unlink()
+    table = tmp_path / "run/results/tables/table4.md"
+    table.write_text("")
+    result = _sequential(tmp_path, path, "--cores", "2", "--quiet")
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "results/tables/table4.md was empty: removed" in result.stdout
+    assert json.loads(summary_path.read_text())["summary"]["stopping"] == good
+    assert "Sequential study: waves of 2" in table.read_text()
+    assert repetitions_run(tmp_path / "run") == 4

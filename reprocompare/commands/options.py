@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 
 from reprocompare import schemas
+from reprocompare.base.errors import UserError
 
 #: option -> (type, lowest, highest), both ends included: the columns a corpus may have, the
 #: config schema's bounds, and for the simulations what fits in memory and time
@@ -39,6 +40,10 @@ BOUNDS = {
     "--cores": (int, 1, 1_000_000),
     "--jobs": (int, 1, 1_000_000),
 }
+#: snakemake's options that take a number of cores or jobs, passed on by `reprocompare run` and
+#: `reprocompare sequential` (snakemake reads one below 1 as every core, and a scheduler's
+#: SIGTERM then meets more jobs than asked for)
+CORES_OPTIONS = ("--cores", "-c", "--jobs", "-j")
 #: option -> (type, lowest, highest), both ends excluded (the schema's exclusive bounds)
 OPEN_BOUNDS = {
     "--threshold": (float, schemas.bound("verdict.threshold", "exclusiveMinimum"),
@@ -95,3 +100,33 @@ def shown_range(option: str) -> str:
     """
     _, low, high = BOUNDS[option]
     return f"{low}..{high}"
+
+
+def check_cores(arguments: list[str]) -> None:
+    """Snakemake's --cores, -c, --jobs and -j among ``arguments``: a whole number of at least 1,
+    or ``all`` (snakemake's own check reads 0 and -3 as every core); else a UserError naming the
+    option, before anything runs.
+
+    Parameters
+    ----------
+    arguments : list of str
+        Snakemake's arguments, as given after the command's own.
+    """
+    for i, token in enumerate(arguments):
+        option, value = token, None
+        if "=" in token and token.startswith("--"):
+            option, value = token.split("=", 1)
+        elif token[:2] in ("-c", "-j") and len(token) > 2 and not token.startswith("--"):
+            option, value = token[:2], token[2:]
+        elif token in CORES_OPTIONS and i + 1 < len(arguments) and (
+                not arguments[i + 1].startswith("-") or arguments[i + 1][1:].isdigit()):
+            value = arguments[i + 1]  # else no value: every core, as snakemake reads it
+        if option not in CORES_OPTIONS or value is None or value in ("all", "unlimited"):
+            continue
+        try:
+            number = int(value)
+        except ValueError:
+            number = None
+        if number is None or number < 1:
+            raise UserError(f"{value!r} is not a number of cores: give a whole number of at "
+                            "least 1, or all", path="the command line", key=option)

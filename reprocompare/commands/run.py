@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
-import shutil
 import signal
 from pathlib import Path
 
@@ -24,21 +22,16 @@ from reprocompare.base.errors import UserError
 from reprocompare.base.records import SUMMARY
 from reprocompare.base.run_records import read_summary
 from reprocompare.commands.init import CONFIG_NAME
-from reprocompare.commands.sequential import (OWN_OPTIONS, run_sequential, supervise,
-                                              write_report)
+from reprocompare.commands.options import check_cores
+from reprocompare.commands.sequential import (OWN_OPTIONS, check_writable, failure,
+                                              rebuilt_targets, remove_empty_outputs,
+                                              run_sequential, supervise, write_report)
 from reprocompare.pipeline.workflow_files import LOCAL_PROFILE, profile, snakemake_command
 from reprocompare.reports.tables import format_interval, said, table4_rows
 from reprocompare.study.config import check_corpora, load_yaml, validate
 
 #: short forms of the options a run sets itself (OWN_OPTIONS has the long ones)
 OWN_SHORT = {"-s": "--snakefile", "-d": "--directory"}
-#: snakemake's options that take a number of cores or jobs (snakemake reads one below 1 as
-#: every core, and a scheduler's SIGTERM then meets more jobs than asked for)
-CORES_OPTIONS = ("--cores", "-c", "--jobs", "-j")
-#: the exit status of snakemake refusing its command line (argparse's)
-EXIT_BAD_ARGUMENTS = 2
-#: free space below which a failed workflow is said to have filled the disk
-LOW_SPACE = 64 * 2**20
 
 
 def add_parser(sub) -> None:
@@ -96,96 +89,9 @@ def _check_arguments(arguments: list[str]) -> list[str]:
         if own is not None:
             raise UserError(f"{option} is what `reprocompare run` sets: DIR is the study's "
                             "folder and DIR/config.yaml its config", path="the command line")
-    _check_cores(arguments)
+    check_cores(arguments)
     named = any(token == "--profile" or token.startswith("--profile=") for token in arguments)
     return arguments if named else ["--profile", str(profile(LOCAL_PROFILE)), *arguments]
-
-
-def _check_cores(arguments: list[str]) -> None:
-    """--cores, -c, --jobs and -j: a whole number of at least 1, or ``all`` (snakemake's own
-    check reads 0 and -3 as every core)."""
-    for i, token in enumerate(arguments):
-        option, value = token, None
-        if "=" in token and token.startswith("--"):
-            option, value = token.split("=", 1)
-        elif token[:2] in ("-c", "-j") and len(token) > 2 and not token.startswith("--"):
-            option, value = token[:2], token[2:]
-        elif token in CORES_OPTIONS and i + 1 < len(arguments) and (
-                not arguments[i + 1].startswith("-") or arguments[i + 1][1:].isdigit()):
-            value = arguments[i + 1]  # else no value: every core, as snakemake reads it
-        if option not in CORES_OPTIONS or value is None or value in ("all", "unlimited"):
-            continue
-        try:
-            number = int(value)
-        except ValueError:
-            number = None
-        if number is None or number < 1:
-            raise UserError(f"{value!r} is not a number of cores: give a whole number of at "
-                            "least 1, or all", path="the command line", key=option)
-
-
-def _check_writable(directory: Path) -> None:
-    """Every folder of the study a run writes in (the study's, its results and Snakemake's
-    records) can be written: said before any job, not as a job's failure."""
-    folders = [directory]
-    for name in ("results", "logs", "benchmarks", ".snakemake"):
-        if (directory / name).is_dir():
-            folders += [Path(root) for root, _, _ in os.walk(directory / name)]
-    for folder in folders:
-        if not os.access(folder, os.W_OK | os.X_OK):
-            raise UserError("cannot be written (a read-only folder): give yourself write "
-                            f"permission (chmod -R u+w {directory}), or copy the study to a "
-                            "folder you can write", path=folder)
-
-
-def remove_empty_outputs(directory: Path, say=print) -> list[Path]:
-    """Remove every empty file of the study's results (an output emptied by a hand, ``: >
-    table4.md``, or a disk that filled as it was written): no job writes one, and Snakemake
-    takes any file that exists and is newer than its inputs for done, so it would stay empty.
-    Removed, it is written again by the run, which names it as a target beside the default one
-    (Snakemake does not rerun a job for an output that no target asks for).
-
-    Parameters
-    ----------
-    directory : pathlib.Path
-        The study's directory.
-    say : callable, default print
-        Called with a line naming the files removed.
-
-    Returns
-    -------
-    list of pathlib.Path
-        The files removed.
-    """
-    results = directory / "results"
-    empty = sorted(path for path in results.rglob("*")
-                   if path.is_file() and not path.is_symlink() and path.stat().st_size == 0) \
-        if results.is_dir() else []
-    for path in empty:
-        path.unlink()
-    if empty:
-        shown = ", ".join(str(path.relative_to(directory)) for path in empty[:5])
-        more = f" and {len(empty) - 5} more" if len(empty) > 5 else ""
-        one = len(empty) == 1
-        say(f"{directory}: {shown}{more} {'was' if one else 'were'} empty: removed, so that "
-            f"this run writes {'it' if one else 'them'} again")
-    return empty
-
-
-def _failed(directory: Path, returncode: int) -> UserError:
-    """Why snakemake stopped, as far as its exit tells, and what to do."""
-    if returncode == EXIT_BAD_ARGUMENTS:
-        return UserError("snakemake refused its arguments (its message above): correct them "
-                         "(`reprocompare run -h`, `snakemake --help`)", path=directory)
-    with contextlib.suppress(OSError):
-        free = shutil.disk_usage(directory).free
-        if free < LOW_SPACE:
-            return UserError(f"the workflow stopped with {free / 2**20:.0f} MiB left on the "
-                             "disk (snakemake's messages above): free some space, then run the "
-                             "same command again to go on", path=directory)
-    return UserError("the workflow stopped (snakemake's messages above name the job and its "
-                     "log): correct what they say, then run the same command again; the jobs "
-                     "that finished are kept", path=directory)
 
 
 def _snakemake(config_path: Path, directory: Path, *arguments: str, say=print) -> None:
@@ -197,7 +103,8 @@ def _snakemake(config_path: Path, directory: Path, *arguments: str, say=print) -
             "command again to go on")
         raise KeyboardInterrupt
     if returncode != 0:  # its messages went to the terminal
-        raise _failed(directory, returncode)
+        raise failure(directory, returncode, "run", "the workflow stopped", "to go on",
+                      "; the jobs that finished are kept")
 
 
 def verdict_lines(config: dict, directory: Path) -> list[str]:
@@ -260,19 +167,19 @@ def run_study(directory: str | Path, arguments: list[str] | None = None, say=pri
     with contextlib.chdir(directory):
         config = validate(raw, source=str(config_path))
         check_corpora(config)  # a corpus too small for a strategy: one line, before snakemake
-    _check_writable(directory)
+    check_writable(directory)
+    if config["stopping"]["enabled"]:
+        # sequential: its waves, then the report at the R it stopped at (run_sequential);
+        # a dry run plans its next wave, as `reprocompare sequential -- -n` does
+        stopped = run_sequential(config_path, directory, arguments, say=say, command_name="run")
+        return [] if stopped.get("dry_run") else verdict_lines(config, directory)
     if "-n" in arguments or "--dry-run" in arguments or "--dryrun" in arguments:
         # a plan: no report, no verdicts yet
         _snakemake(config_path, directory, *arguments, say=say)
         return []
-    removed = remove_empty_outputs(directory, say=say)
-    if config["stopping"]["enabled"]:
-        # sequential: its waves, then the report at the R it stopped at (run_sequential)
-        run_sequential(config_path, directory, arguments, say=say)
-    else:
-        # the default target, and the files removed (not all of them are its inputs)
-        targets = ["all", *(str(path.relative_to(directory)) for path in removed)] \
-            if removed else []
-        _snakemake(config_path, directory, *arguments, *targets, say=say)
-        write_report(config_path, directory, arguments, say=say)
+    # the default target, and the files removed (not all of them are its inputs); first, or
+    # an option of any number of values among the arguments (--quiet) would take them
+    targets = rebuilt_targets(directory, remove_empty_outputs(directory, say=say))
+    _snakemake(config_path, directory, *targets, *arguments, say=say)
+    write_report(config_path, directory, arguments, say=say, command_name="run")
     return verdict_lines(config, directory)

@@ -27,6 +27,7 @@ them is merged with the config file for the stopping rule and with each wave's r
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import shutil
@@ -42,6 +43,7 @@ import psutil
 from reprocompare.base.errors import UserError
 from reprocompare.base.records import SUMMARY, stopping_design
 from reprocompare.base.run_records import finished, read_summary
+from reprocompare.commands.options import check_cores
 from reprocompare.commands.resume import planned_runs, restore_records, resume, run_directory
 from reprocompare.pipeline.workflow_files import (LOCAL_PROFILE, profile, report_stylesheet,
                                                   snakemake_command)
@@ -62,6 +64,12 @@ OWN_OPTIONS = {"configfile": ("--configfile", "give the config to sequential's -
                "configfiles": ("--configfiles", "give the config to sequential's --configfile"),
                "directory": ("--directory", "give it to sequential's --directory"),
                "snakefile": ("--snakefile", "sequential runs reprocompare's workflow")}
+#: the exit status of snakemake refusing its command line (argparse's)
+EXIT_BAD_ARGUMENTS = 2
+#: free space below which a failed workflow is said to have filled the disk
+LOW_SPACE = 64 * 2**20
+#: what a summary's stopping record holds that the waves read (the summary job writes it)
+STOPPING_READ = ("decided", "stopped")
 
 
 def _complete(config: dict, directory: Path) -> int:
@@ -117,8 +125,37 @@ def _summary_paths(config: dict, directory: Path) -> list[Path]:
             for corpus in comparison["corpora"]]
 
 
+def _damaged_summary(path: Path, what: str) -> UserError:
+    """A summary whose stopping record the waves cannot read: removed, it is written again."""
+    return UserError(f"{what} (edited by hand or cut short?): delete this summary, then run "
+                     "the same command again; the wave writes it again from the repetitions' "
+                     "records, training nothing", path=path)
+
+
+def _stopping_record(summary: dict, path: Path) -> dict:
+    """The summary's ``stopping`` record, with what the waves read of it; a UserError naming
+    the file where it is not there (a KeyError traceback before issue 50)."""
+    stopping = summary.get("stopping")
+    if not isinstance(stopping, dict):
+        raise _damaged_summary(path, "has no `stopping` record")
+    lacking = [key for key in STOPPING_READ if not isinstance(stopping.get(key), bool)]
+    judged = stopping.get("futility_judgement")
+    if stopping.get("futile") and not (isinstance(judged, dict) and all(
+            key in judged for key in ("probability", "level", "estimator"))):
+        lacking.append("futility_judgement")
+    if lacking:
+        raise _damaged_summary(path, f"its `stopping` record lacks {', '.join(lacking)}")
+    return stopping
+
+
 def _summaries(config: dict, directory: Path) -> list[dict]:
-    return [read_summary(path)["summary"] for path in _summary_paths(config, directory)]
+    """Every comparison's summary, each checked for the stopping record the waves read."""
+    summaries = []
+    for path in _summary_paths(config, directory):
+        summary = read_summary(path)["summary"]
+        _stopping_record(summary, path)
+        summaries.append(summary)
+    return summaries
 
 
 def check_plan(config: dict, directory: Path, source: str | Path) -> None:
@@ -142,9 +179,18 @@ def check_plan(config: dict, directory: Path, source: str | Path) -> None:
     for path in _summary_paths(config, directory):
         if not path.exists():
             continue
-        made = read_summary(path)["summary"].get("stopping")
+        summary = read_summary(path)["summary"]
+        made = summary.get("stopping")
+        if made is None and any(isinstance(verdict, dict) and (
+                verdict.get("planned") or verdict.get("time_uniform"))
+                for verdict in summary.get("verdicts", {}).values()):
+            # its verdicts were made under a stopping rule: the record was lost, not absent
+            raise _damaged_summary(path, "has no `stopping` record")
         design = stopping_design(made)
         if design == wanted and wanted == "planned":
+            lacking = [key for key in ("wave", "max_repetitions") if key not in made]
+            if lacking:
+                raise _damaged_summary(path, f"its `stopping` record lacks {lacking[0]}")
             changed = [key for key in ("wave", "max_repetitions")
                        if made[key] != stopping[key]]
         else:
@@ -208,6 +254,7 @@ def snakemake_arguments(arguments: list[str]) -> tuple[list[str], list[str], dic
     """
     from snakemake.cli import get_argument_parser, parse_config  # lazy: 1 s, sequential only
 
+    check_cores(arguments)  # below 1, snakemake would read every core (issue 50)
     rest, entries = split_config(arguments)
     parser = get_argument_parser()
 
@@ -227,6 +274,151 @@ def snakemake_arguments(arguments: list[str]) -> tuple[list[str], list[str], dic
         refuse("--config repetitions is what each wave sets (R grows by stopping.wave up to "
                "stopping.max_repetitions): set those in the config instead")
     return rest, entries, overrides
+
+
+def is_dry_run(arguments: list[str]) -> bool:
+    """Whether snakemake's arguments ask for a dry run (-n, --dry-run, -np, ...), as snakemake
+    parses them.
+
+    Parameters
+    ----------
+    arguments : list of str
+        Snakemake's arguments, without their --config entries (:func:`split_config`).
+
+    Returns
+    -------
+    bool
+    """
+    from snakemake.cli import get_argument_parser  # lazy, as above
+
+    parsed, _ = get_argument_parser().parse_known_args(arguments)
+    return bool(getattr(parsed, "dryrun", False))
+
+
+def check_writable(directory: Path) -> None:
+    """Every folder of the study a run writes in (the study's, its results and Snakemake's
+    records) can be written: said before any job, not as a job's failure.
+
+    Parameters
+    ----------
+    directory : pathlib.Path
+        The study's directory.
+    """
+    # a study not begun yet: the folder it is created in
+    folders = [next(folder for folder in (directory, *directory.absolute().parents)
+                    if folder.exists())]
+    for name in ("results", "logs", "benchmarks", ".snakemake"):
+        if (directory / name).is_dir():
+            folders += [Path(root) for root, _, _ in os.walk(directory / name)]
+    for folder in folders:
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise UserError("cannot be written (a read-only folder): give yourself write "
+                            f"permission (chmod -R u+w {directory}), or copy the study to a "
+                            "folder you can write", path=folder)
+
+
+def remove_empty_outputs(directory: Path, say=print) -> list[Path]:
+    """Remove every empty file of the study's results (an output emptied by a hand, ``: >
+    table4.md``, or a disk that filled as it was written): no job writes one, and Snakemake
+    takes any file that exists and is newer than its inputs for done, so it would stay empty.
+    Removed, it is written again by the run, which names it as a target beside the default one
+    (:func:`rebuilt_targets`: Snakemake does not rerun a job for an output that no target asks
+    for).
+
+    Parameters
+    ----------
+    directory : pathlib.Path
+        The study's directory.
+    say : callable, default print
+        Called with a line naming the files removed.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The files removed.
+    """
+    results = directory / "results"
+    empty = sorted(path for path in results.rglob("*")
+                   if path.is_file() and not path.is_symlink() and path.stat().st_size == 0) \
+        if results.is_dir() else []
+    for path in empty:
+        path.unlink()
+    if empty:
+        shown = ", ".join(str(path.relative_to(directory)) for path in empty[:5])
+        more = f" and {len(empty) - 5} more" if len(empty) > 5 else ""
+        one = len(empty) == 1
+        say(f"{directory}: {shown}{more} {'was' if one else 'were'} empty: removed, so that "
+            f"this run writes {'it' if one else 'them'} again")
+    return empty
+
+
+def rebuilt_targets(directory: Path, removed: list[Path]) -> list[str]:
+    """Snakemake's targets that write the ``removed`` outputs again: the default target, and
+    each file removed that a rule writes (the report is written after the workflow, by
+    :func:`write_report`, and no rule of it is a target); [] when none was removed.
+
+    Parameters
+    ----------
+    directory : pathlib.Path
+        The study's directory.
+    removed : list of pathlib.Path
+        What :func:`remove_empty_outputs` removed.
+
+    Returns
+    -------
+    list of str
+    """
+    files = [str(path.relative_to(directory)) for path in removed]
+    files = [name for name in files if name != REPORT]
+    return ["all", *files] if files else []
+
+
+def failure(directory: Path, returncode: int, command: str, stopped: str, then: str,
+            kept: str = "") -> UserError:
+    """Why snakemake stopped, as far as its exit and the disk tell, and what to do: a rerun is
+    advised only where one can succeed (arguments snakemake refused are refused again).
+
+    Parameters
+    ----------
+    directory : pathlib.Path
+        The study's directory.
+    returncode : int
+        Snakemake's exit status.
+    command : str
+        The reprocompare command that ran it (for its help).
+    stopped : str
+        What stopped, e.g. "the workflow stopped".
+    then : str
+        What the same command does when run again, e.g. "to go on".
+    kept : str, optional
+        What is kept, said after the advice.
+
+    Returns
+    -------
+    UserError
+    """
+    if returncode == EXIT_BAD_ARGUMENTS:
+        return UserError("snakemake refused its arguments (its message above): correct them "
+                         f"(`reprocompare {command} -h`, `snakemake --help`)", path=directory)
+    with contextlib.suppress(OSError):
+        free = shutil.disk_usage(directory).free
+        if free < LOW_SPACE:
+            return UserError(f"{stopped} with {free / 2**20:.0f} MiB left on the disk "
+                             "(snakemake's messages above): free some space, then run the "
+                             f"same command again {then}", path=directory)
+    check_writable(directory)  # made read-only while it ran: said as such, not as a job's
+    return UserError(f"{stopped} (snakemake's messages above name the job and its log): "
+                     f"correct what they say, then run the same command again {then}{kept}",
+                     path=directory)
+
+
+def _no_space(error: OSError, directory: Path, then: str) -> UserError | None:
+    """A full disk met while this command writes: one line naming the file and the cause."""
+    if error.errno != errno.ENOSPC:
+        return None
+    where = f" writing {error.filename}" if error.filename else ""
+    return UserError(f"no space left on the device{where}: free some space, then run the same "
+                     f"command again {then}", path=directory)
 
 
 def _running_here(directory: Path, skip: int | None = None) -> list[int]:
@@ -327,8 +519,14 @@ def supervise(command: list[str], directory: Path) -> tuple[int, int | None]:
         with contextlib.suppress(OSError):  # snakemake has already ended (its group with it)
             watchdog = subprocess.Popen([sys.executable, "-c", WATCHDOG], stdin=subprocess.PIPE,
                                         text=True, process_group=process.pid)
-        record.write_text(json.dumps({"host": socket.gethostname(), "pid": os.getpid(),
-                                      "snakemake": process.pid}), encoding="utf-8")
+        try:
+            record.write_text(json.dumps({"host": socket.gethostname(), "pid": os.getpid(),
+                                          "snakemake": process.pid}), encoding="utf-8")
+        except OSError as error:  # a full disk: no half record to mislead the next run
+            record.unlink(missing_ok=True)
+            if error.filename is None:
+                error.filename = str(record)
+            raise
         returncode = process.wait()  # snakemake stops its jobs and frees its lock, then exits
     finally:
         for signum, handler in previous.items():
@@ -345,9 +543,12 @@ def supervise(command: list[str], directory: Path) -> tuple[int, int | None]:
 
 
 def _snakemake(config_path: Path, directory: Path, repetitions: int, arguments: list[str],
-               entries: list[str], say=print) -> None:
+               entries: list[str], say=print, targets: list[str] | None = None,
+               command_name: str = "sequential") -> None:
+    # the targets first: after the arguments an option of any number of values (--quiet)
+    # would take them, after --config they would be read as its entries
     command = snakemake_command("--configfile", str(config_path.resolve()),
-                                "--directory", str(directory), *arguments,
+                                "--directory", str(directory), *(targets or []), *arguments,
                                 "--config", *entries, f"repetitions={repetitions}")
     returncode, received = supervise(command, directory)
     if received is not None:
@@ -355,13 +556,14 @@ def _snakemake(config_path: Path, directory: Path, repetitions: int, arguments: 
             f"{repetitions}: snakemake stopped; run the same command again to resume")
         raise KeyboardInterrupt
     if returncode != 0:  # its output went to the terminal as it ran
-        raise UserError(f"the wave at R = {repetitions} failed (snakemake's messages above); "
-                        "run the same command again to resume", path=directory)
+        raise failure(directory, returncode, command_name,
+                      f"the wave at R = {repetitions} failed", "to resume",
+                      "; the repetitions that finished are kept")
 
 
 def write_report(config_path: str | Path, directory: str | Path,
                  arguments: list[str] | None = None, repetitions: int | None = None,
-                 say=print) -> Path:
+                 say=print, command_name: str = "sequential") -> Path:
     """Write the study's report, ``DIR/results/report.html`` (``snakemake --report``): what
     every run ends with, `reprocompare run` and `reprocompare sequential` alike.
 
@@ -378,6 +580,8 @@ def write_report(config_path: str | Path, directory: str | Path,
         The R a sequential study stopped at (its waves set it; the config file's R is not it).
     say : callable, default print
         Called with each line of progress.
+    command_name : str, default 'sequential'
+        The reprocompare command writing it, for the advice where it fails.
 
     Returns
     -------
@@ -398,8 +602,8 @@ def write_report(config_path: str | Path, directory: str | Path,
             "same command again to write it")
         raise KeyboardInterrupt
     if returncode != 0:  # its messages went to the terminal
-        raise UserError("the report could not be written (snakemake's messages above); run the "
-                        "same command again to write it", path=directory)
+        raise failure(directory, returncode, command_name, "the report could not be written",
+                      "to write it")
     say(f"report: {directory / REPORT}")
     return directory / REPORT
 
@@ -428,7 +632,8 @@ def _end_group(process: subprocess.Popen) -> None:
 
 
 def run_waves(config_path: str | Path, directory: str | Path = ".",
-              arguments: list[str] | None = None, say=print) -> dict:
+              arguments: list[str] | None = None, say=print,
+              command_name: str = "sequential") -> dict:
     """Run waves until the stopping rule is met; return where the study stopped and why.
 
     Parameters
@@ -441,14 +646,53 @@ def run_waves(config_path: str | Path, directory: str | Path = ".",
         Snakemake's arguments for every wave.
     say : callable, default print
         Called with each line of progress.
+    command_name : str, default 'sequential'
+        The reprocompare command running the waves, for the advice where snakemake fails.
 
     Returns
     -------
     dict
-        The repetitions run, why it stopped and whether every verdict decided.
+        The repetitions run, why it stopped and whether every verdict decided; for a dry run
+        (``-n`` among the arguments), the wave it would run next and ``dry_run``: True.
     """
     config_path, directory = Path(config_path), Path(directory)
-    arguments, entries, overrides = snakemake_arguments(list(arguments or []))
+    try:
+        return _run_waves(config_path, directory, list(arguments or []), say, command_name)
+    except OSError as error:  # a full disk under this command's own writes: one line
+        raise _no_space(error, directory, "to resume") or error from None
+
+
+def _dry_run(config: dict, config_path: Path, directory: Path, arguments: list[str],
+             entries: list[str], say, command_name: str) -> dict:
+    """The next wave planned, not run: snakemake's dry run at the R the study resumes at, then
+    one line saying so. Nothing is written, no lock freed and no record restored, so a study
+    whose results Snakemake has no records of (a clone) is sent to `reprocompare resume` first:
+    its dry run would plan every committed repetition again."""
+    stopping = config["stopping"]
+    wave, maximum = stopping["wave"], stopping["max_repetitions"]
+    if not (directory / ".snakemake" / "metadata").is_dir() and (
+            _cloned(config, directory) or any(directory.glob("results/compare/*/*/*/"
+                                                             "records.jsonl"))):
+        raise UserError("holds results Snakemake has no records of (a clone): a dry run would "
+                        "plan every one of them again; record them first with `reprocompare "
+                        f"resume --configfile {config_path} --directory {directory}` (it trains "
+                        "nothing), then dry-run", path=directory)
+    done = _complete(config, directory)
+    repetitions = min(max(2, wave, done - done % wave), maximum)
+    say(f"dry run: the wave to R = {repetitions} (waves of {wave}, at most {maximum}; "
+        f"{done} complete repetitions found)")
+    _snakemake(config_path, directory, repetitions, arguments, entries, say,
+               command_name=command_name)
+    later = (f"; whether waves to R = {min(repetitions + wave, maximum)} and beyond run "
+             "depends on its verdicts") if repetitions < maximum else ""
+    say(f"dry run: nothing was run or written{later}")
+    return {"repetitions": repetitions, "reason": "dry run", "decided": False,
+            "futile": False, "dry_run": True}
+
+
+def _run_waves(config_path: Path, directory: Path, arguments: list[str], say,
+               command_name: str) -> dict:
+    arguments, entries, overrides = snakemake_arguments(arguments)
     # the config every wave runs: the file with the --config given after -- (snakemake's merge)
     config = load_yaml(config_path)
     if isinstance(config, dict):
@@ -469,8 +713,12 @@ def run_waves(config_path: str | Path, directory: str | Path = ".",
     except UserError as error:
         raise blame_command_line(error, overrides) from None
     wave, maximum = stopping["wave"], stopping["max_repetitions"]
+    dry = is_dry_run(arguments)
     # the installed local profile, also when only --config is given
     arguments = arguments or ["--profile", str(profile(LOCAL_PROFILE))]
+    if dry:
+        return _dry_run(config, config_path, directory, arguments, entries, say, command_name)
+    check_writable(directory)
     _free_stale_lock(directory, say)
     # a clone holds its repetitions' records in their strategies' tables (issue 35): the files
     # first, or the repetitions would count as never run
@@ -482,9 +730,13 @@ def run_waves(config_path: str | Path, directory: str | Path = ".",
         resume(config_path, directory, say=say)
     if done:
         say(f"{directory}: {done} complete repetitions found; resuming at R = {repetitions}")
+    # an emptied output (`: > table4.md`) is written again by the first wave, as by `run`
+    targets = rebuilt_targets(directory, remove_empty_outputs(directory, say=say))
     while True:
         say(f"wave to R = {repetitions} (waves of {wave}, at most {maximum})")
-        _snakemake(config_path, directory, repetitions, arguments, entries, say)
+        _snakemake(config_path, directory, repetitions, arguments, entries, say, targets,
+                   command_name)
+        targets = []
         summaries = _summaries(config, directory)
         for summary in summaries:
             verdicts = summary.get("verdicts", {})
@@ -513,7 +765,8 @@ def run_waves(config_path: str | Path, directory: str | Path = ".",
 
 
 def run_sequential(config_path: str | Path, directory: str | Path = ".",
-                   arguments: list[str] | None = None, say=print) -> dict:
+                   arguments: list[str] | None = None, say=print,
+                   command_name: str = "sequential") -> dict:
     """A sequential study from start to end: its waves (:func:`run_waves`), then its report at
     the R it stopped at (:func:`write_report`), as `reprocompare run` ends every study.
 
@@ -527,12 +780,21 @@ def run_sequential(config_path: str | Path, directory: str | Path = ".",
         Snakemake's arguments for every wave.
     say : callable, default print
         Called with each line of progress.
+    command_name : str, default 'sequential'
+        The reprocompare command running it (`run` runs a sequential study through it).
 
     Returns
     -------
     dict
-        What :func:`run_waves` returns, with ``report``: the report's path.
+        What :func:`run_waves` returns, with ``report``: the report's path (none for a dry
+        run, which writes nothing).
     """
-    stopped = run_waves(config_path, directory, arguments, say=say)
-    report = write_report(config_path, directory, arguments, stopped["repetitions"], say=say)
+    stopped = run_waves(config_path, directory, arguments, say=say, command_name=command_name)
+    if stopped.get("dry_run"):
+        return {**stopped, "report": None}
+    try:
+        report = write_report(config_path, directory, arguments, stopped["repetitions"],
+                              say=say, command_name=command_name)
+    except OSError as error:
+        raise _no_space(error, Path(directory), "to write it") or error from None
     return {**stopped, "report": report}
