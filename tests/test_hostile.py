@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import errno
 import gzip
 import io
 import json
 import os
 import shutil
+import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,7 +32,7 @@ import pytest
 from reprocompare.base.errors import UserError
 from reprocompare.base.records import TABULATED, tabulate_repetitions
 from reprocompare.base.run_records import finished, restore_tabulated
-from reprocompare.commands import cli
+from reprocompare.commands import cli, sequential
 from reprocompare.commands.resume import run_problem
 from reprocompare.estimators import difference, expected_max, expected_max_bias, reproducibility
 from reprocompare.models import parse_spec
@@ -650,6 +652,149 @@ def _world_cases() -> list[Case]:
             for command in COMMANDS for failure in FAILURES]
 
 
+# ------------------------------------------------------------------------ sequential (issue 50)
+
+SEQUENTIAL_SUMMARY = "run/results/summaries/tiny/p.json"
+
+
+def _sequential_config(tmp: Path) -> Path:
+    """A sequential study of two majority taggers, waves of 2 up to 4 (the default design)."""
+    path = tmp / "study.yaml"
+    path.write_text(json.dumps({
+        "corpora": {"tiny": {"path": str(TINY)}},
+        "models": {"a": {"type": "majority"}, "b": {"type": "majority", "scheme": "IOBES"}},
+        "comparisons": {"p": {"a": "a", "b": "b", "corpora": ["tiny"]}},
+        "strategies": {"holdout": {}},
+        "stopping": {"enabled": True, "estimators": ["ST"], "wave": 2, "max_repetitions": 4}}))
+    return path
+
+
+def _a_summary(text: str):
+    def setup(tmp: Path) -> None:
+        path = tmp / SEQUENTIAL_SUMMARY
+        path.parent.mkdir(parents=True)
+        path.write_text(text)
+    return setup
+
+
+def _summary_of(summary: dict):
+    return _a_summary(json.dumps({"comparison": "p", "corpus": "tiny", "summary": summary}))
+
+
+def _a_clone(tmp: Path) -> None:
+    table = tmp / "run/results/compare/tiny/p/holdout/records.jsonl"
+    table.parent.mkdir(parents=True)
+    table.write_text("")
+
+
+@contextlib.contextmanager
+def _patched(owner, name: str, value):
+    original = getattr(owner, name)
+    setattr(owner, name, value)
+    try:
+        yield
+    finally:
+        setattr(owner, name, original)
+
+
+@contextlib.contextmanager
+def _full_disk_restoring(tmp: Path):
+    """The disk fills as a clone's records are written back."""
+    def restore(config, directory):
+        raise OSError(errno.ENOSPC, "No space left on device",
+                      str(directory / "results/compare/tiny/p/holdout/rep0/estimates.json"))
+
+    with _patched(sequential, "restore_records", restore):
+        yield
+
+
+@contextlib.contextmanager
+def _full_disk_at_the_run_record(tmp: Path):
+    """The disk fills as the wave records itself beside snakemake's lock (a sleeping stand-in
+    in snakemake's place, ended by the command)."""
+    write_text = Path.write_text
+
+    def full(self, data, *args, **kwargs):
+        if self.name == sequential.RUN_RECORD.name:
+            write_text(self, data[:7])
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return write_text(self, data, *args, **kwargs)
+
+    with _patched(sequential, "snakemake_command",
+                  lambda *a: [sys.executable, "-c", "import time; time.sleep(60)"]), \
+            _patched(Path, "write_text", full):
+        yield
+
+
+def _sequential_cases() -> list[Case]:
+    """`reprocompare sequential` (issue 50): what a user passes after --, summaries damaged by
+    hand, a full disk under its own writes, a report snakemake could not write. Each input:
+    (what is set up in the case's folder, the arguments after --, a failure injected), or
+    ("report", snakemake's exit status, the free space) for the report's advice."""
+    cases = [Case("sequential", f"-- {' '.join(cores)}", (None, cores, None), REFUSAL,
+                  "is not a number of cores: give a whole number of at least 1, or all")
+             for cores in (["--cores", "-3"], ["--cores", "0"], ["-c0"], ["--jobs=0"],
+                           ["-j", "-1"], ["--cores", "two"], ["-j", "1.5"])]
+    cases += [
+        Case("sequential", "-- -n (a dry run)", (None, ["-n", "--cores", "1", "--quiet"], None),
+             ACCEPTANCE),
+        Case("sequential", "-- -np --cores all", (None, ["-np", "--cores", "all", "--quiet"],
+                                                  None), ACCEPTANCE),
+        Case("sequential", "-- --dry-run on a clone", (_a_clone, ["--dry-run"], None), REFUSAL,
+             "a dry run would plan every one of them again; record them first with "
+             "`reprocompare resume"),
+        Case("sequential", "a summary without its stopping record",
+             (_summary_of({"verdicts": {"ST": {"planned": True, "time_uniform": False}}}), [],
+              None), REFUSAL, "p.json: has no `stopping` record (edited by hand or cut short?)"
+             ": delete this summary"),
+        Case("sequential", "a planned summary's stopping record without its wave",
+             (_summary_of({"stopping": {"enabled": True, "design": "planned",
+                                        "max_repetitions": 4}}), [], None), REFUSAL,
+             "p.json: its `stopping` record lacks wave"),
+        Case("sequential", "a summary cut short", (_a_summary('{"comparison": "p", "cor'), [],
+                                                   None), REFUSAL, "p.json:1: not valid JSON"),
+        Case("sequential", "a full disk restoring a clone's records",
+             (None, ["--cores", "1"], _full_disk_restoring), REFUSAL,
+             "no space left on the device writing "),
+        Case("sequential", "a full disk at the wave's run record",
+             (None, ["--cores", "1"], _full_disk_at_the_run_record), REFUSAL,
+             "reprocompare-sequential.json: free some space, then run the same command again "
+             "to resume"),
+        Case("sequential", "the report: snakemake refused its arguments", ("report", 2, 2**40),
+             REFUSAL, "snakemake refused its arguments (its message above): correct them "
+                      "(`reprocompare sequential -h`"),
+        Case("sequential", "the report: 10 MiB left on the disk", ("report", 1, 10 * 2**20),
+             REFUSAL, "with 10 MiB left on the disk (snakemake's messages above): free some "
+                      "space"),
+    ]
+    return cases
+
+
+def _sequential_outcome(case: Case, tmp: Path) -> tuple[str, str]:
+    config, run = _sequential_config(tmp), tmp / "run"
+    if case.input[0] == "report":
+        _, returncode, free = case.input
+        with _patched(sequential, "supervise", lambda command, directory: (returncode, None)), \
+                _patched(sequential.shutil, "disk_usage",
+                         lambda path: shutil._ntuple_diskusage(2**41, 2**41 - free, free)):
+            observed, message = _library_class(
+                lambda: sequential.write_report(config, run, say=lambda line: None))
+        if observed == REFUSAL and returncode == 2:
+            assert "run the same command again" not in message, message
+        return observed, message
+    setup, arguments, failure = case.input
+    if setup is not None:
+        setup(tmp)
+    with failure(tmp) if failure is not None else contextlib.nullcontext():
+        status, err = _main(["sequential", "--configfile", str(config), "--directory", str(run),
+                             "--", *arguments], tmp)
+    if failure is _full_disk_at_the_run_record:  # no half record to mislead the next run
+        assert not (run / sequential.RUN_RECORD).exists()
+    if status == 0:  # a dry run: nothing written
+        assert not (run / "results").exists()
+    return _cli_class(status, err)
+
+
 # ------------------------------------------------------------------------ expected-max's file
 
 def _scores_cases() -> list[Case]:
@@ -670,7 +815,7 @@ def _scores_cases() -> list[Case]:
 #: the catalogue
 CASES: list[Case] = [*_corpus_cases(), *_cli_cases(), *_spec_cases(), *_api_cases(),
                      *_config_cases(), *_resume_cases(), *_table_cases(), *_world_cases(),
-                     *_scores_cases()]
+                     *_scores_cases(), *_sequential_cases()]
 
 
 # ------------------------------------------------------------------------ running a case
@@ -765,6 +910,8 @@ def outcome(case: Case, tmp: Path) -> tuple[str, str]:
         else:
             path.write_bytes(case.input)
         return _cli_class(*_main(["expected-max", str(path)], tmp))
+    if case.family == "sequential":
+        return _sequential_outcome(case, tmp)
     raise AssertionError(f"no runner for family {case.family!r}")
 
 
@@ -779,7 +926,7 @@ def test_the_catalogue_is_large_and_spans_every_family():
     families = {case.family for case in CASES}
     assert len(CASES) >= 300
     assert families == {"corpus", "cli", "spec", "api", "config", "resume", "table", "world",
-                        "scores"}
+                        "scores", "sequential"}
     assert len({str(case) for case in CASES}) == len(CASES), "every case has its own name"
     for family in families:
         classes = {case.expected for case in CASES if case.family == family}
