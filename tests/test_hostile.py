@@ -4,7 +4,8 @@ Every case is a clean **refusal** (a UserError or ValueError, or an exit status 
 when the world fails under a command -- with one line naming the file, line, key or option and no
 traceback) or a correct **acceptance**. The catalogue (``CASES``) spans the families of issue 23:
 malformed corpora, CLI options out of range, model specs, the Python API, configs, the files a
-rerun of ``resume`` trusts, the world failing inside a command, and expected-max's scores file.
+rerun of ``resume`` trusts, the world failing inside a command, expected-max's scores file, and
+(issue 50) what a user passes to ``reprocompare sequential`` or damages under it.
 Cases run in-process (``reprocompare.commands.cli.main`` with its streams captured, ``validate``, the
 estimators); ``benchmarks/bench_hostile.py`` counts them per family and class into
 benchmarks/RESULTS.md.

@@ -326,7 +326,7 @@ def test_a_dry_run_plans_the_next_wave_and_writes_nothing(tmp_path):
     assert result.returncode == 0, result.stderr[-3000:]
     assert "dry run: the wave to R = 2 (waves of 2, at most 4; 0 complete repetitions " \
            "found)" in result.stdout
-    assert "dry run: nothing was run or written; whether waves to R = 4 and beyond run " \
+    assert "dry run: no job run, no result written; whether waves to R = 4 and beyond run " \
            "depends on its verdicts" in result.stdout
     assert "compare" in result.stdout + result.stderr  # snakemake's plan: the wave's jobs
     assert "missing" not in result.stderr and "Traceback" not in result.stderr

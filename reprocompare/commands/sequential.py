@@ -22,6 +22,10 @@ clone (results committed, no Snakemake records beside them) it first runs
 them, so that nothing committed is trained again. Any profile works (``-- --profile
 profiles/slurm ...`` passes its arguments to every snakemake run; a ``--config KEY=VALUE`` among
 them is merged with the config file for the stopping rule and with each wave's repetitions).
+A dry run (``-- -n``) plans the wave the study would run next and writes nothing; what the
+command cannot go on from (cores below 1, a summary whose stopping record was lost, a full disk
+under its own writes, snakemake refusing its arguments) ends in one line naming it, with a rerun
+advised only where one can succeed (issue 50).
 """
 
 from __future__ import annotations
@@ -685,7 +689,7 @@ def _dry_run(config: dict, config_path: Path, directory: Path, arguments: list[s
                command_name=command_name)
     later = (f"; whether waves to R = {min(repetitions + wave, maximum)} and beyond run "
              "depends on its verdicts") if repetitions < maximum else ""
-    say(f"dry run: nothing was run or written{later}")
+    say(f"dry run: no job run, no result written{later}")
     return {"repetitions": repetitions, "reason": "dry run", "decided": False,
             "futile": False, "dry_run": True}
 
