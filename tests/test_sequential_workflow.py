@@ -378,3 +378,19 @@ def test_a_summary_without_its_stopping_record_is_named_and_rebuilt_as_advised(t
     assert json.loads(summary_path.read_text())["summary"]["stopping"] == good
     assert "Sequential study: waves of 2" in table.read_text()
     assert repetitions_run(tmp_path / "run") == 4
+
+
+def test_run_dry_runs_a_sequential_study_as_sequential_does(tmp_path):
+    """`reprocompare run DIR -n` on a stopping config planned the config file's R (the warning
+    that it is not the R the study reached); it plans the next wave, as sequential's does."""
+    from reprocompare.commands.run import run_study
+
+    (tmp_path / "study").mkdir()
+    (tmp_path / "study" / "config.yaml").write_text(_fast(tmp_path).read_text())
+    said = []
+    assert run_study(tmp_path / "study", ["-n", "--cores", "1", "--quiet"], say=said.append) \
+        == []
+    assert said[0] == "dry run: the wave to R = 2 (waves of 2, at most 4; 0 complete " \
+                      "repetitions found)", said
+    assert said[-1].startswith("dry run: no job run, no result written")
+    assert not (tmp_path / "study" / "results").exists()
