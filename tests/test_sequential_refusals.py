@@ -162,3 +162,16 @@ def test_a_failed_report_advises_a_rerun_only_where_one_can_succeed(tmp_path, mo
     assert said in message and "\n" not in message, message
     if returncode == 2 or read_only:
         assert "run the same command again" not in message
+
+
+def test_run_reads_a_dry_run_as_snakemake_does(tmp_path):
+    """`run DIR -np` on a fixed study was not taken for a dry run: after snakemake's plan it
+    wrote the report and ended in "summaries/...json: missing"."""
+    from reprocompare.commands.init import init_study
+    from reprocompare.commands.run import run_study
+
+    init_study(tmp_path / "study", TEST_DATA / "tiny.conll")
+    said = []
+    assert run_study(tmp_path / "study", ["-np", "--cores", "1", "--quiet"],
+                     say=said.append) == []
+    assert not (tmp_path / "study" / "results").exists() and said == []

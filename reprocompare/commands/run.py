@@ -24,8 +24,9 @@ from reprocompare.base.run_records import read_summary
 from reprocompare.commands.init import CONFIG_NAME
 from reprocompare.commands.options import check_cores
 from reprocompare.commands.sequential import (OWN_OPTIONS, check_writable, failure,
-                                              rebuilt_targets, remove_empty_outputs,
-                                              run_sequential, supervise, write_report)
+                                              is_dry_run, rebuilt_targets,
+                                              remove_empty_outputs, run_sequential, supervise,
+                                              write_report)
 from reprocompare.pipeline.workflow_files import LOCAL_PROFILE, profile, snakemake_command
 from reprocompare.reports.tables import format_interval, said, table4_rows
 from reprocompare.study.config import check_corpora, load_yaml, validate
@@ -173,7 +174,7 @@ def run_study(directory: str | Path, arguments: list[str] | None = None, say=pri
         # a dry run plans its next wave, as `reprocompare sequential -- -n` does
         stopped = run_sequential(config_path, directory, arguments, say=say, command_name="run")
         return [] if stopped.get("dry_run") else verdict_lines(config, directory)
-    if "-n" in arguments or "--dry-run" in arguments or "--dryrun" in arguments:
+    if is_dry_run(arguments):  # -n, --dry-run, -np...: as snakemake reads it
         # a plan: no report, no verdicts yet
         _snakemake(config_path, directory, *arguments, say=say)
         return []
