@@ -10,8 +10,9 @@ into benchmarks/RESULTS.md between the ``replay-orders`` markers.
 
 Each committed study (studies/*/results/summaries) ran a fixed number of repetitions R. Here
 its per-repetition values are fed, in the order they were run, to the sequential stopping rule
-(waves of 5, intersected over the looks, the normal path or Eq. 1's shares as
-estimators.verdict decides, threshold 0.8, 95%): for every
+of the default design (planned: looks every 5 repetitions up to the study's R, repeated
+confidence intervals intersected over the looks, the normal path or Eq. 1's shares as
+estimators.verdict decides at each look, the first decision kept, threshold 0.8, 95%): for every
 estimator, where it would have stopped and with which verdict, beside the verdict of the full
 fixed-R study. The mixture's null offset is computed at each look from the repetitions up to it,
 as the workflow's summaries do (the whole study's offset would look ahead). A study that stops when every estimator is decided trains up to that R only;
@@ -48,10 +49,10 @@ def as_run(values: dict, conclusion: str) -> Replay:
     `reprocompare plan`): at each look, its null offset from the Vote and Avg seen so far (a
     summary knows no later repetition; the whole study's offset would look ahead, issue 38),
     in closed form for normal Vote and Avg (snr_normal) as the summaries read it, the
-    sequences intersected over the looks."""
+    planned design's repeated confidence intervals intersected over the looks."""
     study = run_rule({name: np.asarray(values[name]) for name in ("Vote", "Avg", "Mixture")},
                      ["Mixture"], wave=WAVE, max_repetitions=len(values["Mixture"]),
-                     conclusion=conclusion)
+                     conclusion=conclusion, design="planned")
     return Replay(stopped_at=study.stopped_at, decided=study.decided, wave=WAVE,
                   looks=study.looks, verdict=study.verdicts["Mixture"])
 
@@ -60,8 +61,10 @@ def replay_order(values: dict, conclusion: str, order) -> tuple[int | None, dict
     """Every estimator replayed with the repetitions in ``order``: the R at which all five are
     decided (None: not within the study's R) and each one's decision."""
     permuted = {e: [values[e][i] for i in order] for e in ESTIMATORS}
+    # the default design (planned: looks every wave up to the study's R, fixed in advance)
     replays = {e: (as_run(permuted, conclusion) if e == "Mixture"
-                   else replay(permuted[e], WAVE, conclusion)) for e in ESTIMATORS}
+                   else replay(permuted[e], WAVE, conclusion, time_uniform=False, planned=True,
+                               max_repetitions=len(permuted[e]))) for e in ESTIMATORS}
     stop = (max(r.stopped_at for r in replays.values())
             if all(r.decided for r in replays.values()) else None)
     return stop, {e: r.verdict.decision for e, r in replays.items()}

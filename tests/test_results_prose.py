@@ -194,7 +194,9 @@ def test_results_names_each_study_as_committed():
     (deciding,) = {tuple(s["stopping"]["estimators"]) for s in whole}
     (each,) = {v["confidence"] for s in whole for v in s["verdicts"].values()}
     assert deciding == ("Avg", "Mixture") and each == pytest.approx(1 - 0.05 / len(deciding))
-    quoted(text, f"the confidence sequence for the sequential whole-corpus studies (95% for Avg and "
+    assert {s["stopping"]["design"] for s in whole} == {"planned"}
+    quoted(text, f"the repeated confidence intervals of the planned design (`stopping.design: "
+                 f"planned`, the default) for the sequential whole-corpus studies (95% for Avg and "
                  f"the mixture together, so {100 * each:g}% each)")
 
 
@@ -312,7 +314,7 @@ def test_results_quotes_the_chunking_reversal():
     assert {e for e in chunking["estimators"] if decision(chunking, e) == "B>A"} == set(BCV)
     text = page("docs/results.md")
     quoted(text, f"IOBES chunks {-points(chunking, 'Avg'):.2f} points better than IOB2 (Avg, 95% "
-                 f"confidence sequence {-points(chunking, 'Avg', 'mean_high'):.2f}-"
+                 f"repeated confidence interval {-points(chunking, 'Avg', 'mean_high'):.2f}-"
                  f"{-points(chunking, 'Avg', 'mean_low'):.2f}), and \"B > A reproduces\" for Avg, "
                  f"Vote and the mixture after R = {repetitions(chunking)}")
     means = sorted(points(s, "Avg") for n in sizes for s in sizes[n])
