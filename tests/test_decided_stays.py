@@ -100,3 +100,18 @@ def test_the_claim_names_the_direction_it_decides():
     assert v.path == "distribution-free" and v.decision == "A>B"
     assert v.claim.startswith("share P(A - B > 0) >= ") and "normal model" not in v.claim
     assert v.reproducibility_low >= THRESHOLD
+
+
+def test_the_terminal_says_the_claim_beside_a_decided_verdict():
+    """reprocompare run's and sequential's lines (reports.tables.said): a decided verdict with
+    the interval it was decided on; an undecided or spreadless one without a claim."""
+    from reprocompare.reports.tables import said
+
+    claim = "Phi(SNR) >= 0.93 at R = 10, normal model"
+    assert said("A > B reproduces", "A>B", 10, None, 20, claim) == \
+        f"A > B reproduces ({claim})"
+    assert said("undecided after 10 repetitions: about 5 more to decide", "undecided", 10, None,
+                None, "Phi(SNR) in [0.55, 0.97] at R = 10, normal model") == \
+        "undecided after 10 repetitions: about 5 more to decide"
+    assert said("no verdict: no spread", "degenerate", 10, None, None, "") == \
+        "no verdict: no spread"

@@ -131,7 +131,7 @@ def verdict_lines(config: dict, directory: Path) -> list[str]:
     maximum = config["stopping"]["max_repetitions"] if config["stopping"]["enabled"] else None
     return [f"{row['comparison']}, {row['estimator']} ({row['strategy']}): "
             + (said(row["verdict_text"], row["verdict"], row["repetitions"], row["forecast"],
-                    maximum) or "no verdict") + "; A - B = "
+                    maximum, row["verdict_claim"]) or "no verdict") + "; A - B = "
             + format_interval(row["mean_f1_points"], row["mean_low_f1_points"],
                               row["mean_high_f1_points"], 2)
             + " F1 points" for row in table4_rows(summaries)]
