@@ -24,6 +24,25 @@ def looked(design: str, wave: int, max_repetitions: int) -> tuple[bool, bool, in
     ``fixed``: the planned design of one look, at the maximum (it claims nothing before it);
     ``anytime``: confidence sequences intersected over the looks every ``wave``.
 
+    Parameters
+    ----------
+    design : {"planned", "fixed", "anytime"}
+        The study's ``stopping.design``.
+    wave : int
+        Repetitions added per look.
+    max_repetitions : int
+        The study's maximum R.
+
+    Returns
+    -------
+    (bool, bool, int)
+        ``time_uniform``, ``planned`` and the wave of the looks the verdicts read.
+
+    Raises
+    ------
+    ValueError
+        For an unknown design.
+
     Examples
     --------
     >>> looked("fixed", 5, 20), looked("planned", 5, 20), looked("anytime", 5, 20)
