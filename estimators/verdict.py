@@ -533,8 +533,9 @@ class Verdict:
     ``reproducibility`` and its ends the interval the verdict read: Phi(SNR - snr0) on the
     normal ``path``, Eq. 1's share on the distribution-free one (``path_reason`` says why).
     ``more`` is about how many more repetitions would decide (None when decided, or when none
-    up to ``max_repetitions`` would). ``mean_low``/``mean_high`` bound the mean of A - B (the
-    equivalence test's interval) when a ``rope`` is set.
+    up to ``max_repetitions`` would), and ``reaches`` the decision they would reach ("A>B",
+    "B>A" or "none"; None without ``more``). ``mean_low``/``mean_high`` bound the mean of
+    A - B (the equivalence test's interval) when a ``rope`` is set.
 
     A decision is the first decided look's and stays at every later look: ``decided_at`` is
     that look's R, and ``reproducibility`` with its ends, ``path``, ``path_reason`` and
@@ -570,6 +571,7 @@ class Verdict:
     planned: bool = False
     decided_at: int | None = None
     claim: str = ""
+    reaches: str | None = None
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -581,7 +583,7 @@ def _decision_name(code: int, conclusion: str) -> str:
 
 
 def _sentence(code: int, conclusion: str, repetitions: int, more: int | None,
-              max_repetitions: int) -> str:
+              max_repetitions: int, reaches: int = UNDECIDED) -> str:
     if code == SUPPORTED:
         return _text(conclusion)
     if code == OPPOSED:
@@ -591,7 +593,8 @@ def _sentence(code: int, conclusion: str, repetitions: int, more: int | None,
     if more is None:
         return (f"undecided after {repetitions} repetitions: more than the maximum of "
                 f"{max_repetitions} repetitions to decide")
-    return f"undecided after {repetitions} repetitions: about {more} more to decide"
+    return (f"undecided after {repetitions} repetitions: about {more} more to reach "
+            f"'{_sentence(reaches, conclusion, repetitions, None, max_repetitions)}'")
 
 
 def _check_common(conclusion, threshold, confidence, snr0, max_repetitions):
@@ -698,10 +701,8 @@ def share_repetitions_to_decide(share_up: float, share_down: float, repetitions:
     r, n_max = int(repetitions), int(max_repetitions)
 
     def decides(n: int, level: float = confidence) -> bool:
-        half = 1 - (1 - level) / 2
-        up = _share_interval(round(share_up * n), n, half, time_uniform)
-        down = _share_interval(round(share_down * n), n, half, time_uniform)
-        return _share_decision(up, down, bounds) != UNDECIDED
+        return _share_decision_at(share_up, share_down, n, level, bounds,
+                                  time_uniform) != UNDECIDED
 
     if planned:
         return next((n - r for n, level in look_confidences(wave, n_max, confidence).items()
@@ -712,6 +713,30 @@ def share_repetitions_to_decide(share_up: float, share_down: float, repetitions:
     grid = (np.unique(np.round(np.geomspace(r + 66, n_max, 40))).astype(int)
             if r + 66 <= n_max else [])
     return next((int(n) - r for n in (*counted, *grid) if decides(int(n))), None)
+
+
+def _share_decision_at(share_up: float, share_down: float, n: int, level: float,
+                       bounds: tuple[float, float], time_uniform: bool) -> int:
+    """The distribution-free decision at R' = ``n`` if the shares stay where they are."""
+    half = 1 - (1 - level) / 2
+    up = _share_interval(round(share_up * n), n, half, time_uniform)
+    down = _share_interval(round(share_down * n), n, half, time_uniform)
+    return _share_decision(up, down, bounds)
+
+
+def _reached(more: int, r: int, ratio: float, signed: np.ndarray, *, normal: bool,
+             threshold: float, confidence: float, snr0: float, time_uniform: bool,
+             max_repetitions: int, prior, wave: int | None, planned: bool) -> int:
+    """The decision "about ``more`` more" leads to: the one read at R + ``more`` if the SNR (the
+    normal path) or Eq. 1's shares (the distribution-free path) stay where they are, as
+    :func:`repetitions_to_decide` and :func:`share_repetitions_to_decide` projected it."""
+    n = r + more
+    level = look_confidences(wave, max_repetitions, confidence)[n] if planned else confidence
+    if normal:
+        return int(decisions(math.sqrt(n) * ratio, n, threshold=threshold, confidence=level,
+                             snr0=snr0, time_uniform=time_uniform, prior=prior))
+    return _share_decision_at(float(np.mean(signed > 0)), float(np.mean(signed < 0)), n, level,
+                              share_bounds(threshold, snr0), time_uniform)
 
 
 def mean_interval_for_rope(values: np.ndarray, looks: list[int], confidence,
@@ -782,7 +807,8 @@ def verdict(values, conclusion: str = "A>B", *, threshold: float = THRESHOLD,
     - **Equivalence**: with ``rope`` (a share of F1), "no practical difference" when the mean of
       A - B's interval (:func:`mean_interval_for_rope`) lies within +-rope; it replaces
       "neither" and "undecided", and qualifies a direction that reproduces.
-    - otherwise "undecided after R repetitions: about N more to decide".
+    - otherwise "undecided after R repetitions: about N more to reach '<verdict>'", the verdict
+      read at R + N if the SNR (or the shares) stay where they are.
 
     Parameters
     ----------
@@ -880,8 +906,12 @@ def verdict(values, conclusion: str = "A>B", *, threshold: float = THRESHOLD,
                 float(np.mean(signed > 0)), float(np.mean(signed < 0)), r, threshold=threshold,
                 confidence=confidence, snr0=snr0, time_uniform=time_uniform,
                 max_repetitions=max_repetitions, wave=wave, planned=planned)
+    reaches = UNDECIDED if more is None else _reached(
+        more, r, ratio, signed, normal=now.path == "normal", threshold=threshold,
+        confidence=confidence, snr0=snr0, time_uniform=time_uniform,
+        max_repetitions=max_repetitions, prior=prior, wave=wave, planned=planned)
     decision = _decision_name(code, conclusion)
-    text = _sentence(code, conclusion, r, more, int(max_repetitions))
+    text = _sentence(code, conclusion, r, more, int(max_repetitions), reaches)
     claim = first.claim(code, conclusion, threshold)
     mean_low = mean_high = None
     if rope is not None:
@@ -893,7 +923,7 @@ def verdict(values, conclusion: str = "A>B", *, threshold: float = THRESHOLD,
             if code in (SUPPORTED, OPPOSED):
                 text += f", by less than {_rope_text(rope)}: no practical difference ({within})"
             else:
-                decision, more = EQUIVALENT, None
+                decision, more, reaches = EQUIVALENT, None, UNDECIDED
                 text = f"no practical difference: {within}"
                 claim = f"mean of A - B in [{100 * mean_low:+.3f}, {100 * mean_high:+.3f}] " \
                         f"F1 points, inside +-{_rope_text(rope)}"
@@ -903,7 +933,8 @@ def verdict(values, conclusion: str = "A>B", *, threshold: float = THRESHOLD,
                    reproducibility_high=first.high, more=more, path=first.path,
                    path_reason=first.reason, interval=first.interval, mean_low=mean_low,
                    mean_high=mean_high, decided_at=first.at if code != UNDECIDED else None,
-                   claim=claim, **common)
+                   claim=claim, reaches=(None if reaches == UNDECIDED
+                                         else _decision_name(reaches, conclusion)), **common)
 
 
 @dataclass(frozen=True)

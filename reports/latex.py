@@ -22,8 +22,8 @@ import textwrap
 from reprocompare import schemas
 from reprocompare.base.records import stopping_design
 from reprocompare.base.strategies import STRATEGIES
-from reprocompare.reports.tables import (CLAIMS_NOTE, HOLM_NOTE, TABLE3_NOTE, TEST_NAMES,
-                                         advice_of, bootstrap_caveat,
+from reprocompare.reports.tables import (CLAIMS_NOTE, DECISION_TEXT, HOLM_NOTE, TABLE3_NOTE,
+                                         TEST_NAMES, advice_of, bootstrap_caveat,
                                          calibration_text, comparison_groups, format_shown,
                                          null_offset_note, repetitions_text, snr_interval_name,
                                          table3_strategies, table4_note,
@@ -249,7 +249,11 @@ def _verdict_rule(group: list[dict]) -> str:
             "planned": " (repeated confidence intervals of a planned design, intersected over "
                        "its looks: valid at whichever planned look the study stops)",
             }[stopping_design(group[0].get("stopping"))]
+    # the verdict each undecided estimator's n more would reach, if its SNR stays where it is
+    reach = [f"{r['estimator']}: {DECISION_TEXT[r['verdict_reaches']]}" for r in group
+             if r["verdict"] == "undecided" and r.get("verdict_reaches")]
     more = ("; undec. (+$n$): about $n$ more repetitions would decide"
+            + (f" ({prose('; '.join(reach))})" if reach else "")
             if any(r["verdict"] == "undecided" for r in group) else "")
     # each estimator's criterion and the path that decided it, as the Markdown's rule says
     offsets = "; ".join(

@@ -361,7 +361,8 @@ def _verdict(summary: dict, estimator: str) -> dict:
         return {"verdict": "", "verdict_text": "", "predictive_reproducibility": None,
                 "predictive_reproducibility_low": None, "predictive_reproducibility_high": None,
                 "predictive_reproducibility_interval": "", "verdict_path": "",
-                "verdict_claim": "", "verdict_decided_at": None, "repetitions_to_decide": None, "verdict_threshold": None,
+                "verdict_claim": "", "verdict_decided_at": None, "repetitions_to_decide": None,
+                "verdict_reaches": None, "verdict_threshold": None,
                 "verdict_confidence": None, "forecast": None}
     return {"verdict": v["decision"], "verdict_text": v["text"],
             "verdict_threshold": v.get("threshold"), "verdict_confidence": v.get("confidence"),
@@ -377,7 +378,8 @@ def _verdict(summary: dict, estimator: str) -> dict:
                                                        if v.get("path_reason") else ""),
             # the interval the verdict read, named, at the look that decided it
             "verdict_claim": v.get("claim", ""), "verdict_decided_at": v.get("decided_at"),
-            "repetitions_to_decide": v["more"], "forecast": v.get("forecast")}
+            "repetitions_to_decide": v["more"], "verdict_reaches": v.get("reaches"),
+            "forecast": v.get("forecast")}
 
 
 def verdict_cell(row: dict) -> str:
@@ -399,9 +401,22 @@ def verdict_cell(row: dict) -> str:
     if decision == "undecided":
         more = row["repetitions_to_decide"]
         return f"undecided (+{more})" if more is not None else "undecided (> max)"
-    return {"A>B": "A > B reproduces", "B>A": "B > A reproduces",
-            "none": "neither direction reproduces", "equivalent": "no practical difference",
-            "degenerate": "no verdict: no spread"}[decision]
+    return DECISION_TEXT[decision]
+
+
+#: a decision in a table cell, and the verdict "N more" would reach
+DECISION_TEXT = {"A>B": "A > B reproduces", "B>A": "B > A reproduces",
+                 "none": "neither direction reproduces", "equivalent": "no practical difference",
+                 "degenerate": "no verdict: no spread"}
+
+
+def _more_text(row: dict) -> str:
+    """"about N more", with the verdict they reach where the summary says it."""
+    if row["repetitions_to_decide"] is None:
+        return "more than the maximum"
+    reaches = row.get("verdict_reaches")
+    return f"about {row['repetitions_to_decide']} more" + (
+        f" to reach '{DECISION_TEXT[reaches]}'" if reaches else "")
 
 
 def stopping_state(stopping: dict) -> str:
@@ -532,10 +547,8 @@ def verdict_lines(group: list[dict], summary_rule: str, stopping: dict | None) -
                      "approximate; their verdicts come from Eq. 1's shares, which assume nothing.")
     if undecided:
         lines.append("Repetitions to decide, if the SNR stays where it is: " + "; ".join(
-            f"{r['estimator']} " + (f"about {r['repetitions_to_decide']} more"
-                                    if r["repetitions_to_decide"] is not None
-                                    else "more than the maximum")
-            for r in undecided) + f" (now {repetitions_text(group).split(' independent')[0]}).")
+            f"{r['estimator']} {_more_text(r)}" for r in undecided)
+            + f" (now {repetitions_text(group).split(' independent')[0]}).")
         forecasts = [(r["estimator"], r["forecast"]) for r in undecided if r.get("forecast")]
         if forecasts and stopping:
             # an undecided verdict on Eq. 1's shares is not forecast: say so, not nothing

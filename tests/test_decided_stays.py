@@ -110,8 +110,8 @@ def test_the_terminal_says_the_claim_beside_a_decided_verdict():
     claim = "Phi(SNR) >= 0.93 at R = 10, normal model"
     assert said("A > B reproduces", "A>B", 10, None, 20, claim) == \
         f"A > B reproduces ({claim})"
-    assert said("undecided after 10 repetitions: about 5 more to decide", "undecided", 10, None,
-                None, "Phi(SNR) in [0.55, 0.97] at R = 10, normal model") == \
-        "undecided after 10 repetitions: about 5 more to decide"
+    undecided = "undecided after 10 repetitions: about 5 more to reach 'A > B reproduces'"
+    assert said(undecided, "undecided", 10, None, None,
+                "Phi(SNR) in [0.55, 0.97] at R = 10, normal model") == undecided
     assert said("no verdict: no spread", "degenerate", 10, None, None, "") == \
         "no verdict: no spread"

@@ -21,10 +21,10 @@ from reprocompare.estimators.reproducibility import model_interval, summarize
 from reprocompare.estimators.verdict import verdict
 from reprocompare.reports.latex import (claims_latex, claims_wide_latex, table3_latex,
                                         table4_latex, table4_wide_latex)
-from reprocompare.reports.tables import (CLAIMS_COLUMNS, TABLE3_COLUMNS, TABLE4_COLUMNS,
-                                         claims_markdown, claims_rows, table3_markdown,
-                                         table3_rows, table4_markdown, table4_rows, table4_text,
-                                         to_csv)
+from reprocompare.reports.tables import (CLAIMS_COLUMNS, DECISION_TEXT, TABLE3_COLUMNS,
+                                         TABLE4_COLUMNS, claims_markdown, claims_rows,
+                                         table3_markdown, table3_rows, table4_markdown,
+                                         table4_rows, table4_text, to_csv)
 from reprocompare.study.summary import INTERVAL_KINDS, interval_fields, summarize_runs, verdicts
 
 LABEL = "crf_50%_A&B on conll2000"
@@ -120,7 +120,8 @@ def test_table4_markdown_explains_itself():
     assert f"| SNR (Eq. 4, unitless) [95% CI] | {s.snr:.3f} [{s.snr_low:.3f}, {s.snr_high:.3f}]" \
         in markdown
     st = verdict(VALUES["ST"], time_uniform=False)
-    assert st.decision == "undecided" and f"ST about {st.more} more" in markdown
+    assert st.decision == "undecided" and \
+        f"ST about {st.more} more to reach '{DECISION_TEXT[st.reaches]}'" in markdown
     assert "**A > B reproduces**" in markdown  # Vote: SNR 130
     assert "nan" not in markdown.lower() and "[, ]" not in markdown
 

@@ -54,7 +54,9 @@ def test_clear_winner_at_r5():
     # ... the confidence sequence, valid under stopping, needs one more repetition there
     sequential = verdict(with_snr(5.0, 5))
     assert sequential.decision == "undecided"
-    assert sequential.text == "undecided after 5 repetitions: about 1 more to decide"
+    assert sequential.text == \
+        "undecided after 5 repetitions: about 1 more to reach 'A > B reproduces'"
+    assert sequential.reaches == "A>B"
     assert verdict(with_snr(5.0, 6)).decision == "A>B"
     # and decides at R = 5 for a winner as clear as a tagger 25 F1 points behind (SNR >= 12)
     assert verdict(with_snr(12.0, 5)).text == "A > B reproduces"
@@ -63,12 +65,36 @@ def test_clear_winner_at_r5():
 def test_equal_models_at_r5_are_undecided_with_a_count():
     v = verdict(with_snr(0.0, 5))
     assert v.decision == "undecided" and v.more == 10
-    assert v.text == "undecided after 5 repetitions: about 10 more to decide"
+    assert v.text == ("undecided after 5 repetitions: about 10 more to reach "
+                      "'neither direction reproduces with this estimator'")
+    assert v.reaches == "none"
     # the projection is right: the same SNR seen at R = 15 decides, at R = 14 not yet
     assert verdict(with_snr(0.0, 15)).text == "neither direction reproduces with this estimator"
     assert verdict(with_snr(0.0, 14)).decision == "undecided"
     fixed = verdict(with_snr(0.0, 5), time_uniform=False)
     assert fixed.decision == "undecided" and fixed.more is not None and fixed.more < v.more
+
+
+@pytest.mark.parametrize("kind", ["anytime", "fixed", "planned"])
+@pytest.mark.parametrize("snr_value, conclusion, expected", [
+    (1.5, "A>B", "A>B"), (-1.5, "A>B", "B>A"), (1.5, "B>A", "A>B"), (0.0, "A>B", "none")])
+def test_n_more_names_the_verdict_it_reaches(kind, snr_value, conclusion, expected):
+    """"About N more" says which verdict it leads to: the one the same SNR decides at R + N
+    (a planned design looks at every wave, so only its direction is checked here: a sample
+    whose every look has the same SNR is not what with_snr builds)."""
+    options = {"anytime": {}, "fixed": {"time_uniform": False},
+               "planned": {"time_uniform": False, "planned": True, "wave": 5}}[kind]
+    v = verdict(with_snr(snr_value, 5), conclusion, max_repetitions=200, **options)
+    assert v.decision == "undecided" and v.more is not None and v.reaches == expected
+    named = {"A>B": "A > B reproduces", "B>A": "B > A reproduces",
+             "none": "neither direction reproduces with this estimator"}[expected]
+    assert v.text.endswith(f"about {v.more} more to reach '{named}'")
+    if kind != "planned":
+        later = verdict(with_snr(snr_value, 5 + v.more), conclusion, max_repetitions=200,
+                        **options)
+        assert later.decision == expected
+        assert verdict(with_snr(snr_value, 4 + v.more), conclusion, max_repetitions=200,
+                       **options).decision == "undecided"
 
 
 def test_equal_models_with_many_repetitions_show_no_reproducible_difference():
