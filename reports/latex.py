@@ -24,6 +24,7 @@ from reprocompare.base.records import stopping_design
 from reprocompare.base.strategies import STRATEGIES
 from reprocompare.reports.tables import (CLAIMS_NOTE, DECISION_TEXT, HOLM_NOTE, TABLE3_NOTE,
                                          TEST_NAMES, advice_of, bootstrap_caveat,
+                                         few_repetitions_caution,
                                          calibration_text, comparison_groups, format_shown,
                                          null_offset_note, repetitions_text, snr_interval_name,
                                          table3_strategies, table4_note,
@@ -220,6 +221,13 @@ def _dagger_note(group: list[dict]) -> str:
                    for model, warning in flagged.items())
 
 
+def _caution(group: list[dict], name: str = "estimator", snr: bool = True) -> str:
+    """A block computed from few repetitions: its caution, in bold, first among its notes."""
+    caution = few_repetitions_caution(group, name, snr)
+    return (r"\textbf{Caution:} " + prose(caution.removeprefix("Caution: ")) + " "
+            if caution else "")
+
+
 def _note(parts: list[str]) -> list[str]:
     text = " ".join(p.strip() for p in parts if p and p.strip())
     return [r"\par\smallskip", r"{\footnotesize " + text + "\\par}"] if text else []
@@ -282,7 +290,7 @@ def _table4_notes(first: dict, group: list[dict]) -> list[str]:
     return [
         (f"\\textbf{{Warning:}} {prose(no_paths(first['warning']))}. "
          f"{prose(advice_of(first))} " if first["warning"] else ""),
-        _models_note(first), _strategies_note(group),
+        _caution(group), _models_note(first), _strategies_note(group),
         (rf"Brackets: 95\% intervals (mean: "
          rf"{escape(' or '.join(dict.fromkeys(r['mean_interval'] for r in group)))}; SNR: "
          rf"{escape(snr_interval_name(group))}; reproducibility: "
@@ -449,7 +457,8 @@ def table3_latex(rows: list[dict]) -> str:
         used = "; ".join(f"{escape(r['strategy_short'])}: {escape(r['strategy'])}, "
                          f"{escape(STRATEGY_F1[r['strategy_short']])}" for r in strategies)
         out += [r"\bottomrule", r"\end{tabular}",
-                *_note([_dagger_note(group), f"{specs}. ",
+                *_note([_caution(group, "strategy_short", snr=False), _dagger_note(group),
+                        f"{specs}. ",
                         f"{used}; one F1 per repetition; SE = SD / "
                         r"$\sqrt{R}$; 95\% CI: Student's $t$."]),
                 r"\end{table}", *_how_to_read(TABLE3_NOTE), ""]

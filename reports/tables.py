@@ -18,11 +18,14 @@ from __future__ import annotations
 
 import math
 
+from scipy import stats
+
 from reprocompare.base.markdown import md_code, md_table, md_text
 from reprocompare.base.records import csv_text
 from reprocompare.base.strategies import (ESTIMATORS, HOLDOUT, REPEATED_HOLDOUT, STRATEGIES,
                                           labels as strategy_labels)
 from reprocompare.estimators.effect import mean_interval
+from reprocompare.estimators.reproducibility import snr_bias_factor
 from reprocompare.estimators.designs import DEFAULT_SPENDING, SPENDING_NAMES
 
 
@@ -839,6 +842,51 @@ def bootstrap_caveat(group: list[dict]) -> str:
             "(nominal 95%, measured at R = 2 to 20); the exact interval is the default.")
 
 
+#: Below this R every value a Table 3 or 4 block prints is cautioned: the 95% t multiplier is
+#: 2.78 at R = 5 but 4.30 at R = 3 and 12.71 at R = 2 (an interval of a model's F1 can run past
+#: 100 F1 points), and Eq. 4's SNR overstates its size 1.38 times on average at R = 4, 1.77 at
+#: R = 3 and without bound at R = 2, where its mean does not exist (``snr_bias_factor``).
+FEW_REPETITIONS = 5
+
+
+def few_repetitions_caution(group: list[dict], name: str = "estimator", snr: bool = True) -> str:
+    """A caution on every value of a block computed from fewer than :data:`FEW_REPETITIONS`
+    repetitions; '' when there is none.
+
+    Parameters
+    ----------
+    group : list of dict
+        The rows of one comparison (Table 3's or Table 4's), each with its ``repetitions``.
+    name : str, default "estimator"
+        The key that names a row in the caution (Table 3: ``strategy_short``).
+    snr : bool, default True
+        Whether the block prints Eq. 4's SNR (Table 4), whose bias at small R is then said.
+
+    Returns
+    -------
+    str
+        The text.
+    """
+    few = [r for r in group if r["repetitions"] < FEW_REPETITIONS]
+    if not few:
+        return ""
+    least = min(r["repetitions"] for r in few)
+    names = ", ".join(dict.fromkeys(r[name] for r in few))
+    said = [f"a 95% t interval stretches {stats.t.ppf(0.975, least - 1):.1f} standard errors "
+            "each way (about 2 with many repetitions)" if least >= 2 else
+            "one repetition gives no interval"]
+    if snr and least >= 2:
+        bias = snr_bias_factor(least)
+        said.append("Eq. 4's SNR has no finite mean at R = 2, so it can land anywhere" if
+                    math.isinf(bias) else
+                    f"Eq. 4's SNR overstates its size {bias:.2f} times on average")
+    at = f"R = {least}" if len({r["repetitions"] for r in few}) == 1 else f"as few as R = {least}"
+    rest = "rest" if len(names.split(", ")) > 1 else "rests"
+    return (f"Caution: {names} {rest} on {at} repetitions, fewer than {FEW_REPETITIONS}: "
+            f"{' and '.join(said)}. Read every "
+            "number of this block as a first look and add repetitions before quoting it.")
+
+
 def table4_note(group: list[dict]) -> str:
     """How to read Table 4, naming the kind of every interval it prints (issue 33).
 
@@ -896,6 +944,9 @@ def table4_markdown(rows: list[dict]) -> str:
         lines += _context_lines(first, group)
         if first["warning"]:
             lines.append(f"- **Warning:** {md_text(first['warning'])}. {md_text(advice_of(first))}")
+        caution = few_repetitions_caution(group)
+        if caution:
+            lines.append(f"- **{md_text(caution).replace(':', ':**', 1)}")
         lines.append("")
         table = [["Splitting strategy", *(r["strategy"] for r in group)],
                  ["SNR (Eq. 4, unitless) [95% CI]",
@@ -962,6 +1013,9 @@ def table3_markdown(rows: list[dict]) -> str:
         first = group[0]
         lines.append(f"### Table 3: {md_text(first['comparison'])}\n")
         lines += _context_lines(first, table3_strategies(group))
+        caution = few_repetitions_caution(group, "strategy_short", snr=False)
+        if caution:
+            lines.append(f"- **{md_text(caution).replace(':', ':**', 1)}")
         lines.append("")
         table = []
         for r in group:
@@ -1023,6 +1077,8 @@ def table4_text(summary: dict) -> str:
         lines += [line[2:] for line in _context_lines(rows[0], rows)[2:]]
         if rows[0]["warning"]:
             lines.append(f"warning: {rows[0]['warning']}. {advice_of(rows[0])}")
+        if few_repetitions_caution(rows):
+            lines.append(few_repetitions_caution(rows).replace("Caution:", "caution:", 1))
     lines += ["", f"{'estimator':<9} {'R':>5} {'mean A-B [95% CI]':>25} {'sd':>8} "
                   f"{'SNR [95% CI]':>26} {'reproducibility [95% CI]':>26} {'bound':>6}  if A = B",
               f"{'':<9} {'':>5} {'(F1 pts)':>25} {'(F1 pts)':>8}"]
@@ -1050,6 +1106,10 @@ def table4_text(summary: dict) -> str:
             lines.append(f"  {name}: mean F1 {100 * m['mean']:.2f} F1 points, SE "
                          f"{100 * m['standard_error']:.3f}, 95% CI [{100 * m['low']:.2f}, "
                          f"{100 * m['high']:.2f}]  (R = {m['repetitions']})")
+        caution = few_repetitions_caution(
+            [{"estimator": name, **m} for name, m in summary["per_model"].items()], snr=False)
+        if caution:
+            lines.append("  " + caution.replace("Caution:", "caution:", 1))
     return "\n".join(lines) + "\n"
 
 

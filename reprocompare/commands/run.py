@@ -28,7 +28,7 @@ from reprocompare.commands.sequential import (OWN_OPTIONS, check_writable, failu
                                               remove_empty_outputs, run_sequential, supervise,
                                               write_report)
 from reprocompare.pipeline.workflow_files import LOCAL_PROFILE, profile, snakemake_command
-from reprocompare.reports.tables import format_interval, said, table4_rows
+from reprocompare.reports.tables import FEW_REPETITIONS, format_interval, said, table4_rows
 from reprocompare.study.config import check_corpora, load_yaml, validate
 
 #: short forms of the options a run sets itself (OWN_OPTIONS has the long ones)
@@ -109,7 +109,8 @@ def _snakemake(config_path: Path, directory: Path, *arguments: str, say=print) -
 
 
 def verdict_lines(config: dict, directory: Path) -> list[str]:
-    """One line per comparison and estimator: Table 4's verdict and mean difference.
+    """One line per comparison and estimator: Table 4's verdict and mean difference, with a
+    caution where they rest on fewer than ``FEW_REPETITIONS`` repetitions.
 
     Parameters
     ----------
@@ -134,7 +135,10 @@ def verdict_lines(config: dict, directory: Path) -> list[str]:
                     maximum, row["verdict_claim"]) or "no verdict") + "; A - B = "
             + format_interval(row["mean_f1_points"], row["mean_low_f1_points"],
                               row["mean_high_f1_points"], 2)
-            + " F1 points" for row in table4_rows(summaries)]
+            + " F1 points" + (f"; caution: R = {row['repetitions']} < {FEW_REPETITIONS}, a "
+                              "first look only (Table 4 says why)"
+                              if row["repetitions"] < FEW_REPETITIONS else "")
+            for row in table4_rows(summaries)]
 
 
 def run_study(directory: str | Path, arguments: list[str] | None = None, say=print) -> list[str]:
