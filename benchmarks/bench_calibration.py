@@ -317,11 +317,33 @@ def needed_table() -> str:
     return "\n".join(lines)
 
 
-TEXT = r"""# Statistics of reprocompare: formulas, references and measured calibration
+TEXT = r"""# Statistics: what each number means, and how well it holds
 
-This page is written by `benchmarks/bench_calibration.py` (command below); the tables are
-measured, with fixed seeds, so a rerun gives the same numbers. Every interval is a nominal 95%
-interval and every test is run at alpha = 0.05.
+Every number reprocompare prints, with its formula, its reference and how well it holds,
+measured. Read it beside a study's tables or report:
+
+- a **verdict** ("A > B reproduces", "neither direction reproduces with this estimator",
+  "undecided after R repetitions: about N more to reach ..."): [Verdicts and sequential
+  studies](#verdicts-and-sequential-studies), and the interval behind it in [Intervals that hold
+  where they are printed](#intervals-that-hold-where-they-are-printed);
+- Table 4's **SNR, reproducibility and Chebyshev bound**, and Table 3's interval of a model's F1:
+  [Estimators and intervals over R repetitions](#estimators-and-intervals-over-r-repetitions-xue-et-al-section-2);
+- Table 4's **"If A = B"** row: [Null offsets](#null-offsets-what-each-estimator-shows-when-a-and-b-do-not-differ);
+- the **mean of A - B** in F1 points: [The effect in F1 points](#the-effect-in-f1-points-the-mean-differences-interval);
+- the **claims table** (significance tests, ASO, replicability across corpora):
+  [Significance tests](#significance-tests-one-repetition), [Almost stochastic order and
+  replicability across corpora](#almost-stochastic-order-and-replicability-across-corpora), and
+  their measured [size and power](#measured-size-and-power-at-alpha-005-percent-of-simulated-studies);
+- the **variance by source** (`variation.decompose`): [Variance
+  decomposition](#variance-decomposition-sample-split-and-seed);
+- **how many repetitions** an interval needs: [Repetitions needed](#repetitions-needed).
+
+Every interval is a nominal 95% interval and every test runs at alpha = 0.05 unless the config
+says otherwise. Below R = 5 every table says so beside its numbers: a 95% t interval is then 12.7
+standard errors wide each way at R = 2 and 4.3 at R = 3, and Eq. 4's SNR has no finite mean at
+R = 2. The tables are measured, with fixed seeds, so a rerun gives the same numbers; each names
+the benchmark that writes it. The calibration tables (coverage, size and power, the SNR's bias,
+repetitions needed) come from `benchmarks/bench_calibration.py`:
 
 Measured on {machine} in {seconds:.0f} s: {studies} simulated studies per cell for the intervals and
 the repetition-level tests, {sentence_studies} per cell for the sentence-level resampling tests
@@ -345,13 +367,13 @@ x_1..x_R (for the conclusion "B > A" the values are negated first).
 | reproducibility interval | Beta(k, R-k+1) 2.5% quantile, Beta(k+1, R-k) 97.5% quantile | Clopper & Pearson (1934) | `clopper_pearson` |
 | Table 3 interval | mean +- t_(0.975, R-1) sd / sqrt(R) | Student (1908) | `model_interval` |
 | bias of the SNR | E[sample SNR] = SNR * sqrt((R-1)/2) Gamma((R-2)/2) / Gamma((R-1)/2) under normality | the mean of 1/s for a chi distribution | `snr_bias_factor` |
-| repetitions needed | smallest R with Clopper-Pearson half-width <= 0.05 at the observed share; smallest R with exact SNR half-width <= 0.25 at the observed SNR | issue 16 | `repetitions_for_reproducibility`, `repetitions_for_snr` |
+| repetitions needed | smallest R with Clopper-Pearson half-width <= 0.05 at the observed share; smallest R with exact SNR half-width <= 0.25 at the observed SNR | the two intervals above, searched over R | `repetitions_for_reproducibility`, `repetitions_for_snr` |
 
 Why the exact interval: under normality sqrt(R) times the sample SNR follows a noncentral t with
 R - 1 degrees of freedom and noncentrality sqrt(R) SNR, and its cdf falls monotonically as the
 noncentrality grows; each end of the interval is one root (brentq on scipy.stats.nct.cdf). It is
 deterministic, cheap, finite at R = 2, and fine with zeros among the values. The percentile
-bootstrap over repetitions, the previous default, misses almost always on the high side at small R
+bootstrap over repetitions (the option) misses almost always on the high side at small R
 (see the tables).
 
 Corner cases, one documented answer each: values whose sd is at most {tol:g} times their largest

@@ -1,4 +1,4 @@
-"""Intervals and verdicts off the normal model (issue 33), measured: the table of docs/statistics.md.
+"""Intervals and verdicts off the normal model, measured: the table of docs/statistics.md.
 
     nice -n 10 .venv/bin/python benchmarks/bench_intervals.py [--studies N] [--write]
 
@@ -188,7 +188,7 @@ def table(results: dict, studies: int, seconds: float) -> str:
              "the printed reproducibility interval holds it at every look until the stop; wrong: "
              "a direction named whose share is below 0.8, or 'neither' while one is at least 0.8. "
              "'Low end' counts only the misses where the whole interval lay above the truth "
-             "(what 'A > B reproduces' rests on). Targets (issue 33): coverage >= 93%, "
+             "(what 'A > B reproduces' rests on). Targets: coverage >= 93%, "
              "wrong <= 2.5%.", "",
              "| law | SNR | P(x > 0) | coverage % | low end covers % | wrong % | decided % | "
              "mean R | 90th pct R |",
