@@ -70,13 +70,20 @@ def _check_model(value) -> str | None:
             return (f"{value!r} holds no tokenizer (tokenizer.json); save the model's fast "
                     "tokenizer beside it (tokenizer.save_pretrained)")
         return None
-    # a relative folder is read from where the job runs (a study's folder): named as resolved
-    where = "" if folder.is_absolute() else f" (as a folder: {folder.absolute()})"
+    # a relative folder is read from where the job runs (a study's folder): named as resolved,
+    # and its fix (a config's) said before the hub's, which a download would serve
+    where, fix = "", ""
+    if not folder.is_absolute():
+        where = f" (as a folder: {folder.absolute()})"
+        fix = ("; a relative folder is read from the folder the study runs in, as above: give "
+               "the model folder's absolute path")
     absent = (f"{value!r}{where} is neither a folder with a config.json nor a model in the "
-              "Hugging Face cache (nothing is downloaded")
+              f"Hugging Face cache{fix}")
     if not _HUB_NAME.fullmatch(value.strip()):
-        return absent + ")"
-    absent += f": fetch it first, e.g. `hf download {value.strip()}`)"
+        return absent
+    # a hub name is relative too, so the folder's fix comes first
+    absent += (f"; a hub model must be cached first (nothing is downloaded: e.g. "
+               f"`hf download {value.strip()}`)")
     try:  # the cache lookup transformers makes offline (huggingface_hub comes with it)
         from huggingface_hub import try_to_load_from_cache
     except ImportError:  # no extra: featurizing says which one to install

@@ -157,6 +157,9 @@ def test_a_relative_path_a_config_holds_is_read_from_the_study_folder(tmp_path):
     assert "models.transformers_tiny-bert.model: 'models/tiny-bert' (as a folder: " \
            f"{tmp_path / 'study' / 'models' / 'tiny-bert'})" in message, message
     assert "run the same command again" not in message
+    # the config's fix first: a download would not help a folder the study reads elsewhere
+    fix = message.index("give the model folder's absolute path")
+    assert "hf download" not in message or fix < message.index("hf download"), message
 
 
 def test_a_script_a_command_model_names_is_written_absolute(tmp_path, monkeypatch):
