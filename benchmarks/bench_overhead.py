@@ -50,7 +50,7 @@ def plain_child(out: Path) -> None:
     from reprocompare.corpora.conll import read_conll
     from reprocompare.models import build_model, spec_from_mapping
     from reprocompare.study.compare import run_comparison
-    from reprocompare.base.strategies import splitter_arguments, strategy as strategy_of
+    from reprocompare.strategies import splitter_arguments, strategy as strategy_of
     from reprocompare.study.config import corpus_seed, load_yaml, validate
     from reprocompare.corpora.subsample import subsample
     from reprocompare.study.summary import summarize_runs  # noqa: F401  (the same summary code)

@@ -1,8 +1,9 @@
 """Significance claims per splitting strategy, and how often each one reproduces.
 
 A reviewer asks "is A significantly better than B?". Each splitting strategy of Xue et al. has
-its own fitting paired tests (issue 13; see :mod:`reprocompare.estimators.significance` for the
-formulas and references):
+its own fitting paired tests (each strategy of :mod:`reprocompare.strategies` runs its own,
+:meth:`~reprocompare.strategies.strategy.Strategy.repetition_tests`; see
+:mod:`reprocompare.estimators.significance` for the formulas and references):
 
 - ST, one hold-out (``holdout``): the paired bootstrap and approximate randomization over the
   validation sentences (corpus-level chunk F1), and McNemar's test on sentence-level exact match
@@ -13,7 +14,7 @@ formulas and references):
   differences, and for m = 3 the blocked 3x2 t of Wang et al. (2014) over all six (it is
   defined for m = 3 only: with another m it is not run, and the table has no row for it).
 
-:func:`repetition_tests` runs them on the per-sentence counts of one repetition (the
+:func:`reprocompare.strategies.repetition_tests` runs them on the per-sentence counts of one repetition (the
 ``counts.tsv.gz`` that ``compare`` writes). Over R repetitions, :func:`claim_reproducibility`
 counts how often each test declares "A significantly better than B": the reproducibility of the
 significance claim itself (Eq. 1 of the paper applied to the claim instead of the estimate),
@@ -34,17 +35,8 @@ from typing import Iterable, NamedTuple, Sequence
 import numpy as np
 
 from reprocompare.base.records import counts_rows
-from reprocompare.base.strategies import HOLDOUT, REPEATED_HOLDOUT, STRATEGIES
 from reprocompare.estimators.reproducibility import clopper_pearson
-from reprocompare.estimators.significance import (approximate_randomization, blocked_3x2_t,
-                                                  combined_f_mx2, corpus_f1,
-                                                  corrected_resampled_t, mcnemar,
-                                                  paired_bootstrap, paired_t_mx2)
 
-#: the tests that fit each strategy (by its name, as in split.json; the registry's
-#: :attr:`~reprocompare.base.strategies.Strategy.tests`); blocked_3x2_t runs only on a BCV with
-#: m = 3
-TESTS_BY_STRATEGY = {strategy.name: strategy.tests for strategy in STRATEGIES}
 ALPHA = 0.05
 
 
@@ -191,76 +183,22 @@ def fold_counts(counts: Iterable[tuple[str, str, int, int, int, int]]
     return folds
 
 
-def _exact_match(counts: np.ndarray) -> np.ndarray:
-    gold, pred, correct = counts.T
-    return (correct == gold) & (pred == gold)
-
-
-def repetition_tests(folds: Sequence[dict], strategy: str, *, n_train: int | None = None,
-                     n_resamples: int = 10_000, random_state: int = 0) -> dict[str, Claim]:
-    """Run the tests that fit ``strategy`` on one repetition's per-fold counts.
+def exact_match(counts: np.ndarray) -> np.ndarray:
+    """Whether a model tagged each sentence exactly right: every gold chunk predicted and
+    nothing else (McNemar's pairs, Dietterich 1998).
 
     Parameters
     ----------
-    folds : sequence of {"A": array (n, 3), "B": array (n, 3)}
-        Per-sentence (gold, pred, correct) chunk counts of each fold's validation set, as
-        :func:`read_counts` returns them.
-    strategy : {'holdout', 'repeated-holdout', 'bcv'}
-    n_train : int
-        Training sentences of one hold-out; needed by the corrected resampled t (RS only).
-    n_resamples : int
-        Resamples of the bootstrap and the randomization test (ST only).
-    random_state : int
-        Seed of the resampling tests; the result is deterministic given it.
+    counts : numpy.ndarray
+        Per-sentence (gold, pred, correct) chunk counts, shape (n, 3).
 
     Returns
     -------
-    dict of str to Claim
-        Each test's result, by the test's name.
+    numpy.ndarray
+        One bool per sentence.
     """
-    if strategy not in TESTS_BY_STRATEGY:
-        raise ValueError(f"unknown strategy {strategy!r}; expected one of "
-                         f"{', '.join(TESTS_BY_STRATEGY)}")
-    if not folds:
-        raise ValueError("no folds: the repetition has no counts")
-    if strategy == HOLDOUT.name:
-        if len(folds) != 1:
-            raise ValueError(f"a hold-out repetition has 1 fold, got {len(folds)}")
-        a, b = folds[0]["A"], folds[0]["B"]
-        boot = paired_bootstrap(a, b, n_resamples=n_resamples, random_state=random_state)
-        randomization = approximate_randomization(a, b, n_permutations=n_resamples,
-                                                  random_state=random_state + 1)
-        right_a, right_b = _exact_match(np.asarray(a)), _exact_match(np.asarray(b))
-        discordant = int(np.count_nonzero(right_a & ~right_b)) - int(
-            np.count_nonzero(~right_a & right_b))
-        test = mcnemar(right_a, right_b)
-        return {"paired_bootstrap": Claim("paired_bootstrap", boot.statistic, boot.p_value,
-                                          boot.statistic),
-                "approximate_randomization": Claim("approximate_randomization",
-                                                   randomization.statistic,
-                                                   randomization.p_value,
-                                                   randomization.statistic),
-                "mcnemar": Claim("mcnemar", test.statistic, test.p_value, float(discordant))}
-    f1_a = np.array([corpus_f1(fold["A"]) for fold in folds])
-    f1_b = np.array([corpus_f1(fold["B"]) for fold in folds])
-    if strategy == REPEATED_HOLDOUT.name:
-        if n_train is None:
-            raise ValueError("the corrected resampled t needs n_train, the training size of one "
-                             "hold-out")
-        n_validation = int(round(np.mean([len(fold["A"]) for fold in folds])))
-        t = corrected_resampled_t(f1_a - f1_b, n_train=int(n_train), n_validation=n_validation)
-        return {"corrected_resampled_t": Claim("corrected_resampled_t", t.statistic, t.p_value,
-                                               t.statistic)}
-    t = paired_t_mx2(f1_a, f1_b)
-    f = combined_f_mx2(f1_a, f1_b)
-    tested = {"paired_t_mx2": Claim("paired_t_mx2", t.statistic, t.p_value, t.statistic),
-              "combined_f_mx2": Claim("combined_f_mx2", f.statistic, f.p_value,
-                                      f.mean_difference)}
-    if len(folds) == 6:  # m = 3, the only m the blocked 3x2 t is defined for
-        blocked = blocked_3x2_t(f1_a, f1_b)
-        tested["blocked_3x2_t"] = Claim("blocked_3x2_t", blocked.statistic, blocked.p_value,
-                                        blocked.statistic)
-    return tested
+    gold, pred, correct = counts.T
+    return (correct == gold) & (pred == gold)
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from reprocompare.base.markdown import md_table, md_text
 from reprocompare.base.paths import RUNTIME_FILE
 from reprocompare.base.records import read_json
 from reprocompare.base.run_records import RUNTIME, SCORES, read_summary
-from reprocompare.base.strategies import strategy as strategy_of
+from reprocompare.strategies import strategy as strategy_of
 from reprocompare.models import spec_from_mapping, tagger_class_of
 from reprocompare.models.devices import cuda_devices
 from reprocompare.reports.tables import far_below_warning

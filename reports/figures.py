@@ -34,8 +34,10 @@ from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
-from reprocompare.base.strategies import ESTIMATORS, REPEATED_HOLDOUT  # noqa: E402
-from reprocompare.base.strategies import labels as strategy_labels  # noqa: E402
+from reprocompare.strategies import ESTIMATORS  # noqa: E402
+from reprocompare.strategies import labels as strategy_labels  # noqa: E402
+# Figure 2 is the random splits' own: their SNR against k
+from reprocompare.strategies.repeated_holdout import STRATEGY as RANDOM_SPLITS  # noqa: E402
 from reprocompare.reports.tables import SNR_INTERVAL_NAMES  # noqa: E402
 
 #: PNG resolution: sharp in a paper draft, small enough for a README
@@ -56,7 +58,7 @@ RC = {
     "svg.fonttype": "none",
 }
 def _rs_axis_label(strategies: dict | None) -> str:
-    ratio = ((strategies or {}).get(REPEATED_HOLDOUT.name) or {}).get("ratio")
+    ratio = ((strategies or {}).get(RANDOM_SPLITS.name) or {}).get("ratio")
     return f"number of random splits k ({ratio} hold-outs averaged)" if ratio else \
         "number of random splits k (hold-outs averaged)"
 COLOR_OF = {"ST": "C7", "RS": "C0", "Avg": "C2", "Vote": "C4", "Mixture": "C3"}

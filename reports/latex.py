@@ -21,7 +21,7 @@ import textwrap
 
 from reprocompare import schemas
 from reprocompare.base.records import stopping_design
-from reprocompare.base.strategies import STRATEGIES
+from reprocompare.strategies import STRATEGIES
 from reprocompare.reports.tables import (CLAIMS_NOTE, DECISION_TEXT, HOLM_NOTE, TABLE3_NOTE,
                                          TEST_NAMES, advice_of, bootstrap_caveat,
                                          few_repetitions_caution,

@@ -22,12 +22,14 @@ from scipy import stats
 
 from reprocompare.base.markdown import md_code, md_table, md_text
 from reprocompare.base.records import csv_text
-from reprocompare.base.strategies import (ESTIMATORS, HOLDOUT, REPEATED_HOLDOUT, STRATEGIES,
-                                          labels as strategy_labels)
 from reprocompare.estimators.effect import mean_interval
 from reprocompare.estimators.reproducibility import snr_bias_factor
 from reprocompare.estimators.designs import DEFAULT_SPENDING, SPENDING_NAMES
+from reprocompare.strategies import ESTIMATORS, STRATEGIES, labels as strategy_labels, of_test
 
+
+#: the paper's standard split (Table 3's rows of a study without repetitions of the others)
+STANDARD = next(s for s in STRATEGIES if s.standard)
 
 #: the context every row carries, so that a CSV row stands on its own
 CONTEXT_COLUMNS = ("comparison", "corpus", "sentences", "scoring", "name_a", "label_a",
@@ -196,9 +198,14 @@ def _scoring(summary: dict) -> str:
 def _strategy_labels(summary: dict) -> dict[str, str]:
     """The strategy behind each estimator, from the run's settings, never from the paper."""
     strategies = summary.get("strategies") or {}
-    rs = next((v for k, v in strategies.items() if k in (REPEATED_HOLDOUT.name,
-                                                         REPEATED_HOLDOUT.key)), None) or {}
-    return strategy_labels(strategies, summary.get("table4_k", rs.get("table4_k")))
+    return strategy_labels(strategies, summary["table4_k"] if "table4_k" in summary
+                           else _recorded_k(strategies))
+
+
+def _recorded_k(strategies: dict) -> int | None:
+    """Table 4's k as a summary's strategy settings record it (None where they do not)."""
+    return next((v["table4_k"] for k, v in strategies.items()
+                 if isinstance(v, dict) and "table4_k" in v), None)
 
 
 def _degenerate_models(summary: dict) -> list[str]:
@@ -689,7 +696,7 @@ def table3_rows(summaries: dict[str, dict],
     """One row per (comparison, strategy, model): its F1 over the repetitions of the strategy.
 
     A model's F1 in one repetition is the score Table 4's estimators compare
-    (:attr:`reprocompare.base.strategies.Strategy.model_f1`: ST's hold-out, RS's mean over
+    (:attr:`reprocompare.strategies.Strategy.model_f1`: ST's hold-out, RS's mean over
     Table 4's k hold-outs, BCV's mean over its folds), as the claims record it (``scores``);
     a comparison without them (a summary of ``reprocompare summarize``) gives its standard
     split's, from the summary.
@@ -727,7 +734,7 @@ def table3_rows(summaries: dict[str, dict],
                              for model, f1s in by_strategy[s.name].items() if len(f1s) >= 2}
                          for s in STRATEGIES if s.name in by_strategy}
         else:  # the standard split's, as the summary has it
-            intervals = {HOLDOUT: summary["per_model"]}
+            intervals = {STANDARD: summary["per_model"]}
         for s, models in intervals.items():
             for model, interval in sorted(models.items()):
                 rows.append({**context, "model": model,
@@ -1049,8 +1056,8 @@ def table3_strategies(group: list[dict]) -> list[dict]:
     first: dict[str, dict] = {}
     for r in group:
         first.setdefault(r["strategy_short"], {**r, "estimator": r["strategy_short"]})
-    if list(first) == [HOLDOUT.short]:  # the standard split alone: said so
-        return [{**first[HOLDOUT.short], "standard_split": True}]
+    if list(first) == [STANDARD.short]:  # the standard split alone: said so
+        return [{**first[STANDARD.short], "standard_split": True}]
     return list(first.values())
 
 
@@ -1192,7 +1199,7 @@ def claims_rows(claims: dict[str, dict], summaries: dict[str, dict],
             if c is None:
                 continue
             # the test's strategy (the registry's tests), labelled as its first estimator is
-            strategy = labels[next(s for s in STRATEGIES if test in s.tests).estimators[0]]
+            strategy = labels[of_test(test).estimators[0]]
             rows.append({**context, "strategy": strategy, "test": test,
                          "repetitions": c["repetitions"], "alpha": c["alpha"],
                          "a_better": c["a_better"], "share": c["share"],

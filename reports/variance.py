@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 
 from reprocompare.base.markdown import md_table
-from reprocompare.base.strategies import ESTIMATORS
+from reprocompare.strategies import ESTIMATORS
 from reprocompare.reports.latex import escape, label
 from reprocompare.reports.tables import (comparison_context, format_number, format_shown,
                                          to_csv)

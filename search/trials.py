@@ -23,7 +23,7 @@ import numpy as np
 
 from reprocompare.base.errors import UserError
 from reprocompare.base.records import csv_text
-from reprocompare.base.strategies import HOLDOUT
+from reprocompare.strategies.holdout import STRATEGY as STANDARD_SPLIT
 from reprocompare.corpora.conll import Corpus
 from reprocompare.models import build_model, spec_from_mapping, tagger_class_of
 from reprocompare.models.engine import Features, train_fold
@@ -61,7 +61,7 @@ def fixed_split(corpus: Corpus, *, ratio: str, seed: int, keep_documents: bool =
         The split document.
     """
     try:
-        return split_document(HOLDOUT.name, len(corpus), groups=corpus.docs if keep_documents
+        return split_document(STANDARD_SPLIT.name, len(corpus), groups=corpus.docs if keep_documents
                               else None, corpus_sha256=corpus.sha256, ratio=ratio, seed=seed)
     except ValueError as error:
         raise UserError(str(error), path=corpus.path) from None

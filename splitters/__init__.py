@@ -16,7 +16,6 @@ scikit-learn; the classes, wrappers over the same draws, import it when first us
 """
 
 from reprocompare.splitters.document import (
-    STRATEGIES,
     dumps,
     load_split,
     make_splitter,
@@ -25,7 +24,6 @@ from reprocompare.splitters.document import (
 )
 
 __all__ = [
-    "STRATEGIES",
     "BlockedMx2CV",
     "HoldOut",
     "RepeatedHoldOut",

@@ -18,40 +18,13 @@ import numpy as np
 from reprocompare.base.errors import UserError
 from reprocompare.base.records import read_json
 from reprocompare.base.seeds import derive_seed
-from reprocompare.base.strategies import NAMES, strategy as strategy_of
+# the module, not its names: its strategies draw with this package's drawing module, whose
+# import runs this package's __init__, so the registry may still be loading when this one does
+from reprocompare import strategies
 from reprocompare.splitters._common import check_positive_int
-from reprocompare.splitters.drawing import (
-    bcv_layout,
-    format_ratio,
-    holdout_splits,
-    parse_ratio,
-    repeated_holdout_splits,
-)
-
-#: The splitting strategies compared by Xue et al. (section 3.3, Table 4): standard split (one
-#: 8:1 hold-out), random splits (repeated 8:1 hold-outs) and the 3x2 BCV (section 3.1); each is
-#: an object of :mod:`reprocompare.base.strategies`.
-STRATEGIES = NAMES
+from reprocompare.splitters.drawing import format_ratio, parse_ratio
 
 
-def _draw_holdout(n, groups, random_state, *, ratio):
-    return list(holdout_splits(n, ratio=ratio, random_state=random_state, groups=groups)), None
-
-
-def _draw_repeated_holdout(n, groups, random_state, *, k, ratio):
-    folds = repeated_holdout_splits(n, k=k, ratio=ratio, random_state=random_state, groups=groups)
-    return list(folds), None
-
-
-def _draw_bcv(n, groups, random_state, *, m):
-    blocks, folds, _ = bcv_layout(n, m=m, random_state=random_state, groups=groups)
-    return folds, blocks
-
-
-#: what the class of each strategy (:attr:`~reprocompare.base.strategies.Strategy.splitter`)
-#: draws, drawn without the class: (folds, blocks or None), from its settings by keyword
-_DRAWS = {"HoldOut": _draw_holdout, "RepeatedHoldOut": _draw_repeated_holdout,
-          "BlockedMx2CV": _draw_bcv}
 
 _COMMON_KEYS = ("strategy", "seed", "repetition", "n_sentences", "corpus_sha256", "folds")
 
@@ -59,14 +32,14 @@ _COMMON_KEYS = ("strategy", "seed", "repetition", "n_sentences", "corpus_sha256"
 def _document_keys(strategy: str) -> tuple[str, ...]:
     """What a split document of the strategy records beside the common keys: its settings, and
     the blocks of a voting strategy (BCV votes over them)."""
-    found = strategy_of(strategy)
+    found = strategies.strategy(strategy)
     return found.settings + (("blocks",) if found.votes else ())
 
 
 def _check_strategy(strategy) -> str:
-    if strategy not in STRATEGIES:
+    if strategy not in strategies.NAMES:
         raise UserError(
-            f"unknown splitting strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}"
+            f"unknown splitting strategy {strategy!r}; expected one of {', '.join(strategies.NAMES)}"
         )
     return strategy
 
@@ -106,7 +79,7 @@ def repetition_seed(seed: int, strategy: str, repetition: int) -> int:
     True
     """
     seed = _check_non_negative(seed, "seed")
-    code = strategy_of(_check_strategy(strategy)).code
+    code = strategies.strategy(_check_strategy(strategy)).code
     repetition = _check_non_negative(repetition, "repetition")
     return derive_seed(seed, code, repetition)
 
@@ -140,15 +113,11 @@ def make_splitter(strategy, *, k=10, m=3, ratio="8:1", random_state=None):
     >>> make_splitter("bcv", random_state=0)
     BlockedMx2CV(m=3, random_state=0)
     """
-    found = strategy_of(_check_strategy(strategy))
+    found = strategies.strategy(_check_strategy(strategy))
     arguments = _splitter_arguments(found, k, m, ratio)
-    # lazy: scikit-learn (1 s of CPU with SciPy and pandas), for a caller that wants the
-    # cross-validator; the split documents every job draws need only numpy (issue 35)
-    from reprocompare.splitters import bcv, holdout
-
-    classes = {cls.__name__: cls for cls in (holdout.HoldOut, holdout.RepeatedHoldOut,
-                                             bcv.BlockedMx2CV)}
-    return classes[found.splitter](**arguments, random_state=random_state)
+    # the class is imported on demand (scikit-learn, 1 s of CPU with SciPy and pandas): the
+    # split documents every job draws need only numpy
+    return found.splitter_class()(**arguments, random_state=random_state)
 
 
 def _splitter_arguments(found, k, m, ratio) -> dict:
@@ -196,11 +165,11 @@ def split_document(strategy, n_sentences, *, groups=None, corpus_sha256="", k=10
     repetition = _check_non_negative(repetition, "repetition")
     n_sentences = _check_non_negative(n_sentences, "n_sentences")
     random_state = repetition_seed(seed, strategy, repetition)
-    found = strategy_of(strategy)
+    found = strategies.strategy(strategy)
     arguments = _splitter_arguments(found, k, m, ratio)
     # The draw of make_splitter(...).split, without scikit-learn (tests/test_splitters.py checks
     # that the two agree).
-    folds, blocks = _DRAWS[found.splitter](n_sentences, groups, random_state, **arguments)
+    folds, blocks = found.draw(n_sentences, groups, random_state, **arguments)
     document = {
         "strategy": strategy,
         "seed": seed,
@@ -288,10 +257,10 @@ def load_split(path) -> dict:
     document = read_json(path)  # the one reader of records: missing, not JSON, not an object
     if "strategy" not in document:
         raise UserError("missing key 'strategy'", path=path, key="strategy")
-    if document["strategy"] not in STRATEGIES:
+    if document["strategy"] not in strategies.NAMES:
         raise UserError(
             f"unknown splitting strategy {document['strategy']!r}; expected one of "
-            f"{', '.join(STRATEGIES)}", path=path, key="strategy",
+            f"{', '.join(strategies.NAMES)}", path=path, key="strategy",
         )
     for key in _COMMON_KEYS + _document_keys(document["strategy"]):
         if key not in document:

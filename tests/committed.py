@@ -14,6 +14,7 @@ import subprocess
 from pathlib import Path
 
 from reprocompare.base.run_records import restore_tabulated
+from reprocompare.strategies import TABULATED_RECORDS
 from reprocompare.splitters import split_document
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,7 +31,7 @@ def committed_copy(target: Path) -> list[Path]:
         (target / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(ROOT / name, target / name)
     for strategy in target.glob("studies/*/results/compare/*/*/*"):
-        _, damaged = restore_tabulated(strategy)
+        _, damaged = restore_tabulated(strategy, TABULATED_RECORDS)
         assert not damaged, "; ".join(map(str, damaged))
     return sorted(target.glob("studies/*/results/compare/*/*/*/rep*"))
 

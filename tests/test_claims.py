@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from conftest import ROOT
-from reprocompare.estimators.claims import (MEASURED_SIZE, TESTS_BY_STRATEGY, Claim,
-                                            calibration_note, claim_reproducibility, read_counts,
-                                            repetition_tests)
+from reprocompare.estimators.claims import (MEASURED_SIZE, Claim, calibration_note,
+                                            claim_reproducibility, read_counts)
+from reprocompare.strategies import TESTS, repetition_tests, strategy
 from reprocompare.estimators.reproducibility import clopper_pearson
 from reprocompare.estimators.significance import (approximate_randomization, blocked_3x2_t,
                                                   combined_f_mx2, corpus_f1,
@@ -66,7 +66,7 @@ def test_holdout_runs_bootstrap_randomization_and_mcnemar():
     rng = np.random.default_rng(1)
     fold = _fold(rng, 400, 0.85, 0.75)
     claims = repetition_tests([fold], "holdout", n_resamples=2000, random_state=5)
-    assert tuple(claims) == TESTS_BY_STRATEGY["holdout"]
+    assert tuple(claims) == strategy("holdout").tests
     boot = paired_bootstrap(fold["A"], fold["B"], n_resamples=2000, random_state=5)
     ar = approximate_randomization(fold["A"], fold["B"], n_permutations=2000, random_state=6)
     assert (claims["paired_bootstrap"].statistic, claims["paired_bootstrap"].p_value) == \
@@ -97,7 +97,7 @@ def test_repeated_holdout_and_bcv_use_fold_f1():
     assert bcv["combined_f_mx2"].p_value == f.p_value
     assert bcv["combined_f_mx2"].difference == f.mean_difference
     # six folds are a 3 x 2 BCV: the blocked 3x2 t runs too, its sign the claim's direction
-    assert tuple(bcv) == TESTS_BY_STRATEGY["bcv"]
+    assert tuple(bcv) == strategy("bcv").tests
     blocked = blocked_3x2_t(f1_a, f1_b)
     assert (bcv["blocked_3x2_t"].statistic, bcv["blocked_3x2_t"].p_value) == tuple(blocked)
     assert bcv["blocked_3x2_t"].difference == blocked.statistic
@@ -168,7 +168,7 @@ def test_measured_sizes_agree_with_the_calibration_table():
 
 
 def test_every_claims_test_has_a_measured_size():
-    assert set(MEASURED_SIZE) == {t for tests in TESTS_BY_STRATEGY.values() for t in tests}
+    assert set(MEASURED_SIZE) == set(TESTS)
 
 
 def test_calibration_notes_flag_liberal_and_conservative_tests_with_their_size():

@@ -19,11 +19,10 @@ import pytest
 import conftest
 from conftest import ROOT, TEST_DATA, build_once, copy_study, statsmodels_holm
 from reprocompare.base.seeds import derive_seed
-from reprocompare.base.strategies import NAMES, strategy as strategy_of
 from reprocompare.estimators import aso
 from reprocompare.reports.tables import far_below
-from reprocompare.estimators.claims import (TESTS_BY_STRATEGY, calibration_note, read_counts,
-                                            repetition_tests)
+from reprocompare.estimators.claims import calibration_note, read_counts
+from reprocompare.strategies import NAMES, TESTS, repetition_tests, strategy as strategy_of
 from reprocompare.estimators.significance import corpus_f1
 from reprocompare.pipeline.significance_jobs import ASO_TEST as ASO_SEED_PURPOSE, CLAIM_TESTS
 from reprocompare.reports.tables import ASO_TEST, TEST_NAMES
@@ -62,7 +61,7 @@ def test_every_repetition_test_is_recomputed_from_the_counts(study):
                              f"{comparison}.claims.json").read_text())
         assert record["alpha"] == 0.2 and record["resamples"] == 300
         assert sorted(record["repetitions"]) == sorted(NAMES)
-        assert all(tuple(rep) == TESTS_BY_STRATEGY["bcv"] for rep in record["repetitions"]["bcv"])
+        assert all(tuple(rep) == strategy_of("bcv").tests for rep in record["repetitions"]["bcv"])
         for strategy, repetitions in record["repetitions"].items():
             assert len(repetitions) == STUDY["repetitions"]
             for r, written in enumerate(repetitions):
@@ -105,7 +104,7 @@ def test_claims_table_counts_plain_and_after_holm(study):
     every = list(csv.DictReader((study / "tables" / "claims.csv").open()))
     rows = [row for row in every if row["test"] != ASO_TEST]
     # two comparisons, one row per test of the three strategies that the report has a name for
-    tested = [test for tests in TESTS_BY_STRATEGY.values() for test in tests]
+    tested = list(TESTS)
     assert len(rows) == 2 * sum(test in TEST_NAMES for test in tested)
     # then one almost stochastic order row per comparison and strategy, after the tests
     aso_rows = every[len(rows):]

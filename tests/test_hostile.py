@@ -38,6 +38,7 @@ from reprocompare.commands.resume import run_problem
 from reprocompare.estimators import difference, expected_max, expected_max_bias, reproducibility
 from reprocompare.models import parse_spec
 from reprocompare.models.registry import tagger_class
+from reprocompare.strategies import TABULATED_RECORDS
 from reprocompare.study.config import validate
 
 TESTS = Path(__file__).resolve().parent
@@ -892,7 +893,7 @@ def outcome(case: Case, tmp: Path) -> tuple[str, str]:
             for name in TABULATED:
                 (strategy / f"rep{repetition}" / name).unlink()
         case.input(strategy / "records.jsonl")
-        written, damaged = restore_tabulated(strategy)
+        written, damaged = restore_tabulated(strategy, TABULATED_RECORDS)
         for line in damaged:  # a damaged line restores nothing
             assert line.repetition is None or not finished(strategy / f"rep{line.repetition}")
         return (ACCEPTANCE, "") if not damaged else (REFUSAL, str(damaged[0]))

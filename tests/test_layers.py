@@ -4,11 +4,11 @@ Data flows one way, corpus -> splits -> predictions -> counts -> estimates -> ta
 imports point the same way. The project is built in floors, and a module imports only from its own
 floor or the floors below it:
 
-0. ``reprocompare.base`` (errors, seeds, strategies, records): the ground floor, importing nothing
+0. ``reprocompare.base`` (errors, seeds, records): the ground floor, importing nothing
    above it;
-   ``errors``, ``seeds`` and ``strategies`` import nothing from the project at all;
-1. the stages: corpora, splitters, models (with the one training engine), estimators, reports,
-   search;
+   ``errors`` and ``seeds`` import nothing from the project at all;
+1. the stages: corpora, splitters, strategies (each one splitting strategy's own work), models
+   (with the one training engine), estimators, reports, search;
 2. ``reprocompare.study``: what a study is and computes (config, variation, compare, summary);
 3. ``reprocompare.pipeline``: the Snakemake workflow's adapters (provenance, job functions);
 4. ``reprocompare.commands``: the entry points (the CLI, resume, sequential).
@@ -33,12 +33,13 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 #: folder -> the package it installs as (pyproject.toml, package-dir)
 FOLDERS = {"reprocompare": "reprocompare", "corpora": "reprocompare.corpora",
-           "splitters": "reprocompare.splitters", "models": "reprocompare.models",
+           "splitters": "reprocompare.splitters", "strategies": "reprocompare.strategies",
+           "models": "reprocompare.models",
            "estimators": "reprocompare.estimators", "reports": "reprocompare.reports",
            "search": "reprocompare.search"}
-GROUND = {"reprocompare.base.errors", "reprocompare.base.seeds", "reprocompare.base.strategies"}
+GROUND = {"reprocompare.base.errors", "reprocompare.base.seeds"}
 STAGES = tuple(f"reprocompare.{stage}" for stage in
-               ("corpora", "splitters", "models", "estimators", "reports", "search"))
+               ("corpora", "splitters", "strategies", "models", "estimators", "reports", "search"))
 #: the floors, lowest first: a module imports only from its own floor and those below
 FLOORS = (("reprocompare.base",), STAGES, ("reprocompare.study",), ("reprocompare.pipeline",),
           ("reprocompare.commands", "reprocompare.__main__"))
@@ -66,8 +67,16 @@ LAZY = {
     # scikit-learn cross-validator classes load only when a user asks for one (issue 35)
     ("reprocompare.splitters", "reprocompare.splitters.holdout"): "scikit-learn",
     ("reprocompare.splitters", "reprocompare.splitters.bcv"): "scikit-learn",
-    ("reprocompare.splitters.document", "reprocompare.splitters.holdout"): "scikit-learn",
-    ("reprocompare.splitters.document", "reprocompare.splitters.bcv"): "scikit-learn",
+    # (each strategy imports its cross-validator class when asked for it)
+    ("reprocompare.strategies.holdout", "reprocompare.splitters.holdout"): "scikit-learn",
+    ("reprocompare.strategies.repeated_holdout", "reprocompare.splitters.holdout"):
+        "scikit-learn",
+    ("reprocompare.strategies.bcv", "reprocompare.splitters.bcv"): "scikit-learn",
+    # every training job draws its split through its strategy; only the significance jobs
+    # test a repetition
+    **{(f"reprocompare.strategies.{name}", f"reprocompare.estimators.{module}"): "scipy"
+       for name in ("holdout", "repeated_holdout", "bcv")
+       for module in ("claims", "significance")},
     # the BiLSTM's declaration (specs, capabilities, GPU requests) never imports torch
     ("reprocompare.models.bilstm", "reprocompare.models.bilstm_torch"): "torch",
     # the transformer tagger's declaration (specs, configs, GPU requests) imports neither torch

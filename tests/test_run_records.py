@@ -20,7 +20,7 @@ import pytest
 from reprocompare.base import paths, run_records as rr
 from reprocompare.base.errors import UserError
 from reprocompare.base.records import dumps_json
-from reprocompare.base.strategies import BCV, HOLDOUT, REPEATED_HOLDOUT
+from reprocompare.strategies import STRATEGIES, read_estimates, strategy, write_estimates
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -42,7 +42,7 @@ RUN_RECORDS = {
     "settings": (rr.read_settings, rr.write_settings, SETTINGS),
     "scores": (rr.read_scores, rr.write_scores, SCORES),
     "runtime": (rr.read_runtime, rr.write_runtime, RUNTIME),
-    "estimates": (rr.read_estimates, rr.write_estimates, ESTIMATES),
+    "estimates": (read_estimates, write_estimates, ESTIMATES),
 }
 #: the summaries, read and written by path
 SUMMARY_RECORDS = {
@@ -128,30 +128,30 @@ def test_the_estimates_hold_their_strategys_differences(tmp_path, estimates, sai
                     or estimates["holdout"] == estimates["holdout"]
                     else '{"strategy": "holdout", "holdout": NaN}')
     with pytest.raises(UserError) as raised:
-        rr.read_estimates(tmp_path)
+        read_estimates(tmp_path)
     assert str(raised.value).startswith(f"{path}: {said}"), raised.value
 
 
 def test_the_differences_required_are_the_registrys(tmp_path):
     """A BCV's fold differences may be absent only from a directory of estimates alone (a
     hand-made one, or one whose job kept neither counts nor scores)."""
-    for found in (HOLDOUT, REPEATED_HOLDOUT, BCV):
+    for found in STRATEGIES:
         record = {"strategy": found.name, **{key: [0.1, -0.1] if key == "fold_differences"
                                              else 0.1 for key in found.estimates}}
-        rr.write_estimates(tmp_path / found.name, record)
-        assert rr.read_estimates(tmp_path / found.name) == record
-    alone = {"strategy": BCV.name, "avg": 0.1, "vote": 0.1, "mixture": 0.1}
-    rr.write_estimates(tmp_path / "alone", alone)
-    assert rr.read_estimates(tmp_path / "alone") == alone
+        write_estimates(tmp_path / found.name, record)
+        assert read_estimates(tmp_path / found.name) == record
+    alone = {"strategy": strategy("bcv").name, "avg": 0.1, "vote": 0.1, "mixture": 0.1}
+    write_estimates(tmp_path / "alone", alone)
+    assert read_estimates(tmp_path / "alone") == alone
     (tmp_path / "alone" / paths.SCORES_FILE).write_text(dumps_json(SCORES))
     with pytest.raises(UserError, match="fold_differences is None, not a number"):
-        rr.read_estimates(tmp_path / "alone")
+        read_estimates(tmp_path / "alone")
 
 
 def test_finished_and_unfinish_are_the_estimates_file(tmp_path):
     assert not rr.finished(tmp_path)
     rr.unfinish(tmp_path)  # nothing there: nothing to do
-    rr.write_estimates(tmp_path, ESTIMATES)
+    write_estimates(tmp_path, ESTIMATES)
     assert rr.finished(tmp_path)
     rr.unfinish(tmp_path)
     assert not rr.finished(tmp_path) and not list(tmp_path.iterdir())

@@ -1,11 +1,11 @@
-"""The strategy registry (issue 35): one object per splitting strategy, asked by every module.
+"""The strategies: one module and one object per splitting strategy, doing its own work.
 
 Checked here: both spellings reach one object and nothing else does; the seed codes are the
 frozen ones (a changed code would silently change every committed split); each object's
 settings, estimates, estimators and tests agree with what the splitters, the compare job, the
-summaries and the claims actually produce; the labels say what a run did not record; and the
-strategies are spelled out in at most four code files (the issue's bound), so that adding one
-touches one place.
+summaries and the claims actually produce; the labels say what a run did not record; no code
+outside reprocompare.strategies spells a strategy's name or asks which strategy it holds; and a
+new strategy is one new module that the registry finds, which every stage then runs.
 """
 
 from __future__ import annotations
@@ -16,11 +16,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from reprocompare.base.strategies import (BCV, ESTIMATORS, HOLDOUT, NAMES, REPEATED_HOLDOUT,
-                                          STRATEGIES, labels, of_estimator, splitter_arguments,
-                                          strategy)
-from reprocompare.estimators.claims import repetition_tests
 from reprocompare.splitters import make_splitter, split_document
+from reprocompare.strategies import (ESTIMATORS, NAMES, RECOMMENDED, STRATEGIES, labels,
+                                     of_estimator, repetition_tests, splitter_arguments,
+                                     strategy)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -63,7 +62,7 @@ def test_split_documents_record_the_registry_settings(found):
                                                     "n_sentences", "corpus_sha256", "folds")]
     assert extra == list(found.settings) + (["blocks"] if found.votes else [])
     # the splitter is the registry's class, and the folds its count: 1, max(k), 2m
-    assert type(make_splitter(found.name)).__name__ == found.splitter
+    assert type(make_splitter(found.name)) is found.splitter_class()
     assert len(document["folds"]) == {"holdout": 1, "repeated-holdout": 5, "bcv": 4}[found.name]
 
 
@@ -97,24 +96,33 @@ def test_labels_come_from_the_run_settings_and_say_what_is_missing():
     assert labels({"loo": {"k": 3}}, 6)["RS"] == "6 hold-outs (ratio not recorded)"
 
 
-def test_the_strategies_are_spelled_out_in_at_most_four_code_files():
-    """Issue 35's bound: the names as string literals live in the registry and the few modules
-    that compute a strategy's own estimates; every other module asks the registry. A spelling
-    that is also a field of the strategy's estimates.json (``"holdout"``, ST's difference) is
-    a record's key there, not the strategy, and is not counted."""
+def test_no_code_outside_the_strategies_spells_one():
+    """A strategy's name or config key as a string literal, or a comparison with one of the
+    registry's objects, is a branch on which strategy a value is: it lives in the strategy's own
+    module, and every other module asks the object (its methods, or what it has: ``votes``,
+    ``grows``, ``standard``). A spelling that is also a field of the strategy's estimates.json
+    (``"holdout"``, ST's difference) is a record's key there, not the strategy."""
     spellings = {s for found in STRATEGIES for s in (found.name, found.key)
                  if s not in found.estimates}
     spelled = re.compile(r"""["'](?:%s)["']""" % "|".join(map(re.escape, sorted(spellings))))
+    compared = re.compile(r"(?:==|!=|\bis|\bin)\s*\(?\s*[A-Z_]*(?:HOLDOUT|BCV)\b"
+                          r"|\b[A-Z_]*(?:HOLDOUT|BCV)\.(?:name|key|short)\b")
     files = [path for folder in ("reprocompare", "corpora", "splitters", "models", "estimators",
                                  "reports", "search", "workflow")
              for path in sorted((ROOT / folder).rglob("*")) if path.suffix in (".py", ".smk")]
     found = []
     for path in files:
         code = "\n".join(line for line in _code_lines(path.read_text(encoding="utf-8")))
-        if spelled.search(code):
+        if spelled.search(code) or compared.search(code):
             found.append(str(path.relative_to(ROOT)))
-    assert "reprocompare/base/strategies.py" in found
-    assert len(found) <= 4, found
+    assert found == []
+    # and the strategies' own modules do spell them: the check can fail
+    own = "\n".join(_code_lines((ROOT / "strategies" / "bcv.py").read_text(encoding="utf-8")))
+    assert spelled.search(own)
+
+
+def test_the_recommended_strategy_is_the_papers():
+    assert RECOMMENDED.name == "bcv" and RECOMMENDED.settings == ("m",)
 
 
 def _code_lines(text: str):

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from reprocompare.base.errors import UserError
-from reprocompare.base.strategies import STRATEGIES
+from reprocompare.strategies import STRATEGIES
 from reprocompare.estimators.claims import Claim, claim_reproducibility
 from reprocompare.estimators.effect import mean_interval
 from reprocompare.estimators.reproducibility import model_interval, summarize

@@ -11,7 +11,7 @@ writers of every file.
   checked and written back by :func:`reprocompare.base.run_records.restore_tabulated`).
 - Formats: the per-sentence counts table (:data:`COUNTS_COLUMNS`, parsed by
   :func:`counts_rows` alone) and CSV text (:func:`csv_text`). A repetition's records are
-  checked against one another by :mod:`reprocompare.base.verify`.
+  checked against one another by :mod:`reprocompare.study.verify`.
 - Reading: :func:`read_json`, so that a missing, truncated or foreign record is one error
   naming its file. What each record of a repetition and each summary must hold, and its one
   reader and writer, are :mod:`reprocompare.base.run_records`'s.

@@ -12,7 +12,7 @@ another type, is one UserError naming the file, whoever reads it; the writer ref
 record before anything is written.
 
 What the records say of one another (the estimates a function of the counts, the counts of the
-sentences the split validated) is checked by :mod:`reprocompare.base.verify`; the split
+sentences the split validated) is checked by :mod:`reprocompare.study.verify`; the split
 document's own fields by :mod:`reprocompare.splitters`.
 """
 
@@ -30,7 +30,6 @@ from reprocompare.base import paths
 from reprocompare.base.errors import UserError
 from reprocompare.base.records import (counts_rows, read_json, write_bytes_atomic,
                                        write_json_atomic, write_text_atomic)
-from reprocompare.base.strategies import NAMES, strategy
 
 #: the files a complete compare job wrote in its run directory (estimates.json last)
 OUTPUTS = (paths.SPLIT_FILE, paths.SETTINGS_FILE, paths.SCORES_FILE, paths.COUNTS_FILE,
@@ -150,54 +149,6 @@ class Record:
         return write_json_atomic(path, self.validate(data, path))
 
 
-class UnfitEstimates(UserError):
-    """An estimates.json whose strategy is unknown, or whose difference ``key`` is no F1
-    difference: ``key`` and its ``value`` as read, for a reader that words it its own way
-    (:mod:`reprocompare.base.verify`).
-
-    Parameters
-    ----------
-    key : str
-        The key: ``strategy``, or a difference.
-    value : object
-        Its value.
-    message : str
-        What is wrong, in one line.
-    path : str or os.PathLike
-        The file.
-    """
-
-    def __init__(self, key: str, value: Any, message: str, path: str | Path):
-        super().__init__(message, path=path)
-        self.key, self.value = key, value
-
-
-def _check_estimates(estimates: dict, path: Path) -> None:
-    """The strategy known, and every difference its estimates record (the registry's
-    :attr:`reprocompare.base.strategies.Strategy.estimates`) a number in [-1, 1], where a
-    difference of two F1 scores lies. A run directory of estimates and split alone (hand-made,
-    or one whose job kept neither counts nor scores) may lack a voting strategy's fold
-    differences: its Avg, Vote and Mixture are what the summaries read."""
-    name = estimates["strategy"]
-    if name not in NAMES:
-        raise UnfitEstimates("strategy", name, f"strategy {name!r} is not one of "
-                             f"{', '.join(NAMES)}", path)
-    found = strategy(name)
-    alone = not any((path.parent / other).is_file() for other in (paths.COUNTS_FILE, paths.SCORES_FILE))
-    for key in found.estimates:
-        if key == "fold_differences" and found.votes and alone and key not in estimates:
-            continue
-        value = estimates.get(key)
-        numbers = value if isinstance(value, list) and value else [value]
-        if not all(_is(v, (int, float)) and v == v for v in numbers):
-            raise UnfitEstimates(key, value, f"{key} is {value!r}, not a number (a tampered or "
-                                 "foreign file?)", path)
-        if not all(-1 <= v <= 1 for v in numbers):
-            raise UnfitEstimates(key, value, f"{key} is {value!r}, outside [-1, 1], where a "
-                                 "difference of two F1 scores lies (a tampered or foreign "
-                                 "file?)", path)
-
-
 #: the settings a compare job ran with (reprocompare.pipeline.provenance.compare): what
 #: ``resume`` checks a committed repetition against its config by
 SETTINGS = Record(paths.SETTINGS_FILE, {"split": (dict,)}, "a compare job's settings")
@@ -206,8 +157,9 @@ SCORES = Record(paths.SCORES_FILE, {"folds": (list,)}, "a compare job's fold sco
 #: each fold's seconds of A and of B (kept apart: wall times vary from run to run)
 RUNTIME = Record(paths.RUNTIME_FILE, {"folds": (list,)}, "a compare job's fold times")
 #: the strategy's differences of A and B (Xue et al., section 3), written last
-ESTIMATES = Record(paths.ESTIMATES_FILE, {"strategy": (str,)}, "a compare job's estimates",
-                   _check_estimates)
+#: (what each strategy's record must hold beside its name is the strategy's own to check:
+#: :data:`reprocompare.strategies.ESTIMATES` reads and writes it)
+ESTIMATES = Record(paths.ESTIMATES_FILE, {"strategy": (str,)}, "a compare job's estimates")
 #: a comparison's summary on one corpus (reprocompare.pipeline.jobs.summarize)
 SUMMARY = Record(paths.SUMMARY, {"comparison": (str,), "corpus": (str,), "summary": (dict,)},
                  "a comparison's summary")
@@ -316,41 +268,6 @@ def write_runtime(run_dir: str | Path, data: dict) -> Path:
         The file written.
     """
     return RUNTIME.write(run_dir, data)
-
-
-def read_estimates(run_dir: str | Path) -> dict:
-    """The estimates.json of a run directory (:data:`ESTIMATES`).
-
-    Parameters
-    ----------
-    run_dir : str or os.PathLike
-        The repetition's directory.
-
-    Returns
-    -------
-    dict
-        The record.
-    """
-    return ESTIMATES.read(run_dir)
-
-
-def write_estimates(run_dir: str | Path, data: dict) -> Path:
-    """Write the estimates.json of a run directory (:data:`ESTIMATES`): last, as its presence
-    says the directory is complete.
-
-    Parameters
-    ----------
-    run_dir : str or os.PathLike
-        The repetition's directory.
-    data : dict
-        The record.
-
-    Returns
-    -------
-    pathlib.Path
-        The file written.
-    """
-    return ESTIMATES.write(run_dir, data)
 
 
 def finished(run_dir: str | Path) -> bool:
@@ -557,6 +474,9 @@ def write_counts(run_dir: str | Path, data: bytes) -> Path:
 # ---- a committed study's table of a strategy's repetitions (records.jsonl) -------------------
 
 #: the records a line of records.jsonl holds, by file name
+#: the files of a repetition a records.jsonl line holds, in the order the job writes them; a
+#: reader of the lines gives the records that check them (:data:`reprocompare.strategies.TABULATED_RECORDS`
+#: has each strategy check its estimates)
 TABULATED_RECORDS = {record.name: record for record in (SETTINGS, SCORES, RUNTIME, ESTIMATES)}
 
 
@@ -601,7 +521,8 @@ def _non_finite(data: Any, key: str = "") -> str | None:
     return None
 
 
-def _tabulated_line(text: str, strategy_dir: Path, seen: dict[int, int]) -> tuple[int, dict]:
+def _tabulated_line(text: str, strategy_dir: Path, seen: dict[int, int],
+                    records: Mapping[str, Record]) -> tuple[int, dict]:
     """(repetition, its files' records) of one line of records.jsonl, each record checked as
     its reader checks its file; a ValueError saying what is wrong, with the repetition as
     ``error.repetition`` where the line names one."""
@@ -618,7 +539,7 @@ def _tabulated_line(text: str, strategy_dir: Path, seen: dict[int, int]) -> tupl
         if repetition in seen:  # which of the two is right cannot be told: neither
             raise ValueError(f"line {seen[repetition]} holds this repetition too (neither "
                              "line is restored)")
-        unknown = sorted(set(line) - set(TABULATED_RECORDS))
+        unknown = sorted(set(line) - set(records))
         if unknown:
             raise ValueError(f"{unknown[0]!r} is not a file of a repetition's records")
         found = _non_finite(line)
@@ -627,7 +548,7 @@ def _tabulated_line(text: str, strategy_dir: Path, seen: dict[int, int]) -> tupl
                              "writes)")
         for name, data in line.items():
             try:
-                TABULATED_RECORDS[name].validate(data, strategy_dir / f"rep{repetition}" / name)
+                records[name].validate(data, strategy_dir / f"rep{repetition}" / name)
             except UserError as error:
                 raise ValueError(f"{name}: {error.message}") from None
     except ValueError as error:
@@ -636,7 +557,7 @@ def _tabulated_line(text: str, strategy_dir: Path, seen: dict[int, int]) -> tupl
     return repetition, line
 
 
-def read_tabulated(strategy_dir: str | Path) -> tuple[dict[int, dict], list[DamagedLine]]:
+def read_tabulated(strategy_dir: str | Path, records: Mapping[str, Record]) -> tuple[dict[int, dict], list[DamagedLine]]:
     """The whole records of a strategy's records.jsonl by repetition (each file's record by its
     name, checked as its reader checks the file), and the lines that are not whole: not JSON,
     a NaN or an infinity, a record its reader refuses, a repetition given twice. A damaged
@@ -646,6 +567,9 @@ def read_tabulated(strategy_dir: str | Path) -> tuple[dict[int, dict], list[Dama
     ----------
     strategy_dir : str or os.PathLike
         The strategy's directory (its repetitions under it).
+    records : mapping of str to Record
+        The record of each file a line holds, whose check each line passes
+        (:data:`reprocompare.strategies.TABULATED_RECORDS`).
 
     Returns
     -------
@@ -659,23 +583,23 @@ def read_tabulated(strategy_dir: str | Path) -> tuple[dict[int, dict], list[Dama
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise UserError(f"cannot read: {error}", path=path) from None
-    records, damaged, seen = {}, [], {}
+    whole, damaged, seen = {}, [], {}
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:
-            repetition, files = _tabulated_line(line, strategy_dir, seen)
+            repetition, files = _tabulated_line(line, strategy_dir, seen, records)
         except ValueError as error:
             repetition = getattr(error, "repetition", None)
             damaged.append(DamagedLine(path, number, repetition, str(error)))
-            records.pop(repetition, None)  # given twice: the first line is not trusted either
+            whole.pop(repetition, None)  # given twice: the first line is not trusted either
             continue
         seen[repetition] = number
-        records[repetition] = files
-    return records, damaged
+        whole[repetition] = files
+    return whole, damaged
 
 
-def restore_tabulated(strategy_dir: str | Path) -> tuple[list[Path], list[DamagedLine]]:
+def restore_tabulated(strategy_dir: str | Path, records: Mapping[str, Record]) -> tuple[list[Path], list[DamagedLine]]:
     """Write each file of a whole line of records.jsonl that its repetition's directory lacks,
     as the job wrote it (estimates.json last); (the run directories written to, the damaged
     lines, of which nothing is written). A file that is there is left as it is: the directory
@@ -685,15 +609,18 @@ def restore_tabulated(strategy_dir: str | Path) -> tuple[list[Path], list[Damage
     ----------
     strategy_dir : str or os.PathLike
         The strategy's directory (its repetitions under it).
+    records : mapping of str to Record
+        The record of each file a line holds, whose check each line passes
+        (:data:`reprocompare.strategies.TABULATED_RECORDS`).
 
     Returns
     -------
     (list of pathlib.Path, list of DamagedLine)
     """
     strategy_dir = Path(strategy_dir)
-    records, damaged = read_tabulated(strategy_dir)
+    found, damaged = read_tabulated(strategy_dir, records)
     written = []
-    for number, files in records.items():
+    for number, files in found.items():
         run = strategy_dir / f"rep{number}"
         missing = {name: data for name, data in files.items() if not (run / name).exists()}
         # estimates.json last, as the job writes it: its presence says the rest is there

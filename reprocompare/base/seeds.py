@@ -59,7 +59,7 @@ def derive_seed(seed: int, *path: int | str, below: int = 2**32) -> int:
         The run's (or the config's) seed, non-negative.
     *path : int or str
         What the seed is for, outermost first: names (a corpus, a model) and non-negative integers
-        (a strategy's frozen code, :attr:`reprocompare.base.strategies.Strategy.code`, a repetition, a fold, a purpose code).
+        (a strategy's frozen code, :attr:`reprocompare.strategies.Strategy.code`, a repetition, a fold, a purpose code).
     below : int, default 2**32
         Exclusive upper bound; torch and ``RandomState`` take ``2**31 - 1``.
 

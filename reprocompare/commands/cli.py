@@ -26,7 +26,7 @@ try:
     from reprocompare.base.paths import ESTIMATES_FILE, SCORES_FILE, SPLIT_FILE
     from reprocompare.base.records import TABLE4_K, dumps_json
     from reprocompare.base.records import write_directory_atomic, write_text_atomic
-    from reprocompare.base.strategies import BCV, NAMES, STRATEGIES
+    from reprocompare.strategies import NAMES, RECOMMENDED, STRATEGIES
     from reprocompare.commands import init, plan, run
     from reprocompare.commands.options import bounded as _bounded
     from reprocompare.commands.options import shown_range as _range
@@ -206,8 +206,9 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 
 def _split_options(parser: argparse.ArgumentParser, *, required: bool = True) -> None:
+    # without --strategy: the paper's recommendation, the BCV
     parser.add_argument("--strategy", required=required,
-                        choices=NAMES, **({} if required else {"default": BCV.name}))
+                        choices=NAMES, **({} if required else {"default": RECOMMENDED.name}))
     # a workflow's defaults: max(k) hold-outs, the 3 x 2 BCV
     k, m = max(schemas.default("strategies.repeated_holdout.k")), schemas.default("strategies.bcv.m")
     parser.add_argument("--k", type=_bounded("--k"), default=k,

@@ -23,7 +23,7 @@ from reprocompare.base.errors import UserError
 from reprocompare.base.paths import CLAIMS_SUFFIX, COMPARE, RUNTIME_FILE, SUMMARIES
 from reprocompare.base.records import dumps_json, read_repetitions, stopping_design
 from reprocompare.base.run_records import read_runtime, read_summary
-from reprocompare.base.strategies import ESTIMATORS
+from reprocompare.strategies import ESTIMATORS
 from reprocompare.commands.options import bounded, shown_range
 
 def add_parser(sub) -> None:

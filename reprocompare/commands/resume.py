@@ -24,7 +24,7 @@ repetition whose files are damaged is.
 
 So :func:`resume` first reads every repetition that claims to be complete (its estimates.json,
 written last, exists) as a rerun would, and checks it against itself
-(:func:`reprocompare.base.verify.run_problem`, the check the summaries' reader makes too): every
+(:func:`reprocompare.study.verify.run_problem`, the check the summaries' reader makes too): every
 output present, the JSON files parse, the counts a whole gzip of counts within their bounds, of
 the sentences its split validated, and scores.json and every estimate what those counts imply.
 One that is not (truncated, emptied, a file deleted, an estimate edited in range) is trained
@@ -56,8 +56,8 @@ from reprocompare.base.records import read_json
 from reprocompare.base.run_records import (ESTIMATES, DamagedLine, finished, read_settings,
                                            read_split, read_tabulated, restore_tabulated,
                                            unfinish, write_split)
-from reprocompare.base.strategies import strategy as strategy_of
-from reprocompare.base.verify import run_problem
+from reprocompare.strategies import TABULATED_RECORDS, strategy as strategy_of
+from reprocompare.study.verify import run_problem
 from reprocompare.pipeline import jobs, provenance
 from reprocompare.pipeline.workflow_files import snakefile, snakemake_command
 from reprocompare.splitters import dumps
@@ -184,7 +184,7 @@ def restore_records(config: dict, directory: Path) -> list[Path]:
         The run directories written to.
     """
     return [run for path in _strategies(config, directory)
-            for run in restore_tabulated(path)[0]]
+            for run in restore_tabulated(path, TABULATED_RECORDS)[0]]
 
 
 def damaged_records(config: dict, directory: Path) -> list[tuple[DamagedLine, list[Path]]]:
@@ -209,7 +209,7 @@ def damaged_records(config: dict, directory: Path) -> list[tuple[DamagedLine, li
         planned.setdefault(run.parent, []).append(run)
     found = []
     for strategy_dir, runs in planned.items():
-        whole, damaged = read_tabulated(strategy_dir)
+        whole, damaged = read_tabulated(strategy_dir, TABULATED_RECORDS)
         for line in damaged:
             if line.repetition is not None:
                 trained = [strategy_dir / f"rep{line.repetition}"]
@@ -242,7 +242,7 @@ def check_settings(config: dict, directory: Path) -> tuple[list[Path], int]:
     for corpus, comparison, strategy, r in planned:
         run = run_directory(directory, corpus, comparison, strategy, r)
         if run.parent not in tables:  # its whole lines: a damaged one claims nothing
-            tables[run.parent] = read_tabulated(run.parent)[0]
+            tables[run.parent] = read_tabulated(run.parent, TABULATED_RECORDS)[0]
         tabulated = tables[run.parent].get(r, {})
         if not finished(run) and ESTIMATES_FILE not in tabulated:
             continue  # never finished, or cut off: Snakemake plans it as it is

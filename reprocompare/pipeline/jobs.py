@@ -17,7 +17,8 @@ from reprocompare.base.records import (TABLE4_K, project_path, read_json, write_
 from reprocompare.base.run_records import (read_claims, read_settings, read_split, read_summary,
                                            unfinish, write_settings, write_summary)
 from reprocompare.base.seeds import SAMPLE, derive_seed
-from reprocompare.base.strategies import ESTIMATORS, REPEATED_HOLDOUT
+from reprocompare.strategies import ESTIMATORS, strategy as strategy_of
+from reprocompare.strategies.repeated_holdout import reported_k
 from reprocompare.corpora.conll import (DOCSTART, Corpus, check_has_chunks, read_conll,
                                         task_corpus)
 from reprocompare.corpora.subsample import subsample, too_small
@@ -243,17 +244,19 @@ def _kept_folds(out_dir: str, settings: dict, split: dict, corpus: Corpus) -> di
     the new ones (raising max(k)) or none (lowering it). Any other change of settings trains
     every fold again.
     """
-    if settings["split"]["strategy"] != REPEATED_HOLDOUT.name:
+    grows = strategy_of(settings["split"]["strategy"]).grows
+    if grows is None:  # a strategy whose folds change with every setting
         return {}
     try:
         earlier = read_settings(out_dir)
     except UserError:  # no earlier run, or one cut off: train every fold
         return {}
 
-    def without_k(record):
-        return {**record, "split": {k: v for k, v in record.get("split", {}).items() if k != "k"}}
+    def without_growth(record):
+        return {**record, "split": {k: v for k, v in record.get("split", {}).items()
+                                    if k != grows}}
 
-    if not isinstance(earlier, dict) or without_k(earlier) != without_k(settings):
+    if not isinstance(earlier, dict) or without_growth(earlier) != without_growth(settings):
         return {}
     kept, why = read_kept_folds(out_dir, split, corpus, typed=settings["typed"])
     if settings["keep_predictions"] and any(len(f.predictions) < 2 for f in kept.values()):
@@ -288,18 +291,15 @@ def summarize(estimate_paths: list[str], settings: dict, out: str) -> None:
     from reprocompare.study.summary import estimator_values, load_estimates, summarize_runs
 
     directories = sorted({str(Path(p).parent) for p in estimate_paths})
-    rs = settings["strategies"].get(REPEATED_HOLDOUT.name)
-    table4_k = rs["table4_k"] if rs else TABLE4_K
+    table4_k = reported_k(settings["strategies"])
     summary = summarize_runs(directories, conclusion=settings["conclusion"], table4_k=table4_k,
                              random_state=settings["seed"],
                              verdict_settings=settings.get("verdict"),
                              stopping=settings.get("stopping"))
     records = [load_estimates(d) for d in directories]
     values = estimator_values(records, table4_k, settings["conclusion"])
-    if rs:  # report the k the config asks for (each repetition ran max(k) hold-outs)
-        summary["random_splits_by_k"] = {k: v for k, v in summary["random_splits_by_k"].items()
-                                         if k in rs["k"]}
-        values["RS@k"] = {k: v for k, v in values.get("RS@k", {}).items() if k in rs["k"]}
+    for name, strategy_settings in settings["strategies"].items():
+        strategy_of(name).asked(summary, values, strategy_settings)
     degenerate = summary["degenerate"]
     warnings = [f"model {side} ({settings['model_names'][side]}: {summary['models'][side]}) has "
                 f"F1 = 0 on every fold of every repetition on {settings['corpus']}: it learned "

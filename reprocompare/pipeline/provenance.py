@@ -21,7 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from reprocompare.base.records import project_path
-from reprocompare.base.strategies import splitter_arguments, strategy as strategy_of
+from reprocompare.strategies import splitter_arguments, strategy as strategy_of
 from reprocompare.models import spec_from_mapping, tagger_class_of
 from reprocompare.search.config import curves_corpus, fixed_split_seed, search_corpus
 from reprocompare.study.config import corpus_seed, section_defaults
@@ -99,7 +99,7 @@ def corpus(config: dict, name: str) -> dict:
 
 #: the modules whose code decides whether a corpus passes the check before any job
 #: (reprocompare.study.config.check_corpora: reading, scheme detection, splitting)
-_CHECKING_CODE = ("reprocompare.study.config", "reprocompare.base.strategies",
+_CHECKING_CODE = ("reprocompare.study.config", "reprocompare.strategies",
                   "reprocompare.corpora", "reprocompare.splitters")
 
 

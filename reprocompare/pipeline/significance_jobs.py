@@ -3,7 +3,7 @@
 Data flow: every ``compare`` job wrote ``counts.tsv.gz`` (per-sentence chunk counts of A and B on
 each fold) and ``scores.json`` (fold sizes). :func:`claims` reads those of one comparison on one
 corpus, runs in every repetition the paired tests that fit each splitting strategy
-(:func:`reprocompare.estimators.claims.repetition_tests`) and writes them all as JSON;
+(:func:`reprocompare.strategies.repetition_tests`) and writes them all as JSON;
 :func:`claims_tables` reads every comparison's file, corrects the p-values for the comparisons
 of the study (Holm, per test and repetition) and writes how often each test declared "A
 significantly better than B" (the reproducibility of the significance claim) as CSV, Markdown and
@@ -33,10 +33,10 @@ from reprocompare.base import run_records
 from reprocompare.base.paths import COUNTS_FILE
 from reprocompare.base.records import write_text_atomic
 from reprocompare.base.seeds import derive_seed
-from reprocompare.base.strategies import REPEATED_HOLDOUT, strategy as strategy_of
+from reprocompare.strategies import repetition_tests, strategy as strategy_of
 from reprocompare.estimators import aso
 from reprocompare.estimators.claims import Claim, calibration_note, claim_reproducibility, \
-    fold_counts, repetition_tests
+    fold_counts
 from reprocompare.estimators.replicability import (corpus_p_value, one_per_content,
                                                     replicability, same_content_note)
 from reprocompare.estimators.significance import corpus_f1, holm_bonferroni
@@ -63,11 +63,10 @@ def _repetition(directory: Path, strategy: str, settings: dict,
     except ValueError as error:  # no fold rows, or A and B scored on different sentences
         raise UserError(f"not a counts table written by compare ({error}); delete the "
                         "directory and rerun", path=directory / COUNTS_FILE) from None
-    n_train = None
-    if strategy == REPEATED_HOLDOUT.name:
-        # RS as Table 4 reports it: the first table4_k of the max(k) hold-outs (prefix-stable)
-        folds = folds[:settings["strategies"][strategy]["table4_k"]]
-        n_train = run_records.read_scores(directory)["folds"][0]["n_train"]
+    found = strategy_of(strategy)
+    folds = found.tested_folds(folds, settings.get("strategies", {}).get(strategy, {}))
+    n_train = run_records.read_scores(directory)["folds"][0]["n_train"] \
+        if found.needs_train_size else None
     try:
         tested = repetition_tests(folds, strategy, n_train=n_train,
                                   n_resamples=settings["resamples"], random_state=random_state)

@@ -23,17 +23,16 @@ import numpy as np
 from reprocompare.base.errors import UserError
 from reprocompare.base.records import COUNTS_COLUMNS, write_text_atomic
 from reprocompare.base.run_records import (finished, read_counts, read_runtime, read_split,
-                                           write_counts, write_estimates, write_runtime,
-                                           write_scores, write_split)
+                                           write_counts, write_runtime, write_scores,
+                                           write_split)
 from reprocompare.base.seeds import FOLD_TRAINING, derive_seed
-from reprocompare.base.strategies import HOLDOUT, REPEATED_HOLDOUT, strategy as strategy_of
 from reprocompare.corpora.conll import Corpus
 from reprocompare.corpora.scoring import ChunkCounts, count_chunks
-from reprocompare.estimators.difference import (bcv_estimates, holdout, repeated_holdout,
-                                                vote_predictions)
+from reprocompare.estimators.difference import vote_predictions
 from reprocompare.models.base import clone
 from reprocompare.models.engine import Features, train_fold
 from reprocompare.splitters import dumps
+from reprocompare.strategies import strategy as strategy_of, write_estimates
 
 PAIR = ("A", "B")
 
@@ -166,18 +165,19 @@ def run_comparison(corpus: Corpus, split: dict, models: dict, specs: dict[str, s
 
 
 def _estimates(run: ComparisonRun, corpus: Corpus, *, typed: bool, voting: str) -> dict:
-    strategy = run.split["strategy"]
+    """The repetition's record: what its strategy estimates from the fold F1s and, for a voting
+    strategy, from each model's vote."""
+    strategy = strategy_of(run.split["strategy"])
     f1 = {name: [fold.counts[name].f1() for fold in run.folds] for name in PAIR}
-    if strategy == HOLDOUT.name:
-        return {"strategy": strategy, "holdout": holdout(f1["A"][0], f1["B"][0]),
-                "per_model": {name: {"holdout": f1[name][0]} for name in PAIR}}
-    if strategy == REPEATED_HOLDOUT.name:
-        differences = [a - b for a, b in zip(f1["A"], f1["B"])]
-        return {"strategy": strategy, "mean": repeated_holdout(f1["A"], f1["B"]),
-                "fold_differences": differences,
-                "per_model": {name: {"mean": float(np.mean(f1[name]))} for name in PAIR}}
-    # bcv: every sentence is validated by m folds (one per repetition); gather its m basis
-    # predictions in fold order, vote, and score all n vote predictions at once (Table 2).
+    vote_f1 = _vote(run, corpus, typed=typed, voting=voting) if strategy.votes else None
+    return {"strategy": strategy.name, **({"voting": voting} if strategy.votes else {}),
+            **strategy.estimate(f1, vote_f1)}
+
+
+def _vote(run: ComparisonRun, corpus: Corpus, *, typed: bool, voting: str) -> dict:
+    """Each model's vote F1 (Table 2): every sentence is validated by m folds (one per
+    repetition of the BCV); its m basis predictions, gathered in fold order, vote, and all n
+    vote predictions are scored at once. The votes and their counts are kept in ``run.vote``."""
     vote_f1 = {}
     for name in PAIR:
         basis: list[list] = [[] for _ in range(len(corpus))]
@@ -188,8 +188,7 @@ def _estimates(run: ComparisonRun, corpus: Corpus, *, typed: bool, voting: str) 
         counts = count_chunks(corpus.tags, voted, typed=typed)
         run.vote[name] = (voted, counts)
         vote_f1[name] = counts.f1()
-    estimates = bcv_estimates(f1, vote_f1).as_dict()
-    return {"strategy": strategy, "voting": voting, **estimates}
+    return vote_f1
 
 
 def _conll(corpus: Corpus, sentences: np.ndarray, predicted: list[list[str]]) -> str:

@@ -22,8 +22,6 @@ import yaml
 from reprocompare import schemas
 from reprocompare.base.errors import UserError
 from reprocompare.base.markdown import md_table
-from reprocompare.base.strategies import (REPEATED_HOLDOUT, of_estimator, splitter_arguments,
-                                          strategy as strategy_of)
 from reprocompare.base.seeds import derive_seed
 from reprocompare.corpora.conll import check_has_chunks, read_conll
 from reprocompare.corpora.subsample import too_small
@@ -31,6 +29,7 @@ from reprocompare.models import parse_spec, spec_from_mapping, tagger_class_of
 from reprocompare.models.devices import cuda_devices
 from reprocompare.search.config import check_config as check_search_config
 from reprocompare.splitters import split_document
+from reprocompare.strategies import of_estimator, splitter_arguments, strategy as strategy_of
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA_PATH = schemas.PATH
@@ -363,10 +362,8 @@ def _check_references(config: dict, source: str) -> None:
                                 key=f"comparisons.{name}.corpora")
     _check_stopping(config, source)
     _check_variation(config, source)
-    rs = config["strategies"].get(REPEATED_HOLDOUT.key)
-    if rs is not None and rs["table4_k"] > max(rs["k"]):
-        raise UserError(f"{rs['table4_k']} is more than the largest k ({max(rs['k'])})",
-                        path=source, key=f"strategies.{REPEATED_HOLDOUT.key}.table4_k")
+    for key, settings in config["strategies"].items():
+        strategy_of(key).check_settings(settings, source)
 
 
 

@@ -18,9 +18,9 @@ import numpy as np
 from reprocompare.base.errors import UserError
 from reprocompare.base.paths import ESTIMATES_FILE, SCORES_FILE, SPLIT_FILE
 from reprocompare.base.records import TABLE4_K, stopping_design
-from reprocompare.base.run_records import read_estimates, read_scores, read_split
-from reprocompare.base.strategies import BCV, ESTIMATORS, HOLDOUT, REPEATED_HOLDOUT
-from reprocompare.base.verify import check_run
+from reprocompare.base.run_records import read_scores, read_split
+from reprocompare.strategies import ESTIMATORS, STRATEGIES, read_estimates, strategy as strategy_of
+from reprocompare.study.verify import check_run
 from reprocompare.estimators.difference import mixture
 from reprocompare.estimators.designs import looked
 from reprocompare.estimators.effect import mean_interval
@@ -47,6 +47,10 @@ def _holds(directory: Path, name: str) -> None:
         raise UserError(f"no {name}: not a finished comparison directory", path=directory)
 
 
+#: every strategy's settings, as a split document records them (the ratio first, as ever)
+_SETTINGS = tuple(dict.fromkeys(("ratio", *(key for s in STRATEGIES for key in s.settings))))
+
+
 def load_estimates(directory: str | Path) -> dict:
     """The estimates of one comparison directory, with its repetition, seed and provenance.
 
@@ -69,7 +73,7 @@ def load_estimates(directory: str | Path) -> dict:
     split = read_split(directory)
     check_run(directory)  # the estimates recomputed from its own counts and scores (issue 34)
     try:
-        settings = {key: split[key] for key in ("ratio", "k", "m") if key in split}
+        settings = {key: split[key] for key in _SETTINGS if key in split}
         return {**estimates, "repetition": split["repetition"], "seed": split["seed"],
                 "corpus_sha256": split.get("corpus_sha256"), "settings": settings,
                 "n_sentences": split.get("n_sentences"),
@@ -141,22 +145,8 @@ def estimator_values(records: list[dict], table4_k: int = TABLE4_K,
             raise UserError(f"repetition {twice} of strategy {name} is given twice: "
                             f"{' and '.join(where)} (runs of another seed or study? give one "
                             "directory per repetition)")
-        if name == HOLDOUT.name:
-            values["ST"] = [r["holdout"] for r in group]
-            values["models"] = {model: [r["per_model"][model]["holdout"] for r in group]
-                                for model in ("A", "B")}
-        elif name == REPEATED_HOLDOUT.name:
-            k_max = min(len(r["fold_differences"]) for r in group)
-            # the first k hold-outs of a repetition are a k-repetition RS (the splitter's contract)
-            values["RS@k"] = {k: [float(np.mean(r["fold_differences"][:k])) for r in group]
-                              for k in range(1, k_max + 1)}
-            values["RS"] = values["RS@k"][min(table4_k, k_max)]
-        elif name == BCV.name:
-            values["Avg"] = [r["avg"] for r in group]
-            values["Vote"] = [r["vote"] for r in group]
-            mixed = [mixture(r["vote"], r["avg"], conclusion) for r in group]
-            values["Mixture"] = [value for value, _ in mixed]
-            values["mixture_chose_vote"] = [chose == "vote" for _, chose in mixed]
+        values.update(strategy_of(name).values(group, table4_k=table4_k,
+                                               conclusion=conclusion))
     return values
 
 
@@ -384,11 +374,6 @@ def summarize_runs(directories, *, conclusion: str = "A>B", table4_k: int = TABL
     if not records:
         raise UserError("no comparison directories given")
     check_poolable(records)
-    rs_max = min((len(r["fold_differences"]) for r in records
-                  if r["strategy"] == REPEATED_HOLDOUT.name), default=None)
-    if rs_max is not None and not 1 <= table4_k <= rs_max:
-        raise UserError(f"k = {table4_k} hold-outs for Table 4's RS, but the repeated hold-out "
-                        f"runs have {rs_max}: give a k from 1 to {rs_max}", key="--k")
     try:
         values = estimator_values(records, table4_k, conclusion)
     except (KeyError, TypeError, IndexError) as error:

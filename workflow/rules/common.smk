@@ -14,7 +14,7 @@ from reprocompare.study.config import (
 from reprocompare.base.errors import UserError
 from reprocompare.base import paths
 from reprocompare.base.paths import CLAIMS, RUN, SUMMARY
-from reprocompare.base.strategies import NAMES, strategy as strategy_of
+from reprocompare.strategies import NAMES, strategy as strategy_of
 from reprocompare.pipeline import provenance
 from reprocompare.pipeline.search_workflow import (
     comparison_best_configs,

@@ -40,10 +40,9 @@ from pathlib import Path
 from reprocompare.base.errors import UserError
 from reprocompare.base.paths import (COUNTS_FILE as COUNTS, ESTIMATES_FILE as ESTIMATES,
                                      SCORES_FILE as SCORES, SPLIT_FILE as SPLIT)
-from reprocompare.base.run_records import (OUTPUTS, RUNTIME, SETTINGS, UnfitEstimates,
-                                           UnreadableCounts, read_counts, read_estimates,
-                                           read_scores, read_split)
-from reprocompare.base.strategies import BCV, HOLDOUT, NAMES, REPEATED_HOLDOUT
+from reprocompare.base.run_records import (OUTPUTS, RUNTIME, SETTINGS, UnreadableCounts,
+                                           read_counts, read_scores, read_split)
+from reprocompare.strategies import NAMES, Checker, UnfitEstimates, read_estimates, strategy
 
 #: the reader of each JSON record, by its file's name
 _READERS = {SPLIT: read_split, SETTINGS.name: SETTINGS.read, SCORES: read_scores,
@@ -91,9 +90,6 @@ def _close(recorded, implied: float) -> bool:
     return _number(recorded) and abs(recorded - implied) <= TOLERANCE
 
 
-def _mean(values: list[float]) -> float:
-    return math.fsum(values) / len(values)
-
 
 def _g(value: float) -> str:
     return f"{value:.6g}"
@@ -136,7 +132,8 @@ def _from_counts(rows, split: dict) -> tuple[dict, dict | None, dict]:
     folds = split["folds"]
     expected = {(str(f), name): fold.get("validation") if isinstance(fold, dict) else None
                 for f, fold in enumerate(folds) for name in PAIR}
-    if split.get("strategy") == BCV.name:
+    votes = _votes(split)
+    if votes:
         n = split.get("n_sentences")
         expected.update({("vote", name): list(range(n)) if isinstance(n, int) else None
                          for name in PAIR})
@@ -147,8 +144,7 @@ def _from_counts(rows, split: dict) -> tuple[dict, dict | None, dict]:
             raise Untrusted(COUNTS, f"the sentences of {what}, model {model}, are not "
                             f"those {SPLIT} says it validated (counts of another split?)")
     f1 = {name: [_f1(*totals[(str(f), name)]) for f in range(len(folds))] for name in PAIR}
-    vote = ({name: _f1(*totals[("vote", name)]) for name in PAIR}
-            if split.get("strategy") == BCV.name else None)
+    vote = {name: _f1(*totals[("vote", name)]) for name in PAIR} if votes else None
     return f1, vote, totals
 
 
@@ -190,58 +186,18 @@ def _disagrees(key: str, recorded, implied: float, source: str) -> Untrusted:
                      "another run) is not data")
 
 
+def _votes(split: dict) -> bool:
+    """Whether the split's strategy votes (its counts then hold the vote's rows)."""
+    name = split.get("strategy")
+    return isinstance(name, str) and name in NAMES and strategy(name).votes
+
+
 def _check_estimates(estimates: dict, f1: dict | None, vote: dict | None, source: str) -> None:
-    """estimates.json against itself, and against the fold and vote F1s where known."""
-    name = estimates["strategy"]
-    per_model = estimates.get("per_model") if isinstance(estimates.get("per_model"), dict) \
-        else {}
-
-    def check(key, recorded, implied, where=source):
-        if not _close(recorded, implied):
-            raise _disagrees(key, recorded, implied, where)
-
-    def check_model(figure, implied_of):
-        for name in PAIR:
-            model = per_model.get(name)
-            if isinstance(model, dict) and figure in model:
-                check(f"per_model.{name}.{figure}", model[figure], implied_of(name))
-
-    differences = estimates.get("fold_differences")
-    if f1 is not None:
-        if len(f1["A"]) != (1 if name == HOLDOUT.name else len(differences)):
-            raise Untrusted(ESTIMATES, f"has {len(differences or ())} fold differences, "
-                            f"{source} {len(f1['A'])} folds")
-        implied = [a - b for a, b in zip(f1["A"], f1["B"])]
-        if name != HOLDOUT.name:
-            for f, (recorded, value) in enumerate(zip(differences, implied)):
-                check(f"fold_differences[{f}]", recorded, value)
-    if name == HOLDOUT.name:
-        if f1 is not None:
-            check("holdout", estimates["holdout"], f1["A"][0] - f1["B"][0])
-            check_model("holdout", lambda name: f1[name][0])
-        elif all(isinstance(per_model.get(n), dict) and _number(per_model[n].get("holdout"))
-                 for n in PAIR):
-            check("holdout", estimates["holdout"],
-                  per_model["A"]["holdout"] - per_model["B"]["holdout"], "its per-model F1s")
-        return
-    if name == REPEATED_HOLDOUT.name:
-        check("mean", estimates["mean"], _mean(differences), "its fold differences")
-        if f1 is not None:
-            check_model("mean", lambda name: _mean(f1[name]))
-        return
-    if isinstance(differences, list) and differences:
-        check("avg", estimates["avg"], _mean(differences), "its fold differences")
-    if vote is not None:
-        check("vote", estimates["vote"], vote["A"] - vote["B"])
-        check_model("vote", lambda name: vote[name])
-    if f1 is not None:
-        check_model("avg", lambda name: _mean(f1[name]))
-    # Eq. 8 for "A > B", as the job records it (the summaries recompute it per conclusion)
-    chose = "vote" if estimates["vote"] > estimates["avg"] else "avg"
-    check("mixture", estimates["mixture"], estimates[chose], f"Eq. 8 on its vote and avg ({chose})")
-    if estimates.get("mixture_chose", chose) != chose:
-        raise Untrusted(ESTIMATES, f"has mixture_chose {estimates['mixture_chose']!r}, "
-                        f"but its vote and avg make Eq. 8 choose {chose!r}")
+    """estimates.json against itself, and against the fold and vote F1s where known: its
+    strategy's own check (:meth:`reprocompare.strategies.strategy.Strategy.check`)."""
+    checker = Checker(estimates, _close, _disagrees,
+                      lambda message: Untrusted(ESTIMATES, message), source)
+    strategy(estimates["strategy"]).check(checker, f1, vote)
 
 
 def _problem(run: Path, complete: bool, split: dict | None = None) -> None:

@@ -1,0 +1,397 @@
+"""What a splitting strategy is and does: the base class every strategy of this package derives.
+
+Xue et al. compare three ways to split a corpus (section 3.3, Table 4): the standard split (ST),
+random splits (RS) and the blocked m x 2 cross-validation (BCV, section 3.1). A strategy here is
+one object that does its own work, so that nothing outside its module asks which strategy it
+holds: how it draws its folds (:meth:`Strategy.draw`), which differences of A and B it computes
+from the folds and records (:meth:`Strategy.estimate`, the ``estimates.json`` of a repetition),
+how that record is checked against itself and its counts (:meth:`Strategy.fit`,
+:meth:`Strategy.check`), which of Table 4's estimators it feeds and how they are read from the
+records of many repetitions (:meth:`Strategy.values`), which significance tests fit one
+repetition (:meth:`Strategy.repetition_tests`), and how a report names it
+(:meth:`Strategy.label`, :meth:`Strategy.describe`).
+
+A new strategy is one module of this package that derives from :class:`Strategy` (or from one of
+its strategies) and names an instance ``STRATEGY``; :mod:`reprocompare.strategies` finds it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+from reprocompare.base.errors import UserError
+
+#: the two models of a comparison
+PAIR = ("A", "B")
+
+
+class UnfitEstimates(UserError):
+    """An estimates.json whose strategy is unknown, or whose difference ``key`` is no F1
+    difference: ``key`` and its ``value`` as read, for a reader that words it its own way
+    (:mod:`reprocompare.study.verify`).
+
+    Parameters
+    ----------
+    key : str
+        The key: ``strategy``, or a difference.
+    value : object
+        Its value.
+    message : str
+        What is wrong, in one line.
+    path : str or os.PathLike
+        The file.
+    """
+
+    def __init__(self, key: str, value: Any, message: str, path: str | Path):
+        super().__init__(message, path=path)
+        self.key, self.value = key, value
+
+
+class Checker:
+    """What :meth:`Strategy.check` compares a record with: each recorded figure against the one
+    its counts (or its own other figures) imply, raising ``untrusted(message)`` on the first that
+    disagrees.
+
+    Parameters
+    ----------
+    estimates : dict
+        The record.
+    close : callable
+        ``close(recorded, implied) -> bool``.
+    disagrees : callable
+        ``disagrees(key, recorded, implied, source) -> Exception``.
+    untrusted : callable
+        ``untrusted(message) -> Exception``, for a finding that is not a figure.
+    source : str
+        What the implied figures come from, as the message says it.
+    """
+
+    def __init__(self, estimates: dict, close: Callable, disagrees: Callable,
+                 untrusted: Callable, source: str):
+        self.estimates, self.source = estimates, source
+        self._close, self._disagrees, self.untrusted = close, disagrees, untrusted
+        per_model = estimates.get("per_model")
+        self.per_model = per_model if isinstance(per_model, dict) else {}
+
+    def figure(self, key: str, recorded, implied: float, where: str | None = None) -> None:
+        """One recorded figure against the one implied."""
+        if not self._close(recorded, implied):
+            raise self._disagrees(key, recorded, implied, self.source if where is None else where)
+
+    def models(self, figure: str, implied_of: Callable[[str], float]) -> None:
+        """Each model's recorded ``figure`` (``per_model.A.avg``) against ``implied_of(model)``."""
+        for name in PAIR:
+            model = self.per_model.get(name)
+            if isinstance(model, dict) and figure in model:
+                self.figure(f"per_model.{name}.{figure}", model[figure], implied_of(name))
+
+
+def _is_number(value) -> bool:
+    # JSON's true and false are no numbers, though Python's bool is an int
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value == value
+
+
+def mean(values: Sequence[float]) -> float:
+    """The mean as the checks recompute it (exactly rounded sum, one division)."""
+    import math
+
+    return math.fsum(values) / len(values)
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """One splitting strategy: what it is called and what it does.
+
+    Parameters
+    ----------
+    name : str
+        The name in split documents, run directories, seed paths and summaries.
+    key : str
+        The config's key under ``strategies:`` (a Python identifier).
+    code : int
+        Frozen code in seed paths (:mod:`reprocompare.base.seeds`): never a position, so that
+        adding a strategy changes no existing seed; strategies are listed in its order.
+    short : str
+        The paper's abbreviation (ST, RS, BCV).
+    settings : tuple of str
+        The settings its splitter takes, in the order its split documents record them.
+    estimates : tuple of str
+        The differences its ``estimates.json`` records: what that record must hold.
+    estimators : tuple of str
+        Table 4's estimators of A - B it gives (section 3.2).
+    tests : tuple of str
+        The significance tests of one repetition (:meth:`repetition_tests`).
+    model_f1 : str
+        What Table 3 takes as a model's F1 in one repetition (the score Table 4's estimators see).
+    votes : bool, default False
+        Whether a repetition also votes over the whole corpus (BCV's Vote, Table 2): its split
+        records its blocks, its job votes and counts the vote, its settings hold ``voting``.
+    grows : str, optional
+        The setting whose growth keeps the folds already trained (RS's k: the first k hold-outs
+        of a repetition are a k-repetition RS), so that a rerun trains only the new ones.
+    standard : bool, default False
+        Whether it is the paper's standard split (a study of it alone says so in Table 3).
+    recommended : bool, default False
+        Whether it is the paper's recommendation (the 3 x 2 BCV): what ``reprocompare split``
+        draws when not told.
+    """
+
+    name: str
+    key: str
+    code: int
+    short: str
+    settings: tuple[str, ...]
+    estimates: tuple[str, ...]
+    estimators: tuple[str, ...]
+    tests: tuple[str, ...]
+    model_f1: str
+    votes: bool = False
+    grows: str | None = None
+    standard: bool = False
+    recommended: bool = False
+
+    # ---- names -------------------------------------------------------------------------------
+
+    def label(self, settings: Mapping, table4_k=None) -> str:
+        """How a report names it, from a run's settings (a setting not recorded is said so).
+
+        Parameters
+        ----------
+        settings : mapping
+            Its settings as a summary records them (ratio, k, m); empty when not recorded.
+        table4_k : int, optional
+            The k of Table 4's RS.
+
+        Returns
+        -------
+        str
+        """
+        raise NotImplementedError
+
+    def describe(self, settings: Mapping) -> str:
+        """One line for the experimental-results checklist, from a checked config's settings.
+
+        Parameters
+        ----------
+        settings : mapping
+            ``config["strategies"][key]``, the schema's defaults filled in.
+
+        Returns
+        -------
+        str
+        """
+        raise NotImplementedError
+
+    # ---- splitting ---------------------------------------------------------------------------
+
+    def splitter_arguments(self, settings: Mapping) -> dict:
+        """The arguments of its splitter from its config settings.
+
+        Parameters
+        ----------
+        settings : mapping
+            ``config["strategies"][key]``.
+
+        Returns
+        -------
+        dict
+            Keyed by :attr:`settings`.
+        """
+        return {name: settings[name] for name in self.settings}
+
+    def check_settings(self, settings: Mapping, path: str) -> None:
+        """Settings the schema cannot judge alone (RS: Table 4's k among the k run): one
+        UserError naming the key.
+
+        Parameters
+        ----------
+        settings : mapping
+            ``config["strategies"][key]``.
+        path : str
+            The config file, as errors name it.
+        """
+
+    def draw(self, n: int, groups, random_state, **arguments) -> tuple[list, list | None]:
+        """Its folds over ``n`` sentences (numpy only), and the blocks a voting strategy votes
+        over (None otherwise).
+
+        Parameters
+        ----------
+        n : int
+            Sentences.
+        groups : sequence or None
+            Each sentence's document, to keep documents whole.
+        random_state : int
+            The repetition's seed.
+        **arguments
+            Its :attr:`settings`.
+
+        Returns
+        -------
+        tuple
+            ``(folds, blocks)``: folds as (train, validation) index arrays.
+        """
+        raise NotImplementedError
+
+    def splitter_class(self) -> type:
+        """The scikit-learn cross-validator that draws the same folds (imported on demand).
+
+        Returns
+        -------
+        type
+        """
+        raise NotImplementedError
+
+    # ---- the record of one repetition --------------------------------------------------------
+
+    def estimate(self, f1: Mapping[str, Sequence[float]],
+                 vote_f1: Mapping[str, float] | None) -> dict:
+        """The differences of A and B one repetition records, from its fold F1s (and, for a
+        voting strategy, the F1 of each model's vote), in the order ``estimates.json`` holds them.
+
+        Parameters
+        ----------
+        f1 : mapping
+            ``{"A": [fold F1...], "B": [...]}``.
+        vote_f1 : mapping or None
+            ``{"A": F1, "B": F1}`` of the votes.
+
+        Returns
+        -------
+        dict
+        """
+        raise NotImplementedError
+
+    def fit(self, estimates: dict, path: Path, alone: bool) -> None:
+        """Every difference its record holds (:attr:`estimates`) a number in [-1, 1], where a
+        difference of two F1 scores lies. A directory of estimates and split alone (``alone``:
+        hand-made, or a job that kept neither counts nor scores) may lack a voting strategy's
+        fold differences: its Avg, Vote and Mixture are what the summaries read.
+
+        Parameters
+        ----------
+        estimates : dict
+            The record.
+        path : pathlib.Path
+            Its file.
+        alone : bool
+            Whether its directory holds neither counts nor scores.
+
+        Raises
+        ------
+        UnfitEstimates
+        """
+        for key in self.estimates:
+            if key == "fold_differences" and self.votes and alone and key not in estimates:
+                continue
+            value = estimates.get(key)
+            numbers = value if isinstance(value, list) and value else [value]
+            if not all(_is_number(v) for v in numbers):
+                raise UnfitEstimates(key, value, f"{key} is {value!r}, not a number (a tampered "
+                                     "or foreign file?)", path)
+            if not all(-1 <= v <= 1 for v in numbers):
+                raise UnfitEstimates(key, value, f"{key} is {value!r}, outside [-1, 1], where a "
+                                     "difference of two F1 scores lies (a tampered or foreign "
+                                     "file?)", path)
+
+    def check(self, checker: Checker, f1: Mapping | None, vote: Mapping | None) -> None:
+        """Its record against itself, and against the fold and vote F1s where known (the
+        repetition's counts or scores): the fold differences here; a strategy adds its own.
+
+        Parameters
+        ----------
+        checker : Checker
+            The record, and what a disagreement raises.
+        f1 : mapping or None
+            Each model's fold F1s, when the directory gives them.
+        vote : mapping or None
+            Each model's vote F1, when the counts give it.
+        """
+        differences = checker.estimates.get("fold_differences")
+        if f1 is None:
+            return
+        if len(f1["A"]) != len(differences):
+            raise checker.untrusted(f"has {len(differences or ())} fold differences, "
+                                    f"{checker.source} {len(f1['A'])} folds")
+        implied = [a - b for a, b in zip(f1["A"], f1["B"])]
+        for f, (recorded, value) in enumerate(zip(differences, implied)):
+            checker.figure(f"fold_differences[{f}]", recorded, value)
+
+    # ---- many repetitions: Table 4 -----------------------------------------------------------
+
+    def values(self, records: Sequence[dict], *, table4_k: int, conclusion: str) -> dict:
+        """Its estimators' values over the repetitions (one each, in repetition order).
+
+        Parameters
+        ----------
+        records : sequence of dict
+            Its repetitions' records (:func:`reprocompare.study.summary.load_estimates`).
+        table4_k : int
+            The k of Table 4's RS.
+        conclusion : {'A>B', 'B>A'}
+            The conclusion under test.
+
+        Returns
+        -------
+        dict
+            Estimator -> values (and whatever else its tables read).
+        """
+        raise NotImplementedError
+
+    def asked(self, summary: dict, values: dict, settings: Mapping) -> None:
+        """Keep, of what its repetitions ran, what the config asks to report (RS: the k of
+        ``k``, where each repetition ran max(k) hold-outs), in ``summary`` and ``values``.
+
+        Parameters
+        ----------
+        summary : dict
+            The comparison's summary (:func:`reprocompare.study.summary.summarize_runs`).
+        values : dict
+            Its estimators' values.
+        settings : mapping
+            Its settings in the config.
+        """
+
+    # ---- one repetition: significance tests --------------------------------------------------
+
+    def tested_folds(self, folds: list, settings: Mapping) -> list:
+        """The folds its tests read from a repetition's folds (RS: Table 4's k of them).
+
+        Parameters
+        ----------
+        folds : list
+            Every fold's counts.
+        settings : mapping
+            Its settings (the summary's).
+
+        Returns
+        -------
+        list
+        """
+        return folds
+
+    #: whether :meth:`repetition_tests` needs the training size of one fold
+    needs_train_size = False
+
+    def repetition_tests(self, folds: Sequence[dict], *, n_train: int | None = None,
+                         n_resamples: int = 10_000, random_state: int = 0) -> dict:
+        """The significance tests that fit one repetition, by the test's name.
+
+        Parameters
+        ----------
+        folds : sequence of {"A": array (n, 3), "B": array (n, 3)}
+            Per-sentence (gold, pred, correct) chunk counts of each fold's validation set.
+        n_train : int, optional
+            Training sentences of one fold (when :attr:`needs_train_size`).
+        n_resamples : int
+            Resamples of the resampling tests.
+        random_state : int
+            Seed of the resampling tests.
+
+        Returns
+        -------
+        dict of str to reprocompare.estimators.claims.Claim
+        """
+        raise NotImplementedError
