@@ -59,9 +59,11 @@ class BlockedCVStrategy(Strategy):
                                     f"but its vote and avg make Eq. 8 choose {chose!r}")
 
     def values(self, records, *, table4_k, conclusion):
+        # by this object's names, so that a variant of the BCV (its own module) gives its own
+        avg, vote, mixed_name = self.estimators
         mixed = [mixture(r["vote"], r["avg"], conclusion) for r in records]
-        return {"Avg": [r["avg"] for r in records], "Vote": [r["vote"] for r in records],
-                "Mixture": [value for value, _ in mixed],
+        return {avg: [r["avg"] for r in records], vote: [r["vote"] for r in records],
+                mixed_name: [value for value, _ in mixed],
                 "mixture_chose_vote": [chose == "vote" for _, chose in mixed]}
 
     def repetition_tests(self, folds, *, n_train=None, n_resamples=10_000, random_state=0):

@@ -10,7 +10,10 @@ new strategy is one new module that the registry finds, which every stage then r
 
 from __future__ import annotations
 
+import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -141,3 +144,54 @@ def _code_lines(text: str):
         if stripped.startswith("#"):
             continue
         yield line.split("  #")[0]
+
+
+#: a variant of the BCV in a module of its own, as a new strategy is added (docs/development.md)
+_NEW_STRATEGY = '''
+from reprocompare.strategies.bcv import BlockedCVStrategy
+
+STRATEGY = BlockedCVStrategy(
+    name="toy-bcv", key="toy_bcv", code=99, short="TBCV", settings=("m",),
+    estimates=("avg", "vote", "mixture", "fold_differences"),
+    estimators=("TAvg", "TVote", "TMixture"), tests=("paired_t_mx2", "combined_f_mx2"),
+    votes=True, model_f1="the mean F1 of its 2m folds")
+'''
+
+_USE_IT = '''
+import importlib.util, json, sys
+
+spec = importlib.util.find_spec("reprocompare.strategies")
+spec.submodule_search_locations.append(sys.argv[1])  # the folder of the new module
+registry = importlib.util.module_from_spec(spec)
+sys.modules[spec.name] = registry
+spec.loader.exec_module(registry)
+
+from reprocompare.splitters import split_document
+from reprocompare.study.summary import estimator_values
+
+found = registry.strategy("toy_bcv")
+document = split_document("toy-bcv", 16, seed=3, m=2)
+f1 = {"A": [0.8, 0.7, 0.9, 0.6], "B": [0.7, 0.7, 0.8, 0.7]}
+records = [{"repetition": r, "directory": f"rep{r}", "strategy": "toy-bcv",
+            **found.estimate(f1, {"A": 0.8 + r / 100, "B": 0.75})} for r in range(2)]
+print(json.dumps({"names": registry.NAMES, "estimators": registry.ESTIMATORS,
+                  "folds": len(document["folds"]), "blocks": len(document["blocks"]),
+                  "values": estimator_values(records, 6, "A>B"),
+                  "labels": registry.labels({"toy_bcv": {"m": 2}}, 6)}))
+'''
+
+
+def test_a_new_strategy_is_one_module_that_every_stage_runs(tmp_path):
+    """A module with a ``STRATEGY`` is found by the registry, in the order of its code, and the
+    split document, the repetition's record and Table 4's values run it with no other edit."""
+    (tmp_path / "toy_bcv.py").write_text(_NEW_STRATEGY)
+    out = subprocess.run([sys.executable, "-c", _USE_IT, str(tmp_path)], capture_output=True,
+                         text=True, check=True).stdout
+    got = json.loads(out)
+    assert got["names"] == ["holdout", "repeated-holdout", "bcv", "toy-bcv"]
+    assert got["estimators"][-3:] == ["TAvg", "TVote", "TMixture"]
+    assert (got["folds"], got["blocks"]) == (4, 4)  # m = 2: 2m folds over four blocks
+    assert got["values"]["TAvg"] == pytest.approx([0.025, 0.025])
+    assert got["values"]["TVote"] == pytest.approx([0.05, 0.06])
+    assert got["values"]["TMixture"] == pytest.approx([0.05, 0.06])  # Eq. 8: Vote > Avg
+    assert got["labels"]["TAvg"] == "2x2 BCV"
