@@ -288,15 +288,15 @@ def summarize(estimate_paths: list[str], settings: dict, out: str) -> None:
         The summary written.
     """
     # lazy: scipy, for the summary jobs
-    from reprocompare.study.summary import estimator_values, load_estimates, summarize_runs
+    from reprocompare.study.summary import estimator_values, load_estimates, summarize_records
 
     directories = sorted({str(Path(p).parent) for p in estimate_paths})
     table4_k = reported_k(settings["strategies"])
-    summary = summarize_runs(directories, conclusion=settings["conclusion"], table4_k=table4_k,
-                             random_state=settings["seed"],
-                             verdict_settings=settings.get("verdict"),
-                             stopping=settings.get("stopping"))
-    records = [load_estimates(d) for d in directories]
+    records = [load_estimates(d) for d in directories]  # each run read and verified once
+    summary = summarize_records(records, conclusion=settings["conclusion"], table4_k=table4_k,
+                                random_state=settings["seed"],
+                                verdict_settings=settings.get("verdict"),
+                                stopping=settings.get("stopping"))
     values = estimator_values(records, table4_k, settings["conclusion"])
     for name, strategy_settings in settings["strategies"].items():
         strategy_of(name).asked(summary, values, strategy_settings)

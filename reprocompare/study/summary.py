@@ -370,7 +370,29 @@ def summarize_runs(directories, *, conclusion: str = "A>B", table4_k: int = TABL
     dict
         The summary.
     """
-    records = [load_estimates(d) for d in directories]
+    return summarize_records([load_estimates(d) for d in directories], conclusion=conclusion,
+                             table4_k=table4_k, random_state=random_state,
+                             verdict_settings=verdict_settings, stopping=stopping)
+
+
+def summarize_records(records: list[dict], *, conclusion: str = "A>B",
+                      table4_k: int = TABLE4_K, random_state: int = 0,
+                      verdict_settings: dict | None = None, stopping: dict | None = None) -> dict:
+    """:func:`summarize_runs` of runs already read and checked (:func:`load_estimates`), for a
+    caller that reads their values too: each run is read and verified once.
+
+    Parameters
+    ----------
+    records : list of dict
+        The runs' records.
+    conclusion, table4_k, random_state, verdict_settings, stopping
+        As :func:`summarize_runs` takes them.
+
+    Returns
+    -------
+    dict
+        The summary.
+    """
     if not records:
         raise UserError("no comparison directories given")
     check_poolable(records)
