@@ -29,9 +29,9 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from reprocompare.estimators.reproducibility import _checked, reproducibility, snr
-
-#: estimators that are a single difference: their offset is 1/2 and 0 under a symmetric law
-SINGLE = ("ST", "RS", "Avg", "Vote")
+# the estimators that are a single difference (their offset is 1/2 and 0 under a symmetric law)
+# and the mixtures of two of them
+from reprocompare.strategies import MIXED, SINGLE
 
 
 @dataclass(frozen=True)
@@ -182,6 +182,7 @@ def null_offsets(values: dict, conclusion: str = "A>B") -> dict[str, NullOffset]
     """
     offsets = {name: null_offset(values[name], conclusion)
                for name in SINGLE if len(values.get(name, ())) >= 2}
-    if len(values.get("Vote", ())) >= 2 and "Avg" in values:
-        offsets["Mixture"] = mixture_null_offset(values["Vote"], values["Avg"], conclusion)
+    for name, (vote, avg) in MIXED.items():
+        if len(values.get(vote, ())) >= 2 and avg in values:
+            offsets[name] = mixture_null_offset(values[vote], values[avg], conclusion)
     return offsets

@@ -18,12 +18,9 @@ from __future__ import annotations
 
 import math
 
-from scipy import stats
-
 from reprocompare.base.markdown import md_code, md_table, md_text
 from reprocompare.base.records import csv_text
 from reprocompare.estimators.effect import mean_interval
-from reprocompare.estimators.reproducibility import snr_bias_factor
 from reprocompare.estimators.designs import DEFAULT_SPENDING, SPENDING_NAMES
 from reprocompare.strategies import ESTIMATORS, STRATEGIES, labels as strategy_labels, of_test
 
@@ -877,6 +874,11 @@ def few_repetitions_caution(group: list[dict], name: str = "estimator", snr: boo
     few = [r for r in group if r["repetitions"] < FEW_REPETITIONS]
     if not few:
         return ""
+    # lazy: scipy; every command imports the tables, few print a block of R < 5
+    from scipy import stats
+
+    from reprocompare.estimators.reproducibility import snr_bias_factor
+
     least = min(r["repetitions"] for r in few)
     names = ", ".join(dict.fromkeys(r[name] for r in few))
     said = [f"a 95% t interval stretches {stats.t.ppf(0.975, least - 1):.1f} standard errors "

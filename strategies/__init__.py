@@ -25,7 +25,7 @@ from typing import Mapping
 from reprocompare.base import paths, run_records
 from reprocompare.strategies.strategy import Checker, Strategy, UnfitEstimates
 
-__all__ = ["ESTIMATES", "ESTIMATORS", "NAMES", "RECOMMENDED", "STRATEGIES", "TABULATED_RECORDS",
+__all__ = ["ESTIMATES", "ESTIMATORS", "MIXED", "NAMES", "SINGLE", "RECOMMENDED", "STRATEGIES", "TABULATED_RECORDS",
            "TESTS", "Checker", "Strategy", "UnfitEstimates", "labels", "of_estimator", "of_test",
            "read_estimates", "repetition_tests", "splitter_arguments", "strategy",
            "write_estimates"]
@@ -56,6 +56,11 @@ STRATEGIES: tuple[Strategy, ...] = _found()
 NAMES: tuple[str, ...] = tuple(s.name for s in STRATEGIES)
 #: Table 4's estimators of A - B, in order
 ESTIMATORS: tuple[str, ...] = tuple(e for s in STRATEGIES for e in s.estimators)
+#: each estimator that mixes two others (Eq. 8) -> (vote, avg), the two it mixes
+MIXED: dict[str, tuple[str, str]] = {mixture: (vote, avg) for s in STRATEGIES
+                                     for mixture, vote, avg in s.mixtures}
+#: the estimators that are one difference each (every other mixes two of them)
+SINGLE: tuple[str, ...] = tuple(e for e in ESTIMATORS if e not in MIXED)
 #: the paper's recommendation (Xue et al., section 5: the 3 x 2 BCV)
 RECOMMENDED: Strategy = next(s for s in STRATEGIES if s.recommended)
 #: the significance tests of one repetition, each once, in the strategies' order

@@ -20,6 +20,11 @@ from reprocompare.strategies.strategy import Strategy, mean
 class BlockedCVStrategy(Strategy):
     """m x 2 BCV: Avg, Vote and their Mixture."""
 
+    @property
+    def mixtures(self):
+        avg, vote, mixed = self.estimators
+        return ((mixed, vote, avg),)
+
     def label(self, settings, table4_k=None):
         return f"{settings['m']}x2 BCV" if settings.get("m") else "m x 2 BCV (m not recorded)"
 

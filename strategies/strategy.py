@@ -152,6 +152,17 @@ class Strategy:
     standard: bool = False
     recommended: bool = False
 
+    @property
+    def mixtures(self) -> tuple[tuple[str, str, str], ...]:
+        """Its estimators that mix two others (Eq. 8), as (mixture, vote, avg): a mixture's null
+        offset and its resampling need the two it mixes, not a value of its own.
+
+        Returns
+        -------
+        tuple
+        """
+        return ()
+
     # ---- names -------------------------------------------------------------------------------
 
     def label(self, settings: Mapping, table4_k=None) -> str:

@@ -23,7 +23,7 @@ from reprocompare.base.errors import UserError
 from reprocompare.base.paths import CLAIMS_SUFFIX, COMPARE, RUNTIME_FILE, SUMMARIES
 from reprocompare.base.records import dumps_json, read_repetitions, stopping_design
 from reprocompare.base.run_records import read_runtime, read_summary
-from reprocompare.strategies import ESTIMATORS
+from reprocompare.strategies import ESTIMATORS, MIXED
 from reprocompare.commands.options import bounded, shown_range
 
 def add_parser(sub) -> None:
@@ -219,7 +219,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
     else:
         comparison, path, record = pilot(args.study, args.comparison)
         values = record.get("values") or {}
-        needed = [*estimators, *(("Vote", "Avg") if "Mixture" in estimators else ())]
+        needed = [*estimators, *(part for name in estimators for part in MIXED.get(name, ()))]
         lengths = {name: len(values.get(name) or ()) for name in needed}
         if min(lengths.values()) < 2:
             short = ", ".join(f"{n}: {k}" for n, k in lengths.items() if k < 2)
