@@ -22,6 +22,7 @@ import yaml
 from reprocompare import schemas
 from reprocompare.base.errors import UserError
 from reprocompare.base.markdown import md_table
+from reprocompare.base.records import PROJECT
 from reprocompare.base.seeds import derive_seed
 from reprocompare.corpora.conll import check_has_chunks, read_conll
 from reprocompare.corpora.subsample import too_small
@@ -31,7 +32,6 @@ from reprocompare.search.config import check_config as check_search_config
 from reprocompare.splitters import split_document
 from reprocompare.strategies import of_estimator, splitter_arguments, strategy as strategy_of
 
-ROOT = Path(__file__).resolve().parents[2]
 SCHEMA_PATH = schemas.PATH
 
 
@@ -327,8 +327,8 @@ def _check_references(config: dict, source: str) -> None:
                             "typed: false (typed: true already trains and scores typed)",
                             path=source, key=f"corpora.{name}.train_typed")
         # relative to the working directory, else to the repository (snakemake --directory)
-        if not Path(corpus["path"]).exists() and (ROOT / corpus["path"]).exists():
-            corpus["path"] = str(ROOT / corpus["path"])
+        if not Path(corpus["path"]).exists() and (PROJECT / corpus["path"]).exists():
+            corpus["path"] = str(PROJECT / corpus["path"])
         if not Path(corpus["path"]).exists():
             raise UserError(f"corpus file {corpus['path']!r} does not exist"
                             + _where_from(corpus["path"]), path=source,
