@@ -294,6 +294,8 @@ def test_ctrl_c_at_any_moment_of_start_up_is_one_line(tmp_path, delay):
     time.sleep(delay)
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=120)
+    if "init_import_site" in err:  # CPython's own start-up (site), before any code of ours ran:
+        return  # on a loaded machine 0.05 s can land there; what Python prints is its own
     assert "Traceback" not in err, err
     assert process.returncode in (0, 130, -signal.SIGINT), (process.returncode, err)
     if process.returncode == 130:
