@@ -101,3 +101,15 @@ def test_run_says_the_caution_beside_each_verdict_line(tmp_path, monkeypatch):
                for line in lines), lines
     monkeypatch.setattr(run, "read_summary", lambda path: {"summary": summary_at(5)})
     assert not any("caution" in line for line in run.verdict_lines(config, tmp_path))
+
+
+def test_a_waves_progress_line_says_the_caution_below_r5():
+    """reprocompare sequential's line after a wave: a verdict at R < 5 (waves under 5) says so."""
+    from reprocompare.commands.sequential import progress
+
+    decided = {"decision": "A>B", "text": "A > B reproduces", "forecast": None,
+               "repetitions": 4, "claim": "Phi(SNR) >= 0.9 at R = 4, normal model"}
+    assert progress("Avg", decided, 10) == (
+        "Avg: A > B reproduces (Phi(SNR) >= 0.9 at R = 4, normal model); caution: R = 4 < 5, a "
+        "first look only (Table 4 says why)")
+    assert "caution" not in progress("Avg", {**decided, "repetitions": 5}, 10)

@@ -51,7 +51,7 @@ from reprocompare.commands.options import check_cores
 from reprocompare.commands.resume import planned_runs, restore_records, resume, run_directory
 from reprocompare.pipeline.workflow_files import (LOCAL_PROFILE, profile, report_stylesheet,
                                                   snakemake_command)
-from reprocompare.reports.tables import said
+from reprocompare.reports.tables import FEW_REPETITIONS, said
 from reprocompare.study.config import blame_command_line, load_yaml, validate, widest
 
 #: the signals passed on to snakemake: a terminal's Ctrl-C reaches only this command's process
@@ -108,8 +108,11 @@ def progress(name: str, verdict: dict, maximum: int) -> str:
     -------
     str
     """
-    return f"{name}: " + said(verdict["text"], verdict["decision"], verdict.get("repetitions"),
-                              verdict.get("forecast"), maximum, verdict.get("claim", ""))
+    r = verdict.get("repetitions")
+    caution = (f"; caution: R = {r} < {FEW_REPETITIONS}, a first look only (Table 4 says why)"
+               if r is not None and r < FEW_REPETITIONS else "")
+    return f"{name}: " + said(verdict["text"], verdict["decision"], r, verdict.get("forecast"),
+                              maximum, verdict.get("claim", "")) + caution
 
 
 def _cloned(config: dict, directory: Path) -> bool:
