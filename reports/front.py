@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from reprocompare.reports.tables import (advice_of, comparison_groups,
+from reprocompare.reports.tables import (advice_of, comparison_groups, few_repetitions_caution,
                                          format_interval, repetitions_text, verdict_cell)
 
 
@@ -62,6 +62,9 @@ def _comparison(group: list[dict]) -> list[str]:
     if first["warning"]:
         lines += [".. warning::", "", f"   {_escaped(first['warning'])}. "
                   f"{_escaped(advice_of(first))}", ""]
+    caution = few_repetitions_caution(group)
+    if caution:  # the numbers above rest on too few repetitions to quote
+        lines += [".. caution::", "", f"   {_escaped(caution.removeprefix('Caution: '))}", ""]
     return lines
 
 

@@ -113,3 +113,16 @@ def test_a_waves_progress_line_says_the_caution_below_r5():
         "Avg: A > B reproduces (Phi(SNR) >= 0.9 at R = 4, normal model); caution: R = 4 < 5, a "
         "first look only (Table 4 says why)")
     assert "caution" not in progress("Avg", {**decided, "repetitions": 5}, 10)
+
+
+def test_the_reports_front_page_says_the_caution_below_r5():
+    """The report leads with the verdicts and their intervals: at R < 5 a caution stands under
+    them (a docutils admonition, rendered as Snakemake renders the front page)."""
+    from test_front_page import _html
+
+    from reprocompare.reports.front import answer_rst
+
+    html = _html(answer_rst(table4_rows({LABEL: summary_at(2)}), {}))
+    assert 'class="admonition caution"' in html and "system-message" not in html
+    assert "ST, Avg rest on R = 2 repetitions, fewer than 5" in html
+    assert "admonition caution" not in _html(answer_rst(table4_rows({LABEL: summary_at(5)}), {}))
