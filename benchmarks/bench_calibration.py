@@ -481,7 +481,7 @@ observed value stays where it is; printed under Table 4 for every estimator.
 - Wang, Y., Wang, R., Jia, H., Li, J. (2014). Blocked 3 x 2 cross-validated t-test for comparing supervised classification learning algorithms. Neural Computation 26(1).
 - Wilcoxon, F. (1945). Individual comparisons by ranking methods. Biometrics Bulletin 1(6).
 - Wright, S. P. (1992). Adjusted p-values for simultaneous inference. Biometrics 48(4).
-- Xue et al. We need to talk about reproducibility in NLP model comparison (the paper this project implements).
+- Xue et al. (2023). We need to talk about reproducibility in NLP model comparison. EMNLP (the paper reprocompare implements).
 """
 
 
