@@ -19,7 +19,6 @@ from __future__ import annotations
 import re
 import textwrap
 
-from reprocompare import schemas
 from reprocompare.base.records import stopping_design
 from reprocompare.strategies import STRATEGIES
 from reprocompare.reports.tables import (CLAIMS_NOTE, DECISION_TEXT, HOLM_NOTE, TABLE3_NOTE,
@@ -249,8 +248,9 @@ def _verdict_rule(group: list[dict]) -> str:
     decided = [r for r in group if r["verdict"]]
     if not decided:
         return ""
-    threshold = decided[0]["verdict_threshold"] or schemas.default("verdict.threshold")
-    confidence = decided[0]["verdict_confidence"] or schemas.default("verdict.confidence")
+    # as the summary recorded them: the config's defaults were filled once, when it was read
+    threshold = decided[0]["verdict_threshold"]
+    confidence = decided[0]["verdict_confidence"]
     kind = {"fixed": "",
             "anytime": " (confidence sequences intersected over the looks: valid however the "
                        "study stops)",
@@ -404,10 +404,11 @@ def table4_wide_latex(rows: list[dict]) -> str:
                         lambda r: number(r["null_reproducibility_normal"])) + r" \\",
                     r"\quad and SNR (null offset) & " + cell(
                         lambda r: number(r["null_snr_normal"])) + r" \\"]
-        if any(r["verdict"] for r in group):
+        decided = next((r for r in group if r["verdict"]), None)
+        if decided is not None:
             out += [r"Reprod.\ $\Phi(\mathrm{SNR})$/share & " + cell(
                         lambda r: number(r["predictive_reproducibility"])) + r" \\",
-                    rf"\quad {100 * (first['verdict_confidence'] or schemas.default('verdict.confidence')):.4g}\% CI & " + ci(
+                    rf"\quad {100 * decided['verdict_confidence']:.4g}\% CI & " + ci(
                         "predictive_reproducibility_low", "predictive_reproducibility_high")
                     + r" \\",
                     "Verdict & " + cell(_verdict_short) + r" \\"]
