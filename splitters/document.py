@@ -129,7 +129,7 @@ def _splitter_arguments(found, k, m, ratio) -> dict:
 
 
 def split_document(strategy, n_sentences, *, groups=None, corpus_sha256="", k=10, m=3,
-                   ratio="8:1", seed=0, repetition=0) -> dict:
+                   ratio="8:1", seed=0, repetition=0, tags=None) -> dict:
     """The split of one repetition of one strategy, as a JSON-ready dict.
 
     Parameters
@@ -144,6 +144,9 @@ def split_document(strategy, n_sentences, *, groups=None, corpus_sha256="", k=10
     k, m, ratio : see :func:`make_splitter`
     seed, repetition : int, default=0
         The splitter's ``random_state`` is ``repetition_seed(seed, strategy, repetition)``.
+    tags : sequence of sequence of str, default=None
+        Each sentence's tags, for a strategy whose draw reads them
+        (:attr:`~reprocompare.strategies.Strategy.reads_tags`); ignored by the others.
 
     Returns
     -------
@@ -169,6 +172,10 @@ def split_document(strategy, n_sentences, *, groups=None, corpus_sha256="", k=10
     arguments = _splitter_arguments(found, k, m, ratio)
     # The draw of make_splitter(...).split, without scikit-learn (tests/test_splitters.py checks
     # that the two agree).
+    if found.reads_tags:
+        if tags is None:
+            raise UserError(f"{strategy} balances the corpus's tags: give them (tags=)")
+        arguments["tags"] = tags
     folds, blocks = found.draw(n_sentences, groups, random_state, **arguments)
     document = {
         "strategy": strategy,

@@ -391,7 +391,43 @@ def bcv_layout(n: int, *, m=3, random_state=None, groups=None):
             members[smallest].append(docs[d])
             sizes[smallest] += len(docs[d])
         blocks = [sorted_indices(parts) for parts in members]
+    folds, validating = bcv_folds(blocks, m=m)
+    return blocks, folds, validating
 
+
+def bcv_folds(blocks, *, m=3):
+    """The folds and validating folds of an m x 2 BCV over given blocks (Table 1's combination).
+
+    :func:`bcv_layout` draws its blocks at random and combines them here; a variant of the BCV
+    that chooses its blocks otherwise (:mod:`reprocompare.strategies.regularized_bcv`) combines
+    its own the same way, so that both keep every promise of the orthogonal array.
+
+    Parameters
+    ----------
+    blocks : list of ndarray of int64
+        ``b = n_blocks(m)`` disjoint sorted index arrays covering ``0 .. n - 1``, ``B1`` first.
+    m : int, default=3
+        Repetitions of two-fold CV.
+
+    Returns
+    -------
+    folds : list of (ndarray of int64, ndarray of int64)
+        ``2m`` ``(train, validation)`` pairs of sorted indices, in split order.
+    validating : ndarray of int64, shape (n, m)
+        Row ``i``: the indices of the folds whose validation set holds sentence ``i``.
+
+    Examples
+    --------
+    >>> blocks = [np.array([0, 1]), np.array([2]), np.array([3]), np.array([4])]
+    >>> folds, validating = bcv_folds(blocks, m=3)
+    >>> [v.tolist() for _, v in folds[:2]], validating[0].tolist()
+    ([[3, 4], [0, 1, 2]], [1, 2, 5])
+    """
+    m = check_positive_int(m, "m")
+    b = n_blocks(m)
+    if len(blocks) != b:
+        raise UserError(f"{m}x2 BCV combines {b} blocks, got {len(blocks)}")
+    n = sum(len(block) for block in blocks)
     block_of = np.empty(n, dtype=INDEX_DTYPE)
     for i, block in enumerate(blocks):
         block_of[block] = i
@@ -404,4 +440,4 @@ def bcv_layout(n: int, *, m=3, random_state=None, groups=None):
         folds.append((second, first))
         folds.append((first, second))
         validating[:, r] = np.where(signs[r, block_of] < 0, 2 * r, 2 * r + 1)
-    return blocks, folds, validating
+    return folds, validating

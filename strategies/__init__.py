@@ -28,7 +28,7 @@ from reprocompare.strategies.strategy import Checker, Strategy, UnfitEstimates
 __all__ = ["ESTIMATES", "ESTIMATORS", "MIXED", "NAMES", "SINGLE", "RECOMMENDED", "STRATEGIES", "TABULATED_RECORDS",
            "TESTS", "Checker", "Strategy", "UnfitEstimates", "labels", "of_estimator", "of_test",
            "read_estimates", "repetition_tests", "splitter_arguments", "strategy",
-           "write_estimates"]
+           "kind_of_test", "write_estimates"]
 
 
 def _found() -> tuple[Strategy, ...]:
@@ -44,9 +44,10 @@ def _found() -> tuple[Strategy, ...]:
         values = [getattr(s, attribute) for s in found]
         if len(set(values)) != len(values):
             raise RuntimeError(f"two strategies share a {attribute}: {values}")
-    estimators = [e for s in found for e in s.estimators]
-    if len(set(estimators)) != len(estimators):
-        raise RuntimeError(f"two strategies give an estimator of one name: {estimators}")
+    for attribute in ("estimators", "tests"):  # a study's values and claims are keyed by them
+        values = [e for s in found for e in getattr(s, attribute)]
+        if len(set(values)) != len(values):
+            raise RuntimeError(f"two strategies give {attribute} of one name: {values}")
     return tuple(found)
 
 
@@ -134,6 +135,22 @@ def of_test(test: str) -> Strategy:
         if test in s.tests:
             return s
     raise KeyError(f"unknown test {test!r}; expected one of {', '.join(TESTS)}")
+
+
+def kind_of_test(test: str) -> str:
+    """The test a name of :data:`TESTS` runs, as reports name and calibrate it
+    (:meth:`~.strategy.Strategy.test_kind`: a variant's own name of a shared test -> the test).
+
+    Parameters
+    ----------
+    test : str
+        One of :data:`TESTS`.
+
+    Returns
+    -------
+    str
+    """
+    return of_test(test).test_kind(test)
 
 
 def splitter_arguments(config: Mapping, spelling: str) -> dict:

@@ -20,6 +20,13 @@ from reprocompare.strategies.strategy import Strategy, mean
 class BlockedCVStrategy(Strategy):
     """m x 2 BCV: Avg, Vote and their Mixture."""
 
+    #: the tests of :attr:`tests`, in their order: Dietterich's m x 2 t, Alpaydin's combined F,
+    #: the blocked 3 x 2 t (a variant names them its own way, the same tests)
+    KINDS = ("paired_t_mx2", "combined_f_mx2", "blocked_3x2_t")
+
+    def test_kind(self, test):
+        return self.KINDS[self.tests.index(test)]
+
     @property
     def mixtures(self):
         avg, vote, mixed = self.estimators
@@ -79,15 +86,16 @@ class BlockedCVStrategy(Strategy):
 
         f1_a = np.array([corpus_f1(fold["A"]) for fold in folds])
         f1_b = np.array([corpus_f1(fold["B"]) for fold in folds])
+        # by this object's names (:attr:`tests`, in the order of :attr:`KINDS`)
+        paired, combined, blocked_name = self.tests
         t = paired_t_mx2(f1_a, f1_b)
         f = combined_f_mx2(f1_a, f1_b)
-        tested = {"paired_t_mx2": Claim("paired_t_mx2", t.statistic, t.p_value, t.statistic),
-                  "combined_f_mx2": Claim("combined_f_mx2", f.statistic, f.p_value,
-                                          f.mean_difference)}
+        tested = {paired: Claim(paired, t.statistic, t.p_value, t.statistic),
+                  combined: Claim(combined, f.statistic, f.p_value, f.mean_difference)}
         if len(folds) == 6:  # m = 3, the only m the blocked 3x2 t is defined for
             blocked = blocked_3x2_t(f1_a, f1_b)
-            tested["blocked_3x2_t"] = Claim("blocked_3x2_t", blocked.statistic,
-                                            blocked.p_value, blocked.statistic)
+            tested[blocked_name] = Claim(blocked_name, blocked.statistic, blocked.p_value,
+                                         blocked.statistic)
         return tested
 
 

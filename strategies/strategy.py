@@ -246,6 +246,10 @@ class Strategy:
         """
         raise NotImplementedError
 
+    #: whether :meth:`draw` reads the corpus's tags (keyword ``tags``: each sentence's tag
+    #: sequence), as a strategy that balances them does
+    reads_tags = False
+
     def splitter_class(self) -> type:
         """The scikit-learn cross-validator that draws the same folds (imported on demand).
 
@@ -382,6 +386,22 @@ class Strategy:
         list
         """
         return folds
+
+    def test_kind(self, test: str) -> str:
+        """The test one of :attr:`tests` runs, as the reports name and calibrate tests: the name
+        itself, unless a variant gives a shared test a name of its own (test names are unique
+        across strategies, as a study's claims are keyed by them).
+
+        Parameters
+        ----------
+        test : str
+            One of :attr:`tests`.
+
+        Returns
+        -------
+        str
+        """
+        return test
 
     #: whether :meth:`repetition_tests` needs the training size of one fold
     needs_train_size = False

@@ -72,6 +72,7 @@ LAZY = {
     ("reprocompare.strategies.repeated_holdout", "reprocompare.splitters.holdout"):
         "scikit-learn",
     ("reprocompare.strategies.bcv", "reprocompare.splitters.bcv"): "scikit-learn",
+    ("reprocompare.strategies.regularized_bcv", "reprocompare.splitters.bcv"): "scikit-learn",
     # every training job draws its split through its strategy; only the significance jobs
     # test a repetition
     **{(f"reprocompare.strategies.{name}", f"reprocompare.estimators.{module}"): "scipy"

@@ -247,7 +247,7 @@ def _make_split(args: argparse.Namespace, corpus) -> dict:
         return split_document(
             args.strategy, len(corpus), groups=corpus.docs if args.keep_documents else None,
             corpus_sha256=corpus.sha256, k=args.k, m=args.m, ratio=args.ratio, seed=seed,
-            repetition=args.repetition)
+            repetition=args.repetition, tags=corpus.tags)
     except ValueError as error:  # the splitters' own checks, e.g. a corpus too small
         raise UserError(str(error), path=args.corpus) from None
 
@@ -276,9 +276,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.train_typed and not args.untyped:
         raise UserError("--train-typed trains typed and scores untyped: give it with --untyped",
                         key="--train-typed")
-    corpus = task_corpus(_read_corpus(args), typed=not args.untyped,
-                         train_typed=args.train_typed)
-    split = _make_split(args, corpus)
+    corpus = _read_corpus(args)
+    split = _make_split(args, corpus)  # as read: the workflow's split of the same corpus
+    corpus = task_corpus(corpus, typed=not args.untyped, train_typed=args.train_typed)
     models = {name: build_model(spec) for name, spec in specs.items()}
     run = run_comparison(corpus, split, models, {n: str(s) for n, s in specs.items()},
                          typed=not args.untyped, voting=args.voting,

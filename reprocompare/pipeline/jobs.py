@@ -155,7 +155,7 @@ def make_split(corpus: Corpus, corpus_conll: str, settings: dict, repetition: in
         return split_document(settings["strategy"], len(corpus),
                               groups=corpus.docs if settings["keep_documents"] else None,
                               corpus_sha256=corpus.sha256, seed=settings["seed"],
-                              repetition=repetition, **options)
+                              repetition=repetition, tags=corpus.tags, **options)
     except ValueError as error:
         raise UserError(str(error), path=corpus_conll) from None
 
@@ -197,9 +197,12 @@ def compare(corpus_conll: str, corpus_info: str, settings: dict, repetition: int
     for model in models.values():  # the job's threads and device go to models that use them
         if "device" in model.get_params():
             model.set_params(device=settings.get("device", "cpu"), num_threads=max(1, threads))
-    corpus = task_corpus(load_prepared(corpus_conll, corpus_info), typed=settings["typed"],
+    # split as read, then cut to the task: a split that reads the tags (regularized BCV) is
+    # the same for a typed and an untyped comparison of one corpus, as every other split is
+    corpus, split = _repetition(load_prepared(corpus_conll, corpus_info), corpus_conll,
+                                settings, repetition)
+    corpus = task_corpus(corpus, typed=settings["typed"],
                          train_typed=settings.get("train_typed", False))
-    corpus, split = _repetition(corpus, corpus_conll, settings, repetition)
     kept = _kept_folds(out_dir, settings, split, corpus)
     # the earlier run is read: from here on the directory is incomplete until estimates.json
     unfinish(out_dir)

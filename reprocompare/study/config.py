@@ -474,6 +474,7 @@ def check_corpora(config: dict) -> None:
             try:  # a corpus too small for a strategy fails here, not in a job
                 split_document(name, n,
                                groups=read.docs[:n] if corpus["keep_documents"] else None,
+                               tags=read.tags[:n],
                                **splitter_arguments(config, name))
             except ValueError as error:
                 raise UserError(f"too small for {name}: {error}",
