@@ -44,6 +44,7 @@ from reprocompare.estimators.designs import looked
 from reprocompare.estimators.futility import DRAWS, decided_probability, judge
 from reprocompare.estimators.group_sequential import MAX_LOOKS, look_confidences, planned_looks
 from reprocompare.estimators.null import SINGLE, mixture_null_offset
+from reprocompare.strategies import ESTIMATORS, MIXED
 from reprocompare.estimators.reproducibility import snr
 from reprocompare.estimators.sequential import PRIOR, looks
 from reprocompare.estimators.simulated_rule import DEGENERATE, first_decisions
@@ -90,7 +91,7 @@ class SimulatedStudy:
 
 
 def _check_estimators(estimators: Sequence[str]) -> tuple[str, ...]:
-    known = (*SINGLE, "Mixture")
+    known = ESTIMATORS
     estimators = tuple(estimators)
     if not estimators or any(name not in known for name in estimators):
         raise ValueError(f"estimators must be some of {', '.join(known)}, got {estimators!r}")
@@ -176,8 +177,9 @@ def look_verdicts(values: Mapping[str, np.ndarray], repetitions: int,
     limit = max_repetitions if (forecast or planned) else repetitions
     out = {}
     for name in estimators:
-        snr0 = (mixture_null_offset(values["Vote"][:repetitions], values["Avg"][:repetitions],
-                                    conclusion).snr_normal if name == "Mixture" else 0.0)
+        # a mixture's verdict reads its null offset, from the two it mixes (Vote, Avg)
+        snr0 = (mixture_null_offset(*(values[part][:repetitions] for part in MIXED[name]),
+                                    conclusion).snr_normal if name in MIXED else 0.0)
         out[name] = verdict(values[name][:repetitions], conclusion, threshold=threshold,
                             confidence=each, snr0=snr0, time_uniform=not planned,
                             max_repetitions=limit, wave=plan_wave, prior=prior,
@@ -241,8 +243,8 @@ def run_rule(values: Mapping[str, np.ndarray], estimators: Sequence[str], *, wav
     estimators = _check_estimators(estimators)
     wave, max_repetitions, design = _check_design(wave, max_repetitions, design)
     available = min(max_repetitions, min(len(values[name]) for name in
-                                         (*estimators, *(("Vote", "Avg") if "Mixture" in
-                                                         estimators else ()))))
+                                         (*estimators, *(part for name in estimators
+                                                         for part in MIXED.get(name, ())))))
     taken: list[int] = []
     futile = decided = False
     settings = dict(wave=wave, max_repetitions=max_repetitions, conclusion=conclusion,
@@ -521,8 +523,8 @@ def truth_of_values(values: Mapping[str, Sequence[float]], estimators: Sequence[
     """
     out = {}
     for name in _check_estimators(estimators):
-        snr0 = (mixture_null_offset(values["Vote"], values["Avg"], conclusion).snr_normal
-                if name == "Mixture" else 0.0)
+        snr0 = (mixture_null_offset(*(values[part] for part in MIXED[name]),
+                                    conclusion).snr_normal if name in MIXED else 0.0)
         point = snr(np.asarray(values[name], dtype=np.float64), conclusion)
         out[name] = _decision_name(decide(point, point, threshold=threshold, snr0=snr0),
                                    conclusion)
@@ -641,7 +643,7 @@ def simulate(source: Source, estimators: Sequence[str], *, studies: int, seed: i
     wave, max_repetitions, design = _check_design(wave, max_repetitions, design)
     drawn = [source(np.random.default_rng([int(seed), i]), max_repetitions)
              for i in range(int(studies))]
-    if design != "anytime" and futility is None and "Mixture" not in estimators:
+    if design != "anytime" and futility is None and not any(name in MIXED for name in estimators):
         # the same rule over all studies at once (estimators.simulated_rule): seconds
         done = _all_at_once(drawn, estimators, wave=wave, max_repetitions=max_repetitions,
                             conclusion=conclusion, threshold=threshold, confidence=confidence,
