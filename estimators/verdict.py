@@ -38,8 +38,8 @@ import numpy as np
 from scipy import stats
 
 from reprocompare import schemas
-from reprocompare.estimators.group_sequential import (DEFAULT_SPENDING, SPENDING_NAMES,
-                                                       look_confidences, planned_looks)
+from reprocompare.estimators.designs import DEFAULT_SPENDING, PLANNED_KIND, SPENDING_NAMES
+from reprocompare.estimators.group_sequential import look_confidences, planned_looks
 from reprocompare.estimators.normality import SHAPIRO_FROM, normal_model
 from reprocompare.estimators.reproducibility import (CONCLUSIONS, _checked, _is_constant,
                                                      _scaled, _values, clopper_pearson, snr,
@@ -49,9 +49,6 @@ from reprocompare.estimators.sequential import (PRIOR, _check_confidence, log_e_
                                                 running_intersection,
                                                 share_confidence_sequence, snr_interval)
 
-#: what a planned design's intervals are (``{}``: the interval of each look)
-PLANNED_KIND = ("{} at each planned look's level (group-sequential, "
-                + SPENDING_NAMES[DEFAULT_SPENDING] + ")")
 
 #: Default threshold tau on the (predictive) reproducibility (the schema's verdict.threshold):
 #: "A > B reproduces" when the whole interval of Phi(SNR - snr0) is at least 0.8, i.e. four of

@@ -19,8 +19,7 @@ from __future__ import annotations
 import re
 import textwrap
 
-from reprocompare.base.records import stopping_design
-from reprocompare.strategies import STRATEGIES
+from reprocompare.estimators.designs import of_stopping
 from reprocompare.reports.tables import (CLAIMS_NOTE, DECISION_TEXT, HOLM_NOTE, TABLE3_NOTE,
                                          TEST_NAMES, advice_of, bootstrap_caveat,
                                          few_repetitions_caution,
@@ -28,6 +27,7 @@ from reprocompare.reports.tables import (CLAIMS_NOTE, DECISION_TEXT, HOLM_NOTE, 
                                          null_offset_note, repetitions_text, snr_interval_name,
                                          table3_strategies, table4_note,
                                          stopping_state, verdict_cell, verdict_lines)
+from reprocompare.strategies import STRATEGIES
 
 #: what Table 3 takes as a model's F1 in one repetition, by the strategy's short name
 STRATEGY_F1 = {s.short: s.model_f1 for s in STRATEGIES}
@@ -251,12 +251,7 @@ def _verdict_rule(group: list[dict]) -> str:
     # as the summary recorded them: the config's defaults were filled once, when it was read
     threshold = decided[0]["verdict_threshold"]
     confidence = decided[0]["verdict_confidence"]
-    kind = {"fixed": "",
-            "anytime": " (confidence sequences intersected over the looks: valid however the "
-                       "study stops)",
-            "planned": " (repeated confidence intervals of a planned design, intersected over "
-                       "its looks: valid at whichever planned look the study stops)",
-            }[stopping_design(group[0].get("stopping"))]
+    kind = of_stopping(group[0].get("stopping")).intervals
     # the verdict each undecided estimator's n more would reach, if its SNR stays where it is
     reach = [f"{r['estimator']}: {DECISION_TEXT[r['verdict_reaches']]}" for r in group
              if r["verdict"] == "undecided" and r.get("verdict_reaches")]

@@ -52,7 +52,7 @@ TABLE3_COLUMNS = (*CONTEXT_COLUMNS, "model", "spec", "strategy_short", "strategy
 BOOTSTRAP_TRUSTED_FROM = 200
 SNR_INTERVAL_NAMES = {"exact": "exact noncentral t, fixed R", "bootstrap": "percentile bootstrap",
                       "sequence": "confidence sequence (normal model), intersected over looks",
-                      # a planned design's repeated confidence intervals (verdict.PLANNED_KIND)
+                      # a planned design's repeated confidence intervals (designs.PLANNED_KIND)
                       "planned": "exact noncentral t at each planned look's level "
                                  f"(group-sequential, {SPENDING_NAMES[DEFAULT_SPENDING]}), "
                                  "intersected over looks"}

@@ -25,7 +25,8 @@ from reprocompare.reports.tables import (CLAIMS_COLUMNS, DECISION_TEXT, TABLE3_C
                                          TABLE4_COLUMNS, claims_markdown, claims_rows,
                                          table3_markdown, table3_rows, table4_markdown,
                                          table4_rows, table4_text, to_csv)
-from reprocompare.study.summary import INTERVAL_KINDS, interval_fields, summarize_runs, verdicts
+from reprocompare.estimators.designs import PLANNED
+from reprocompare.study.summary import interval_fields, summarize_runs, verdicts
 
 LABEL = "crf_50%_A&B on conll2000"
 VALUES = {"ST": [0.002, -0.001, 0.004, 0.003], "Avg": [0.003, 0.004, 0.002, 0.005],
@@ -140,7 +141,7 @@ def test_a_planned_summary_names_its_repeated_intervals_in_table4():
     assert all(v["planned"] and not v["time_uniform"] for v in summary["verdicts"].values())
     rows = table4_rows({LABEL: summary})
     markdown = table4_markdown(rows)
-    kinds = INTERVAL_KINDS["planned"]
+    kinds = PLANNED.interval_kinds
     assert "SNR: exact noncentral t at each planned look's level (group-sequential" in markdown
     for text in (kinds["mean"], kinds["snr"], kinds["reproducibility"],
                  "repeated confidence intervals of a planned design, looks at R = 2, 4, 6, 8"):

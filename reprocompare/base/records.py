@@ -1,9 +1,8 @@
 """The study's records: where each artefact lives, the names they share, and the one reader and
 writers of every file.
 
-- Names: the strategies (config keys and the splitters' names), the estimators of Table 4 and
-  the strategy each needs, the default k of Table 4's RS, and the design a study's intervals
-  hold under (:func:`stopping_design`).
+- Names: the default k of Table 4's RS (the strategies are :mod:`reprocompare.strategies`'s,
+  the stopping designs :mod:`reprocompare.estimators.designs`'s).
 - Paths: a repetition's run directory, a comparison's summary and claims (patterns named once,
   with every other output's, in :mod:`reprocompare.base.paths`), and the table of a
   strategy's repetitions that a committed study holds in place of their JSON files
@@ -41,27 +40,6 @@ from reprocompare.base.errors import UserError
 #: Table 4's RS averages this many hold-outs unless the config says otherwise (the paper's k,
 #: the schema's default)
 TABLE4_K = schemas.default("strategies.repeated_holdout.table4_k")
-
-
-def stopping_design(stopping: Mapping | None) -> str:
-    """How a study's intervals are valid: ``"fixed"`` (R fixed before the run, no stopping
-    rule), or its ``stopping.design``: ``"anytime"`` (confidence sequences, valid at every R)
-    or ``"planned"`` (a group-sequential design's repeated confidence intervals, valid at the
-    looks planned before the study ran).
-
-    Parameters
-    ----------
-    stopping : mapping or None
-        The config's ``stopping``, or a summary's record of it.
-
-    Returns
-    -------
-    str
-    """
-    if not (stopping and stopping.get("enabled")):
-        return "fixed"
-    # a summary from before stopping.design read confidence sequences, whatever the default
-    return stopping.get("design") or "anytime"
 
 
 # a repetition's run directory, a comparison's summary and claims, and a committed study's

@@ -21,10 +21,11 @@ from pathlib import Path
 from reprocompare import schemas
 from reprocompare.base.errors import UserError
 from reprocompare.base.paths import CLAIMS_SUFFIX, COMPARE, RUNTIME_FILE, SUMMARIES
-from reprocompare.base.records import dumps_json, read_repetitions, stopping_design
+from reprocompare.base.records import dumps_json, read_repetitions
 from reprocompare.base.run_records import read_runtime, read_summary
-from reprocompare.strategies import ESTIMATORS, MIXED
 from reprocompare.commands.options import bounded, shown_range
+from reprocompare.estimators.designs import design_named, of_stopping
+from reprocompare.strategies import ESTIMATORS, MIXED
 
 def add_parser(sub) -> None:
     """``reprocompare plan``, registered on the CLI's subcommands.
@@ -231,7 +232,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
         conclusion = record.get("summary", {}).get("conclusion", "A>B")
         made = record.get("summary", {}).get("stopping")
         # a sequential pilot's design (one from before stopping.design read sequences)
-        recorded = stopping_design(made) if made and made.get("enabled") else None
+        recorded = of_stopping(made).name if made and made.get("enabled") else None
         try:  # the smoothed bootstrap: the pilot's law without the ties resampling makes
             source = planning.smoothed_source(pilot_values)
         except ValueError as error:
@@ -241,7 +242,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
                      pilot_repetitions=lengths[estimators[0]])
     chosen = args.design or recorded or schemas.default("stopping.design")
     taken = len(planning.planned_looks(args.wave, args.max_repetitions))
-    if chosen == "planned" and taken > planning.MAX_LOOKS:
+    if design_named(chosen).planned and taken > planning.MAX_LOOKS:
         raise UserError(f"a planned design spends its error over at most {planning.MAX_LOOKS} "
                         f"looks, and waves of {args.wave} up to {args.max_repetitions} make "
                         f"{taken}: give a larger --wave, a smaller --max-repetitions or "
@@ -276,11 +277,6 @@ def cmd_plan(args: argparse.Namespace) -> int:
     return 0
 
 
-#: how the first line of the table names each design
-DESIGN_TEXT = {"anytime": "confidence sequences", "planned": "planned design (group-sequential)",
-               "fixed": "fixed design (one look, at the maximum)"}
-
-
 def _table(s: dict) -> str:
     """The human summary: a short table."""
     pct = lambda x: f"{100 * x:.1f}%"  # noqa: E731
@@ -289,7 +285,7 @@ def _table(s: dict) -> str:
              "smoothed bootstrap)")
     truth = ", ".join(f"{n}: {d}" for n, d in s["truth"].items())
     rows = [
-        f"{s['studies']} simulated studies, {given}: {DESIGN_TEXT[s['design']]}, waves of "
+        f"{s['studies']} simulated studies, {given}: {design_named(s['design']).words}, waves of "
         f"{s['wave']} up to {s['max_repetitions']}, deciding {', '.join(s['estimators'])}, "
         f"threshold {s['threshold']:g}, confidence {s['confidence']:g}, seed {s['seed']}",
         f"  {'repetitions at the stop':<26} mean {s['mean_repetitions']:.1f}, median "

@@ -45,10 +45,11 @@ from pathlib import Path
 import psutil
 
 from reprocompare.base.errors import UserError
-from reprocompare.base.records import SUMMARY, stopping_design
+from reprocompare.base.records import SUMMARY
 from reprocompare.base.run_records import finished, read_summary
 from reprocompare.commands.options import check_cores
 from reprocompare.commands.resume import planned_runs, restore_records, resume, run_directory
+from reprocompare.estimators.designs import of_stopping
 from reprocompare.pipeline.workflow_files import (LOCAL_PROFILE, profile, report_stylesheet,
                                                   snakemake_command)
 from reprocompare.reports.tables import FEW_REPETITIONS, said
@@ -182,7 +183,7 @@ def check_plan(config: dict, directory: Path, source: str | Path) -> None:
         The config's file, for the message.
     """
     stopping = config["stopping"]
-    wanted = stopping_design(stopping)
+    wanted = of_stopping(stopping)
     for path in _summary_paths(config, directory):
         if not path.exists():
             continue
@@ -193,20 +194,20 @@ def check_plan(config: dict, directory: Path, source: str | Path) -> None:
                 for verdict in summary.get("verdicts", {}).values()):
             # its verdicts were made under a stopping rule: the record was lost, not absent
             raise _damaged_summary(path, "has no `stopping` record")
-        design = stopping_design(made)
-        if design == wanted and wanted == "planned":
+        design = of_stopping(made)
+        if design is wanted and wanted.planned:
             lacking = [key for key in ("wave", "max_repetitions") if key not in made]
             if lacking:
                 raise _damaged_summary(path, f"its `stopping` record lacks {lacking[0]}")
             changed = [key for key in ("wave", "max_repetitions")
                        if made[key] != stopping[key]]
         else:
-            changed = ["design"] if "planned" in (design, wanted) else []
+            changed = ["design"] if design.planned or wanted.planned else []
         if changed:
             key = changed[0]
-            now, was = (wanted, f"design {design}") if key == "design" else \
+            now, was = (wanted.name, f"design {design.name}") if key == "design" else \
                 (stopping[key], f"{key} {made[key]}")
-            if design == "fixed":
+            if not (made and made.get("enabled")):
                 was = "a fixed R (stopping off)"
             raise UserError(
                 f"{now}, but {path} was made under {was}: a planned design's error is spent "

@@ -26,6 +26,7 @@ from reprocompare.base.records import PROJECT
 from reprocompare.base.seeds import derive_seed
 from reprocompare.corpora.conll import check_has_chunks, read_conll
 from reprocompare.corpora.subsample import too_small
+from reprocompare.estimators.designs import design_named
 from reprocompare.models import parse_spec, spec_from_mapping, tagger_class_of
 from reprocompare.models.devices import cuda_devices
 from reprocompare.search.config import check_config as check_search_config
@@ -379,7 +380,7 @@ def _check_stopping(config: dict, source: str) -> None:
                         f"{stopping['wave']} repetitions (and 2, the fewest an SNR needs): the "
                         "study could never run a wave", path=source,
                         key="stopping.max_repetitions")
-    if stopping["design"] == "planned":
+    if design_named(stopping["design"]).planned:
         # lazy: scipy, for a planned design only (every command's start-up validates configs)
         from reprocompare.estimators.group_sequential import MAX_LOOKS, planned_looks
 

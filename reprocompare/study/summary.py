@@ -17,12 +17,12 @@ import numpy as np
 
 from reprocompare.base.errors import UserError
 from reprocompare.base.paths import ESTIMATES_FILE, SCORES_FILE, SPLIT_FILE
-from reprocompare.base.records import TABLE4_K, stopping_design
+from reprocompare.base.records import TABLE4_K
 from reprocompare.base.run_records import read_scores, read_split
 from reprocompare.strategies import ESTIMATORS, STRATEGIES, read_estimates, strategy as strategy_of
 from reprocompare.study.verify import check_run
 from reprocompare.estimators.difference import mixture
-from reprocompare.estimators.designs import looked
+from reprocompare.estimators.designs import ANYTIME, FIXED, PLANNED, of_stopping
 from reprocompare.estimators.effect import mean_interval
 from reprocompare.estimators.futility import forecast, judge
 from reprocompare.estimators.group_sequential import look_confidences
@@ -32,8 +32,8 @@ from reprocompare.estimators.reproducibility import (clopper_pearson, model_inte
 from reprocompare.estimators.sequential import (looks, mean_confidence_sequence,
                                                 running_intersection, share_confidence_sequence,
                                                 snr_confidence_sequence)
-from reprocompare.estimators.verdict import (CONFIDENCE, MAX_REPETITIONS, PLANNED_KIND,
-                                             THRESHOLD, family_confidence, rule, verdict)
+from reprocompare.estimators.verdict import (CONFIDENCE, MAX_REPETITIONS, THRESHOLD,
+                                             family_confidence, rule, verdict)
 
 
 
@@ -186,7 +186,7 @@ def verdicts(values: dict, offsets: dict, conclusion: str, verdict_settings: dic
     sequential = bool(stopping and stopping.get("enabled"))
     maximum = stopping["max_repetitions"] if sequential else MAX_REPETITIONS
     # a study without stopping looks once, at its R; a sequential one as its design says
-    time_uniform, planned, wave = looked(stopping_design(stopping), stopping["wave"], maximum) \
+    time_uniform, planned, wave = of_stopping(stopping).looked(stopping["wave"], maximum) \
         if sequential else (False, False, None)
     deciding = list(settings.get("deciding") or (stopping["estimators"] if sequential else []))
     # only an estimator the study ran can decide (a study of ST alone has no Avg to claim by)
@@ -236,24 +236,6 @@ def verdicts(values: dict, offsets: dict, conclusion: str, verdict_settings: dic
             "futility_judgement": judged,
             "stopped": decided or futile or repetitions >= stopping["max_repetitions"]}
     return record
-
-
-def _repeated(kind: str) -> str:
-    return PLANNED_KIND.format(kind) + ", intersected over looks"
-
-
-#: what each printed interval is, by the study's design (``stopping_design``): R fixed before
-#: the run, looked at after every wave (confidence sequences), or at a planned design's looks
-#: (repeated confidence intervals)
-INTERVAL_KINDS = {
-    "fixed": {"mean": "Student t, fixed R", "snr": "exact noncentral t, fixed R",
-              "reproducibility": "Clopper-Pearson, fixed R"},
-    "anytime": {"mean": "t confidence sequence (normal model), intersected over looks",
-                "snr": "confidence sequence (normal model), intersected over looks",
-                "reproducibility": "beta-binomial confidence sequence (distribution-free), "
-                                   "intersected over looks"},
-    "planned": {"mean": _repeated("Student t"), "snr": _repeated("exact noncentral t"),
-                "reproducibility": _repeated("Clopper-Pearson")}}
 
 
 def _planned_intervals(values: np.ndarray, conclusion: str, wave: int, max_repetitions: int,
@@ -320,8 +302,8 @@ def interval_fields(values, conclusion: str, *, time_uniform: bool, wave: int | 
     values = np.asarray(values, dtype=np.float64)
     if planned:
         return {**_planned_intervals(values, conclusion, wave, max_repetitions, confidence),
-                "interval_kinds": INTERVAL_KINDS["planned"]}
-    kinds = INTERVAL_KINDS["anytime" if time_uniform else "fixed"]
+                "interval_kinds": PLANNED.interval_kinds}
+    kinds = (ANYTIME if time_uniform else FIXED).interval_kinds
     if not time_uniform:
         if summary["sd"] > 0:
             fixed = mean_interval(summary["mean"], summary["sd"], len(values), confidence)
@@ -419,11 +401,13 @@ def summarize_records(records: list[dict], *, conclusion: str = "A>B",
                      "strategies": {r["strategy"]: r["settings"] for r in records},
                      "degenerate": degenerate_models([r["directory"] for r in records]),
                      "table4_k": table4_k, "estimators": {}, "random_splits_by_k": {}, "per_model": {}}
-    kind = stopping_design(stopping)
-    # the study's looks: a sequential study's intervals hold over them (issue 33, 39)
-    looked = {"time_uniform": kind == "anytime", "planned": kind == "planned",
-              "wave": stopping["wave"] if kind != "fixed" else None,
-              "max_repetitions": stopping["max_repetitions"] if kind != "fixed" else None}
+    design = of_stopping(stopping)
+    # the study's looks: a sequential study's intervals hold over them; a fixed design's one
+    # look is its R (its intervals are the fixed-R ones)
+    at_looks = design.time_uniform or design.planned
+    looked = {"time_uniform": design.time_uniform, "planned": design.planned,
+              "wave": stopping["wave"] if at_looks else None,
+              "max_repetitions": stopping["max_repetitions"] if at_looks else None}
     for name in ESTIMATORS:
         if name in values and len(values[name]) >= 2:
             row = summarize(values[name], conclusion, random_state=random_state).as_dict()
