@@ -119,7 +119,7 @@ def choices(key: str) -> list:
     Examples
     --------
     >>> choices("stopping.design")
-    ['anytime', 'planned']
+    ['planned', 'fixed', 'anytime']
     """
     node = _node(key)
     if "enum" not in node:
