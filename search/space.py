@@ -133,7 +133,7 @@ def parse_space(model_name: str, model: Mapping, space: Any, *,
     >>> space = parse_space("crf", {"type": "crf"},
     ...                     {"c2": {"distribution": "log_uniform", "low": 0.01, "high": 10}})
     >>> space["c2"].bounds()
-    'loguniform-float [0.01, 10]'
+    'loguniform-float [0.01, 10.0]'
     """
     prefix = prefix or f"search.models.{model_name}.space"
     if not isinstance(space, Mapping) or not space:
