@@ -62,6 +62,11 @@ def _rs_axis_label(strategies: dict | None) -> str:
     return f"number of random splits k ({ratio} hold-outs averaged)" if ratio else \
         "number of random splits k (hold-outs averaged)"
 COLOR_OF = {"ST": "C7", "RS": "C0", "Avg": "C2", "Vote": "C4", "Mixture": "C3"}
+#: the colours of a later strategy's estimators (regularized BCV's rAvg, rVote, rMixture), in
+#: their order: matplotlib's cycle less those above
+_SPARE_COLORS = ("C1", "C9", "C6", "C5", "C8")
+COLOR_OF.update({name: _SPARE_COLORS[i % len(_SPARE_COLORS)] for i, name in
+                 enumerate(e for e in ESTIMATORS if e not in COLOR_OF)})
 #: Width of one panel in inches: three panels side by side fit a landscape page, as in the paper.
 PANEL_WIDTH = 4.6
 

@@ -22,7 +22,8 @@ from reprocompare.base.markdown import md_code, md_table, md_text
 from reprocompare.base.records import csv_text
 from reprocompare.estimators.effect import mean_interval
 from reprocompare.estimators.designs import DEFAULT_SPENDING, SPENDING_NAMES
-from reprocompare.strategies import ESTIMATORS, STRATEGIES, labels as strategy_labels, of_test
+from reprocompare.strategies import (CHOSE_VOTE, ESTIMATORS, MIXED, SINGLE, STRATEGIES, TESTS,
+                                     kind_of_test, labels as strategy_labels, of_test)
 
 
 #: the paper's standard split (Table 3's rows of a study without repetitions of the others)
@@ -613,7 +614,7 @@ def null_offset_note(group: list[dict]) -> str:
     str
         The note, or '' without a mixture offset.
     """
-    mixture = [r for r in group if r["estimator"] == "Mixture"
+    mixture = [r for r in group if r["estimator"] in MIXED
                and r["null_reproducibility_normal"] is not None]
     if not mixture:
         return ""
@@ -678,8 +679,8 @@ def table4_rows(summaries: dict[str, dict]) -> list[dict]:
                 "reproducibility_high": s["reproducibility_high"],
                 "chebyshev_bound": s["chebyshev_bound"],
                 # how often Eq. 8 took Vote (Case I) rather than Avg (Case II)
-                "mixture_chose_vote": summary.get("mixture_chose_vote")
-                if name == "Mixture" else None,
+                "mixture_chose_vote": summary.get(CHOSE_VOTE[name])
+                if name in CHOSE_VOTE else None,
                 # what this estimator shows when A and B do not differ (estimators.null)
                 **_null_offset(summary, name),
                 # does it reproduce (estimators.verdict), and how many more would decide
@@ -1135,6 +1136,10 @@ TEST_NAMES = {"paired_bootstrap": "paired bootstrap over sentences",
               "paired_t_mx2": "m x 2 paired t (Dietterich)",
               "combined_f_mx2": "combined m x 2 F (Alpaydin)",
               "blocked_3x2_t": "blocked 3x2 t (Wang et al.)"}
+# a variant's own name of a shared test (regularized BCV's) reads as the test; its row's strategy
+# says which
+TEST_NAMES.update({test: TEST_NAMES[kind_of_test(test)] for test in TESTS
+                   if test not in TEST_NAMES})
 CLAIMS_NOTE = (
     "How to read: in each of the R repetitions the test that fits the strategy was run at the "
     "given alpha; 'A significantly better' counts the repetitions where it was two-sided "
@@ -1283,7 +1288,7 @@ def aso_rows(aso: dict[str, dict], summaries: dict[str, dict]) -> list[dict]:
 
 #: Table 4's estimators that are one difference of A and B: their per-corpus p-value is a t test
 #: (the mixture leans to the conclusion when A = B, so it has none)
-REPLICABLE_ESTIMATORS = ("ST", "RS", "Avg", "Vote")
+REPLICABLE_ESTIMATORS = SINGLE
 
 
 def replicability_sentence(corpora: list[str], conclusion: str, alpha: float,

@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import Mapping
 
 from reprocompare.base import paths, run_records
-from reprocompare.strategies.strategy import Checker, Strategy, UnfitEstimates
+from reprocompare.strategies.strategy import Checker, Strategy, UnfitEstimates, chose_vote_key
 
-__all__ = ["ESTIMATES", "ESTIMATORS", "MIXED", "NAMES", "SINGLE", "RECOMMENDED", "STRATEGIES", "TABULATED_RECORDS",
+__all__ = ["CHOSE_VOTE", "ESTIMATES", "ESTIMATORS", "MIXED", "NAMES", "SINGLE", "RECOMMENDED", "STRATEGIES", "TABULATED_RECORDS",
            "TESTS", "Checker", "Strategy", "UnfitEstimates", "labels", "of_estimator", "of_test",
            "read_estimates", "repetition_tests", "splitter_arguments", "strategy",
            "kind_of_test", "write_estimates"]
@@ -60,6 +60,8 @@ ESTIMATORS: tuple[str, ...] = tuple(e for s in STRATEGIES for e in s.estimators)
 #: each estimator that mixes two others (Eq. 8) -> (vote, avg), the two it mixes
 MIXED: dict[str, tuple[str, str]] = {mixture: (vote, avg) for s in STRATEGIES
                                      for mixture, vote, avg in s.mixtures}
+#: each mixture -> where its values and summary keep how often it took its Vote (Eq. 8, Case I)
+CHOSE_VOTE: dict[str, str] = {mixture: chose_vote_key(mixture) for mixture in MIXED}
 #: the estimators that are one difference each (every other mixes two of them)
 SINGLE: tuple[str, ...] = tuple(e for e in ESTIMATORS if e not in MIXED)
 #: the paper's recommendation (Xue et al., section 5: the 3 x 2 BCV)

@@ -14,7 +14,7 @@ import numpy as np
 
 from reprocompare.estimators.difference import bcv_estimates, mixture
 from reprocompare.splitters.drawing import bcv_layout
-from reprocompare.strategies.strategy import Strategy, mean
+from reprocompare.strategies.strategy import Strategy, chose_vote_key, mean
 
 
 class BlockedCVStrategy(Strategy):
@@ -76,7 +76,7 @@ class BlockedCVStrategy(Strategy):
         mixed = [mixture(r["vote"], r["avg"], conclusion) for r in records]
         return {avg: [r["avg"] for r in records], vote: [r["vote"] for r in records],
                 mixed_name: [value for value, _ in mixed],
-                "mixture_chose_vote": [chose == "vote" for _, chose in mixed]}
+                chose_vote_key(mixed_name): [chose == "vote" for _, chose in mixed]}
 
     def repetition_tests(self, folds, *, n_train=None, n_resamples=10_000, random_state=0):
         # lazy: scipy, for the significance jobs alone

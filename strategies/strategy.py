@@ -93,6 +93,28 @@ def _is_number(value) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and value == value
 
 
+def chose_vote_key(mixture: str) -> str:
+    """Where a study's values and summary keep how often a mixture took its Vote (Eq. 8,
+    Case I): ``mixture_chose_vote`` for the paper's Mixture, ``rmixture_chose_vote`` for a
+    variant's ``rMixture``, so that two BCVs of one study keep theirs apart.
+
+    Parameters
+    ----------
+    mixture : str
+        The mixture's estimator name.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> chose_vote_key("Mixture")
+    'mixture_chose_vote'
+    """
+    return f"{mixture.lower()}_chose_vote"
+
+
 def mean(values: Sequence[float]) -> float:
     """The mean as the checks recompute it (exactly rounded sum, one division)."""
     import math

@@ -10,7 +10,7 @@ import pytest
 from conftest import ROOT
 from reprocompare.estimators.claims import (MEASURED_SIZE, Claim, calibration_note,
                                             claim_reproducibility, read_counts)
-from reprocompare.strategies import TESTS, repetition_tests, strategy
+from reprocompare.strategies import TESTS, kind_of_test, repetition_tests, strategy
 from reprocompare.estimators.reproducibility import clopper_pearson
 from reprocompare.estimators.significance import (approximate_randomization, blocked_3x2_t,
                                                   combined_f_mx2, corpus_f1,
@@ -168,7 +168,9 @@ def test_measured_sizes_agree_with_the_calibration_table():
 
 
 def test_every_claims_test_has_a_measured_size():
-    assert set(MEASURED_SIZE) == set(TESTS)
+    # a variant's own names of the BCV's tests (regularized BCV) are not measured under its
+    # folds (issue 51, item 4): they carry no note rather than the plain BCV's
+    assert set(MEASURED_SIZE) == {kind_of_test(test) for test in TESTS}
 
 
 def test_calibration_notes_flag_liberal_and_conservative_tests_with_their_size():

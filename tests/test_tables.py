@@ -270,9 +270,9 @@ def test_table3_reports_every_strategy_of_the_study():
               STRATEGIES[2].name: {"A": [0.91, 0.915, 0.912], "B": [0.82, 0.825, 0.821]}}
     rows = table3_rows({LABEL: make_summary()}, {LABEL: scores})
     assert [(r["strategy_short"], r["model"]) for r in rows] == \
-        [(s.short, m) for s in STRATEGIES for m in ("A", "B")]
+        [(s.short, m) for s in STRATEGIES[:3] for m in ("A", "B")]
     assert [r["strategy"] for r in rows[::2]] == ["4:1 hold-out", "6 x 4:1 hold-outs", "5x2 BCV"]
-    for r, (s, m) in zip(rows, [(s, m) for s in STRATEGIES for m in ("A", "B")]):
+    for r, (s, m) in zip(rows, [(s, m) for s in STRATEGIES[:3] for m in ("A", "B")]):
         interval = model_interval(scores[s.name][m])
         assert r["mean_f1_points"] == pytest.approx(100 * interval.mean)
         assert r["low_f1_points"] == pytest.approx(100 * interval.low)
@@ -281,13 +281,14 @@ def test_table3_reports_every_strategy_of_the_study():
     assert "| RS (6 x 4:1 hold-outs) | A |" in markdown and "| BCV (5x2 BCV) | B **(" in markdown
     assert "R = 3 independent repetitions of every strategy; strategies: ST = 4:1 hold-out; " \
            "RS = 6 x 4:1 hold-outs; BCV = 5x2 BCV" in markdown
-    for s in STRATEGIES:
+    for s in STRATEGIES[:3]:
         assert f"{s.short} {s.model_f1}" in markdown
     latex = table3_latex(rows)
     assert r"\begin{tabular}{llccc}" in latex and "RS & A & 90.60" in latex
     assert "over the repetitions of each strategy" in latex
     columns = list(csv.DictReader(io.StringIO(to_csv(rows, TABLE3_COLUMNS))))
-    assert [c["strategy_short"] for c in columns] == [s.short for s in STRATEGIES for _ in "AB"]
+    assert [c["strategy_short"] for c in columns] == [s.short for s in STRATEGIES[:3]
+                                                      for _ in "AB"]
 
 
 def test_tables_are_byte_identical_for_equal_summaries():

@@ -19,7 +19,8 @@ from reprocompare.base.errors import UserError
 from reprocompare.base.paths import ESTIMATES_FILE, SCORES_FILE, SPLIT_FILE
 from reprocompare.base.records import TABLE4_K
 from reprocompare.base.run_records import read_scores, read_split
-from reprocompare.strategies import ESTIMATORS, STRATEGIES, read_estimates, strategy as strategy_of
+from reprocompare.strategies import (CHOSE_VOTE, ESTIMATORS, STRATEGIES, read_estimates,
+                                     strategy as strategy_of)
 from reprocompare.study.verify import check_run
 from reprocompare.estimators.difference import mixture
 from reprocompare.estimators.designs import ANYTIME, FIXED, PLANNED, of_stopping
@@ -425,8 +426,9 @@ def summarize_records(records: list[dict], *, conclusion: str = "A>B",
     for name, f1s in values.get("models", {}).items():
         if len(f1s) >= 2:
             summary["per_model"][name] = model_interval(f1s).as_dict()
-    if values.get("mixture_chose_vote"):
-        summary["mixture_chose_vote"] = float(np.mean(values["mixture_chose_vote"]))
+    for key in CHOSE_VOTE.values():  # each mixture's (the BCV's, a variant's)
+        if values.get(key):
+            summary[key] = float(np.mean(values[key]))
     return summary
 
 
