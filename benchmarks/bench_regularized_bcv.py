@@ -1,0 +1,141 @@
+"""Block-regularized m x 2 BCV (issue 51): what it costs, and how far it lowers the divergence.
+
+    nice -n 19 .venv/bin/python benchmarks/bench_regularized_bcv.py --cost --seeds 5
+    nice -n 19 .venv/bin/python benchmarks/bench_regularized_bcv.py --divergence \
+        --json benchmarks/runs/regularized_bcv.json
+
+--cost: seconds to split the whole CoNLL-2000 training set (8,936 sentences) into a 3 x 2 BCV,
+plain and regularized, each with its own seed (the tags' features included, as every job computes
+them); wall and CPU time of this process, median over the seeds.
+
+--divergence: on the same split seeds (repetition_seed(0, "bcv", r), r = 0 .. R - 1), the mean
+over the 6 folds of the train/validation divergence (:mod:`reprocompare.strategies.regularized_bcv`:
+JS divergence of the positional-tag distributions plus that of the sentence lengths, bits), and
+of its tag part alone, for plain and regularized BCV: mean and 90th percentile over the R
+repetitions, on CoNLL-2000 chunking (data/conll2000/train.txt.gz) and CoNLL-2002 Spanish NER
+(data/conll2002/esp.train.gz, research-only, read where it lies), each at 1,200 sentences
+(subsample seed 0, the size studies' sample) and whole. Nothing was tuned on CoNLL-2002: the
+search's settings were fixed on CoNLL-2000 before it was read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from pathlib import Path
+
+import numpy as np
+
+from reprocompare.corpora.conll import read_conll
+from reprocompare.corpora.subsample import subsample
+from reprocompare.splitters.document import repetition_seed
+from reprocompare.splitters.drawing import bcv_layout
+from reprocompare.strategies.regularized_bcv import Balance, regularized_layout
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPORA = {"CoNLL-2000 chunking": ROOT / "data" / "conll2000" / "train.txt.gz",
+           "CoNLL-2002 Spanish NER": ROOT / "data" / "conll2002" / "esp.train.gz"}
+
+
+def cost(seeds: int) -> dict:
+    corpus = read_conll(CORPORA["CoNLL-2000 chunking"])
+    tags = corpus.tags
+    out = {"sentences": len(tags), "plain": [], "regularized": []}
+    for seed in range(seeds):
+        for what in ("plain", "regularized"):
+            wall, cpu = time.perf_counter(), time.process_time()
+            if what == "plain":
+                bcv_layout(len(tags), m=3, random_state=seed)
+            else:
+                regularized_layout(len(tags), m=3, tags=tags, random_state=seed)
+            out[what].append({"wall_s": time.perf_counter() - wall,
+                              "cpu_s": time.process_time() - cpu})
+    for what in ("plain", "regularized"):
+        out[f"{what}_median_wall_s"] = statistics.median(r["wall_s"] for r in out[what])
+        out[f"{what}_median_cpu_s"] = statistics.median(r["cpu_s"] for r in out[what])
+        out[f"{what}_max_cpu_s"] = max(r["cpu_s"] for r in out[what])
+    return out
+
+
+def _summary(values) -> dict:
+    values = np.asarray(values)
+    return {"mean": float(values.mean()), "p90": float(np.quantile(values, 0.9))}
+
+
+def divergence(repetitions: dict[str, int]) -> list[dict]:
+    rows = []
+    for name, path in CORPORA.items():
+        whole = read_conll(path)
+        for size, corpus in (("1,200", subsample(whole, 1200, 0)), ("whole", whole)):
+            tags = corpus.tags
+            balance = Balance(tags)
+            n = len(tags)
+            found = {f"{what}_{part}": [] for what in ("plain", "regularized")
+                     for part in ("total", "tags")}
+            seconds = []
+            for r in range(repetitions[size]):
+                seed = repetition_seed(0, "bcv", r)
+                plain = bcv_layout(n, m=3, random_state=seed)[1]
+                started = time.process_time()
+                regularized = regularized_layout(n, m=3, tags=tags, random_state=seed,
+                                                 balance=balance)[1]
+                seconds.append(time.process_time() - started)
+                for what, folds in (("plain", plain), ("regularized", regularized)):
+                    found[f"{what}_total"].append(
+                        np.mean([balance.divergence(t, v) for t, v in folds]))
+                    found[f"{what}_tags"].append(
+                        np.mean([balance.tag_divergence(t, v) for t, v in folds]))
+            row = {"corpus": name, "size": size, "sentences": n,
+                   "repetitions": repetitions[size],
+                   "search_cpu_s_median": statistics.median(seconds),
+                   **{key: _summary(values) for key, values in found.items()}}
+            for part in ("total", "tags"):
+                row[f"ratio_{part}"] = (row[f"regularized_{part}"]["mean"]
+                                        / row[f"plain_{part}"]["mean"])
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+    return rows
+
+
+def markdown(rows: list[dict]) -> str:
+    lines = ["| corpus | sentences | R | plain: mean / p90 | regularized: mean / p90 | ratio "
+             "| tags alone: plain / regularized (mean) | ratio |",
+             "|---|---:|---:|---|---|---:|---|---:|"]
+    for r in rows:
+        lines.append(
+            f"| {r['corpus']} | {r['sentences']:,} | {r['repetitions']} "
+            f"| {r['plain_total']['mean']:.2e} / {r['plain_total']['p90']:.2e} "
+            f"| {r['regularized_total']['mean']:.2e} / {r['regularized_total']['p90']:.2e} "
+            f"| {r['ratio_total']:.3f} "
+            f"| {r['plain_tags']['mean']:.2e} / {r['regularized_tags']['mean']:.2e} "
+            f"| {r['ratio_tags']:.3f} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cost", action="store_true")
+    parser.add_argument("--seeds", type=int, default=5)
+    parser.add_argument("--divergence", action="store_true")
+    parser.add_argument("--repetitions", type=int, nargs=2, default=[100, 20],
+                        metavar=("AT_1200", "WHOLE"))
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    result = {}
+    if args.cost:
+        result["cost"] = cost(args.seeds)
+        print(json.dumps({k: v for k, v in result["cost"].items()
+                          if not isinstance(v, list)}), flush=True)
+    if args.divergence:
+        result["divergence"] = divergence({"1,200": args.repetitions[0],
+                                           "whole": args.repetitions[1]})
+        print(markdown(result["divergence"]))
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(result, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
