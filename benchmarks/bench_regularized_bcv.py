@@ -16,6 +16,12 @@ repetitions, on CoNLL-2000 chunking (data/conll2000/train.txt.gz) and CoNLL-2002
 (data/conll2002/esp.train.gz, research-only, read where it lies), each at 1,200 sentences
 (subsample seed 0, the size studies' sample) and whole. Nothing was tuned on CoNLL-2002: the
 search's settings were fixed on CoNLL-2000 before it was read.
+
+--study DIR: a study with both strategies (config/study-regularized-chunking.yaml): the SNR of
+Avg, Vote and the mixture and of rAvg, rVote and rMixture, and the ratio of each pair's variances
+(regularized over plain) with a 95% interval, paired by repetition (bootstrap over the R pairs,
+10,000 resamples, seed 0; the two strategies' splits are drawn from independent seeds, so the
+pairing is by index, and the F interval of two independent samples is given beside it).
 """
 
 from __future__ import annotations
@@ -28,8 +34,12 @@ from pathlib import Path
 
 import numpy as np
 
+from scipy import stats
+
 from reprocompare.corpora.conll import read_conll
 from reprocompare.corpora.subsample import subsample
+from reprocompare.estimators.difference import mixture
+from reprocompare.estimators.reproducibility import snr
 from reprocompare.splitters.document import repetition_seed
 from reprocompare.splitters.drawing import bcv_layout
 from reprocompare.strategies.regularized_bcv import Balance, regularized_layout
@@ -114,6 +124,43 @@ def markdown(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def study(directory: Path) -> list[dict]:
+    compare = sorted(directory.glob("results/compare/*/*"))
+    rows = []
+    for where in compare:
+        values = {}
+        for strategy, (avg, vote, mixed) in (("bcv", ("Avg", "Vote", "Mixture")),
+                                              ("regularized-bcv", ("rAvg", "rVote", "rMixture"))):
+            records = [json.loads((rep / "estimates.json").read_text())
+                       for rep in sorted((where / strategy).glob("rep*"),
+                                         key=lambda p: int(p.name[3:]))
+                       if (rep / "estimates.json").is_file()]
+            values[avg] = np.array([r["avg"] for r in records])
+            values[vote] = np.array([r["vote"] for r in records])
+            values[mixed] = np.array([mixture(r["vote"], r["avg"], "A>B")[0] for r in records])
+        rng = np.random.default_rng(0)
+        for plain, regular in (("Avg", "rAvg"), ("Vote", "rVote"), ("Mixture", "rMixture")):
+            r = min(len(values[plain]), len(values[regular]))
+            a, b = values[plain][:r], values[regular][:r]
+            ratio = np.var(b, ddof=1) / np.var(a, ddof=1)
+            picks = rng.integers(0, r, size=(10_000, r))
+            boot = np.var(b[picks], axis=1, ddof=1) / np.var(a[picks], axis=1, ddof=1)
+            f_low, f_high = (ratio / stats.f.ppf(0.975, r - 1, r - 1),
+                             ratio / stats.f.ppf(0.025, r - 1, r - 1))
+            row = {"comparison": f"{where.parent.name}/{where.name}", "plain": plain,
+                   "regularized": regular, "R": r,
+                   "mean_plain": float(a.mean()), "mean_regularized": float(b.mean()),
+                   "sd_plain": float(a.std(ddof=1)), "sd_regularized": float(b.std(ddof=1)),
+                   "snr_plain": float(snr(a, "A>B")), "snr_regularized": float(snr(b, "A>B")),
+                   "variance_ratio": float(ratio),
+                   "bootstrap_95": [float(np.quantile(boot, 0.025)),
+                                    float(np.quantile(boot, 0.975))],
+                   "f_95": [float(f_low), float(f_high)]}
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cost", action="store_true")
@@ -121,6 +168,7 @@ def main() -> None:
     parser.add_argument("--divergence", action="store_true")
     parser.add_argument("--repetitions", type=int, nargs=2, default=[100, 20],
                         metavar=("AT_1200", "WHOLE"))
+    parser.add_argument("--study", type=Path, metavar="DIR")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     result = {}
@@ -132,6 +180,8 @@ def main() -> None:
         result["divergence"] = divergence({"1,200": args.repetitions[0],
                                            "whole": args.repetitions[1]})
         print(markdown(result["divergence"]))
+    if args.study:
+        result["study"] = study(args.study)
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(result, indent=1) + "\n")
