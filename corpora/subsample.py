@@ -1,5 +1,5 @@
 """Subsamples of a corpus: the ``subsample``, ``subsample_seed`` and ``subsample_part`` of a
-corpus in the config (issue 38, item 2: samples that are what they are called).
+corpus in the config (samples that are what they are called).
 
 One seed draws a sequence of disjoint subsamples (its parts): part 0 is the subsample a config
 without ``subsample_part`` draws, and every later part is drawn from the sentences the earlier

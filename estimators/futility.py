@@ -1,4 +1,4 @@
-r"""Futility: can a sequential study still reach a verdict by its maximum R? (issue 39, item 1)
+r"""Futility: can a sequential study still reach a verdict by its maximum R?
 
 A sequential study (``reprocompare sequential``) looks after every wave and stops once every
 deciding estimator's :func:`~reprocompare.estimators.verdict.verdict` is decided. Near the

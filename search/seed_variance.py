@@ -1,4 +1,5 @@
-"""Seed variance and learning curves: what repeated runs on one split say (Potts, seed 003).
+"""Seed variance and learning curves: what repeated runs on one split say (Potts 2020,
+"Evaluation methods in NLP", CS224u, Stanford).
 
 A neural tagger trained twice on the same data with different seeds gives two different models,
 and now and then one that fails outright (Reimers and Gurevych 2017; Potts: "what to do when a
@@ -31,7 +32,7 @@ CURVE_COLUMNS = ("corpus", "model", "epoch", "runs", "mean", "sd", "ci_low", "ci
 def t_interval(values: Sequence[float], confidence: float = 0.95) -> tuple[float, float]:
     """Student-t interval for the mean of ``values``: mean -/+ t_{(1+c)/2, n-1} sd / sqrt(n).
 
-    Potts' ``get_ci`` (seed 003) with the sample standard deviation (ddof = 1, the estimator the
+    Potts' ``get_ci`` (CS224u 2020) with the sample standard deviation (ddof = 1, the estimator the
     t-interval is derived for; Potts divides by n). Equal values, or a single one, give the
     degenerate interval (v, v).
 

@@ -1,4 +1,4 @@
-"""The range of every number a command-line option takes (issue 23): one table, one parser.
+"""The range of every number a command-line option takes: one table, one parser.
 
 Every subcommand's numeric options are typed by :func:`bounded`, so that a number out of its
 range, NaN or a word ends in one line naming the range, before any work; tests/test_cli.py walks

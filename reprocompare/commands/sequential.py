@@ -1,5 +1,5 @@
 """Sequential studies: `reprocompare sequential` runs waves of repetitions until the verdicts are
-decided (issue 22).
+decided.
 
 A study with ``stopping.enabled`` adds ``stopping.wave`` repetitions at a time through the same
 Snakemake workflow (``--config repetitions=R``: every wave only adds repetitions, so the

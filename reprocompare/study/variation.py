@@ -1,5 +1,5 @@
 """Sources of variation per repetition: which data sample, split and training seed repetition r
-is (issue 25, item 1; the config's ``variation``).
+is (the config's ``variation``).
 
 A design of S samples x P splits x Q seeds numbers its repetitions seed-fastest:
 r = (s P + p) Q + q. The split of repetition r is the split the paper's design would draw for

@@ -1,5 +1,5 @@
 """A repetition's records checked against themselves: the one check every reader of a compare
-job's directory makes before it takes a number from it (issue 34).
+job's directory makes before it takes a number from it.
 
 A compare job (:func:`reprocompare.study.compare.write_comparison`) writes records that imply
 one another. The sentence-level counts (counts.tsv.gz: gold, predicted and correct chunks of
