@@ -8,13 +8,16 @@ strategy, its k/m/ratio and seed; corpus.json: the prepared corpus's size and sh
 
 from __future__ import annotations
 
+import functools
 import json
 import shutil
 import subprocess
 from pathlib import Path
 
 from reprocompare.base.run_records import restore_tabulated
-from reprocompare.strategies import TABULATED_RECORDS
+from reprocompare.corpora.conll import read_conll
+from reprocompare.corpora.subsample import subsample
+from reprocompare.strategies import TABULATED_RECORDS, strategy
 from reprocompare.splitters import split_document
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,6 +52,19 @@ def derived_split(run: Path) -> dict:
     info = json.loads((run.parents[5] / "results" / "corpora" / corpus /
                        "corpus.json").read_text())
     options = {key: split[key] for key in ("k", "m", "ratio") if key in split}
+    if strategy(split["strategy"]).reads_tags:  # regularized BCV: the prepared corpus's tags
+        options["tags"] = _prepared_tags(info["source"], info.get("subsample"),
+                                         info.get("subsample_seed"), info.get("subsample_part", 0))
     return split_document(split["strategy"], info["sentences"],
                           corpus_sha256=info["sha256"], seed=split["seed"],
                           repetition=int(run.name.removeprefix("rep")), **options)
+
+
+@functools.cache
+def _prepared_tags(source: str, size, seed, part: int) -> list:
+    """The tags of a prepared corpus, prepared again from its source as its corpus.json records
+    it (the committed studies' corpora are well-formed, or repaired)."""
+    corpus = read_conll(ROOT / source, ill_formed="repair")
+    if size is not None:
+        corpus = subsample(corpus, size, seed, part)
+    return corpus.tags
