@@ -138,6 +138,7 @@ def study(directory: Path) -> list[dict]:
             values[avg] = np.array([r["avg"] for r in records])
             values[vote] = np.array([r["vote"] for r in records])
             values[mixed] = np.array([mixture(r["vote"], r["avg"], "A>B")[0] for r in records])
+        rows.extend(_correlations(where))
         rng = np.random.default_rng(0)
         for plain, regular in (("Avg", "rAvg"), ("Vote", "rVote"), ("Mixture", "rMixture")):
             r = min(len(values[plain]), len(values[regular]))
@@ -158,6 +159,29 @@ def study(directory: Path) -> list[dict]:
                    "f_95": [float(f_low), float(f_high)]}
             rows.append(row)
             print(json.dumps(row), flush=True)
+    return rows
+
+
+def _correlations(where: Path) -> list[dict]:
+    """Item 4's question: the correlation of the 6 fold differences of a 3 x 2 BCV over the
+    repetitions, within a 2-fold CV (rho1: folds 2r and 2r + 1) and between two (rho2), from the
+    6 x 6 covariance over the R repetitions (each pair's covariance over the mean variance)."""
+    rows = []
+    for strategy in ("bcv", "regularized-bcv"):
+        folds = np.array([json.loads((rep / "estimates.json").read_text())["fold_differences"]
+                          for rep in sorted((where / strategy).glob("rep*"))
+                          if (rep / "estimates.json").is_file()])
+        if len(folds) < 3:
+            continue
+        covariance = np.cov(folds, rowvar=False)
+        scale = np.mean(np.diag(covariance))
+        within = [covariance[2 * r, 2 * r + 1] for r in range(3)]
+        between = [covariance[i, j] for i in range(6) for j in range(i + 1, 6) if i // 2 != j // 2]
+        row = {"comparison": f"{where.parent.name}/{where.name}", "strategy": strategy,
+               "R": len(folds), "fold_sd": float(np.sqrt(scale)),
+               "rho1": float(np.mean(within) / scale), "rho2": float(np.mean(between) / scale)}
+        rows.append(row)
+        print(json.dumps(row), flush=True)
     return rows
 
 

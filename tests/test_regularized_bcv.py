@@ -22,7 +22,9 @@ from reprocompare.corpora.conll import read_conll
 from reprocompare.splitters import load_split, make_splitter, split_document
 from reprocompare.splitters.document import dumps
 from reprocompare.splitters.drawing import bcv_layout, half_signs, n_blocks
-from reprocompare.strategies import (ESTIMATORS, MIXED, TESTS, kind_of_test, labels,
+from reprocompare.estimators.reproducibility import summarize
+from reprocompare.reports.tables import table4_rows
+from reprocompare.strategies import (CHOSE_VOTE, ESTIMATORS, MIXED, TESTS, kind_of_test, labels,
                                      of_estimator, repetition_tests, strategy)
 from reprocompare.strategies.regularized_bcv import (STRATEGY, Balance, fold_divergences,
                                                      positional_tags, regularized_layout)
@@ -190,3 +192,25 @@ def test_its_claims_carry_its_test_names():
     plain = repetition_tests(folds, "bcv")
     for name, kind in zip(STRATEGY.tests, ("paired_t_mx2", "combined_f_mx2", "blocked_3x2_t")):
         assert tested[name].p_value == plain[kind].p_value
+
+
+def test_beside_the_plain_bcv_each_keeps_its_own_values_and_table4_rows():
+    """Both BCVs in one study: neither's values, mixture choices or Table 4 rows overwrite the
+    other's (the finding of issue 51: a summary kept one ``mixture_chose_vote``)."""
+    f1 = {"A": [0.8, 0.7, 0.9, 0.6, 0.8, 0.7], "B": [0.7, 0.7, 0.8, 0.7, 0.7, 0.7]}
+    records = [{"repetition": r, "directory": f"{name}/rep{r}", "strategy": name,
+                **strategy(name).estimate(f1, {"A": 0.70 + (r + shift) / 100, "B": 0.75})}
+               for name, shift in (("bcv", 0), ("regularized-bcv", 8)) for r in range(4)]
+    values = estimator_values(records, 6, "A>B")
+    assert values["mixture_chose_vote"] == [False] * 4  # Vote below Avg: Case II
+    assert values["rmixture_chose_vote"] == [False, True, True, True]
+    summary = {"models": {"A": "a", "B": "b"}, "conclusion": "A>B", "table4_k": 6,
+               "estimators": {name: summarize(values[name]).as_dict()
+                              for name in ("Avg", "Vote", "Mixture", "rAvg", "rVote", "rMixture")},
+               "strategies": {"bcv": {"m": 3}, "regularized_bcv": {"m": 3}},
+               **{key: float(np.mean(values[key])) for key in CHOSE_VOTE.values()}}
+    rows = {r["estimator"]: r for r in table4_rows({"a vs b on c": summary})}
+    assert rows["Mixture"]["mixture_chose_vote"] == 0.0
+    assert rows["rMixture"]["mixture_chose_vote"] == 0.75
+    assert rows["rAvg"]["strategy"] == "regularized 3x2 BCV" and rows["Avg"]["strategy"] == "3x2 BCV"
+    assert rows["rVote"]["mixture_chose_vote"] is None
