@@ -118,7 +118,8 @@ def test_the_split_document_and_the_splitter_draw_the_same_folds(conll_tags):
     n = len(conll_tags)
     document = split_document("regularized-bcv", n, tags=conll_tags, seed=2, repetition=1)
     assert list(document)[-3:] == ["m", "blocks", "folds"]
-    splitter = make_splitter("regularized-bcv", random_state=repetition_seed(2, "regularized-bcv", 1))
+    seed = repetition_seed(2, "regularized-bcv", 1)
+    splitter = make_splitter("regularized-bcv", random_state=seed)
     folds = list(splitter.split(conll_tags, conll_tags))
     assert [f["validation"] for f in document["folds"]] == [v.tolist() for _, v in folds]
     assert [b.tolist() for b in splitter.blocks(conll_tags, conll_tags)] == document["blocks"]
@@ -212,5 +213,6 @@ def test_beside_the_plain_bcv_each_keeps_its_own_values_and_table4_rows():
     rows = {r["estimator"]: r for r in table4_rows({"a vs b on c": summary})}
     assert rows["Mixture"]["mixture_chose_vote"] == 0.0
     assert rows["rMixture"]["mixture_chose_vote"] == 0.75
-    assert rows["rAvg"]["strategy"] == "regularized 3x2 BCV" and rows["Avg"]["strategy"] == "3x2 BCV"
+    assert rows["rAvg"]["strategy"] == "regularized 3x2 BCV"
+    assert rows["Avg"]["strategy"] == "3x2 BCV"
     assert rows["rVote"]["mixture_chose_vote"] is None
