@@ -30,15 +30,23 @@ TEST_DATA = ROOT / "tests" / "data"
 SHARED_CONLL2002 = ROOT.parent / "shared" / "corpora" / "conll2002"
 
 
-def pytest_configure(config):
-    """The NER configs read data/conll2002/ (README, "Data"); the tests read ../shared through a
-    link there, as `make data/conll2002/esp.train.gz` makes it (ignored by git)."""
+@pytest.fixture(scope="session")
+def conll2002() -> Path:
+    """data/conll2002/, which the NER configs read (README, "Data"): the link to ../shared that
+    `make data/conll2002/esp.train.gz` makes (ignored by git), made here when missing, at the
+    setup of a test that needs it (collecting the tests writes nothing). Where ../shared has no
+    CoNLL-2002 either, the test fails saying where the corpus comes from."""
     link = ROOT / "data" / "conll2002"
     if not link.exists() and not link.is_symlink() and SHARED_CONLL2002.is_dir():
         try:
             link.symlink_to(Path("..", "..", "shared", "corpora", "conll2002"))
         except FileExistsError:  # another test worker made it first
             pass
+    if not (link / "esp.train.gz").is_file():
+        pytest.fail(f"{link}/esp.train.gz is missing: CoNLL-2002 (research use only) is not "
+                    f"shipped; place it there, or at {SHARED_CONLL2002}/esp.train.gz for "
+                    "`make test` to link it (README, Data)", pytrace=False)
+    return link
 
 
 def pytest_xdist_auto_num_workers(config):
@@ -331,19 +339,31 @@ def bare_env(python: Path) -> dict:
     return env
 
 
-def _wheel_venv(directory: Path) -> None:
+@pytest.fixture(scope="session")
+def wheel(tmp_path_factory) -> Path:
+    """The project's wheel (:func:`build_wheel`), built once a session for every test that
+    installs it (the venv of :func:`installed`, the docs' own environment)."""
+    return next(build_once(tmp_path_factory, "wheel-file", build_wheel).glob("dist/*.whl"))
+
+
+#: pip's options for the tests' venvs: --no-compile, since byte-compiling every module at
+#: install (torch's thousands) cost more than the few modules the tests then import, which
+#: Python compiles as it first imports them
+PIP_INSTALL = ["-m", "pip", "install", "--quiet", "--no-compile"]
+
+
+def _wheel_venv(directory: Path, wheel: Path) -> None:
     """A fresh venv (no system site-packages, nothing of the project environment's) into which
     pip installs the wheel and what pip resolves for it, as the README's pip route does: torch
     first and alone (the lock's version, the CPU build where pip is pointed at it, as for
     `make env`), then the wheel. The lock is pip's constraint (-c), so the versions are the
     tested ones; a constraint installs nothing, so a package the wheel does not declare stays
     missing and a study run there fails for want of it."""
-    wheel = build_wheel(directory)
     env_dir = directory / "venv"
     venv.create(env_dir, with_pip=True)
     python = env_dir / "bin" / "python"
     pins = lock_pins()
-    pip = [str(python), "-m", "pip", "install", "--quiet"]
+    pip = [str(python), *PIP_INSTALL]
     for step in ([f"torch=={pins['torch']}"],
                  ["-c", str(ROOT / "requirements.lock"), str(wheel)]):
         result = subprocess.run([*pip, *step], capture_output=True, text=True,
@@ -353,9 +373,10 @@ def _wheel_venv(directory: Path) -> None:
 
 
 @pytest.fixture(scope="session")
-def installed(tmp_path_factory) -> tuple[Path, Path]:
+def installed(tmp_path_factory, wheel) -> tuple[Path, Path]:
     """(python, an empty folder) of a venv that holds the built wheel and only what pip resolves
     for it (about a minute of pip, built once per session): tests/test_packaging.py and
     tests/test_install_anywhere.py run the installed commands there, with :func:`bare_env`."""
-    directory = build_once(tmp_path_factory, "wheel", _wheel_venv)
+    directory = build_once(tmp_path_factory, "wheel",
+                           lambda directory: _wheel_venv(directory, wheel))
     return directory / "venv" / "bin" / "python", directory / "work"

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import ROOT, bare_env, build_wheel
+from conftest import PIP_INSTALL, ROOT, bare_env
 
 DOCS = ROOT / "docs"
 PAGES = sorted(DOCS.glob("*.md"))
@@ -207,7 +207,7 @@ HEAVY = ("torch", "transformers", "snakemake", "pandas", "matplotlib", "scikit-l
 
 
 @pytest.mark.slow
-def test_the_docs_build_in_an_environment_of_their_own(tmp_path):
+def test_the_docs_build_in_an_environment_of_their_own(tmp_path, wheel):
     """`make docs` installs docs/requirements.txt at the lock's versions into .venv-docs, and
     the project --no-deps: the generated pages come out as committed and the site builds, with
     none of a study's heavy packages there (the whole environment took 23.5 minutes to build
@@ -218,9 +218,9 @@ def test_the_docs_build_in_an_environment_of_their_own(tmp_path):
     venv_dir = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv_dir)], check=True)
     python = venv_dir / "bin" / "python"
-    pip = [str(python), "-m", "pip", "install", "--quiet"]
+    pip = [str(python), *PIP_INSTALL]
     for step in (["-c", str(ROOT / "requirements.lock"), "-r", str(DOCS / "requirements.txt")],
-                 ["--no-deps", str(build_wheel(tmp_path))]):
+                 ["--no-deps", str(wheel)]):
         result = subprocess.run([*pip, *step], capture_output=True, text=True,
                                 env=bare_env(python))
         assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]

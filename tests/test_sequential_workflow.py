@@ -318,7 +318,19 @@ def _sequential(tmp_path, path, *arguments) -> subprocess.CompletedProcess:
                          str(tmp_path / "run"), "--", *arguments], cwd=tmp_path)
 
 
-def test_a_dry_run_plans_the_next_wave_and_writes_nothing(tmp_path):
+def _run_to_its_end(directory: Path) -> None:
+    assert _sequential(directory, _fast(directory), "--cores", "2", "--quiet").returncode == 0
+
+
+@pytest.fixture
+def finished(tmp_path_factory, tmp_path) -> Path:
+    """A copy of the :func:`_fast` study run to its end (R = 4): its folder, with study.yaml and
+    run/. The run is made once a session (conftest.build_once); each test changes its own copy."""
+    shared = conftest.build_once(tmp_path_factory, "sequential-fast", _run_to_its_end)
+    return conftest.copy_study(shared, tmp_path / "finished")
+
+
+def test_a_dry_run_plans_the_next_wave_and_writes_nothing(tmp_path, finished):
     """`sequential ... -- -n` ended in "summaries/...json: missing" (issue 50): it plans the
     wave the study would run next, says so, and writes no result, summary or report."""
     path = _fast(tmp_path)
@@ -332,8 +344,7 @@ def test_a_dry_run_plans_the_next_wave_and_writes_nothing(tmp_path):
     assert "missing" not in result.stderr and "Traceback" not in result.stderr
     assert not (tmp_path / "run" / "results").exists()
     # run to its end, then dry-run again: the wave it resumes at, nothing to do
-    assert _sequential(tmp_path, path, "--cores", "2", "--quiet").returncode == 0
-    again = _sequential(tmp_path, path, "-n", "--cores", "1")
+    again = _sequential(finished, finished / "study.yaml", "-n", "--cores", "1")
     assert again.returncode == 0 and "dry run: the wave to R = 4 (waves of 2, at most 4; 4 " \
         "complete repetitions found)" in again.stdout, again.stdout + again.stderr
     assert "and beyond" not in again.stdout
@@ -353,12 +364,11 @@ def test_a_dry_run_of_a_clone_names_resume_in_one_line(tmp_path):
     assert not (tmp_path / "run" / ".snakemake").exists()
 
 
-def test_a_summary_without_its_stopping_record_is_named_and_rebuilt_as_advised(tmp_path):
+def test_a_summary_without_its_stopping_record_is_named_and_rebuilt_as_advised(finished):
     """A summary that lost its `stopping` key (edited by hand, cut short) ended in a KeyError
     traceback; it is named in one line, and its advice (delete it, run again) works. An
     emptied table (`: > table4.md`) is written again by the next wave, as `run` does it."""
-    path = _fast(tmp_path)
-    assert _sequential(tmp_path, path, "--cores", "2", "--quiet").returncode == 0
+    tmp_path, path = finished, finished / "study.yaml"  # the study run to its end
     summary_path = tmp_path / "run/results/summaries/tiny/p.json"
     record = json.loads(summary_path.read_text())
     good = record["summary"].pop("stopping")
