@@ -25,7 +25,7 @@ from typing import Mapping
 from reprocompare.base.markdown import md_table, md_text
 from reprocompare.base.paths import RUNTIME_FILE
 from reprocompare.base.records import read_json
-from reprocompare.base.run_records import RUNTIME, SCORES, read_summary
+from reprocompare.base.run_records import RUNTIME, SCORES, SUMMARY
 from reprocompare.strategies import strategy as strategy_of
 from reprocompare.models import spec_from_mapping, tagger_class_of
 from reprocompare.models.devices import cuda_devices
@@ -185,7 +185,7 @@ def collect(config: dict, inputs: Mapping[str, list[str]], *,
     records = {"config": config, "config_source": config_source,
                "machine": machine if machine is not None else infrastructure(),
                "corpora": {Path(p).parent.name: read_json(p) for p in get("infos")},
-               "summaries": [read_summary(p) for p in sorted(get("summaries"))],
+               "summaries": [SUMMARY.read_file(p) for p in sorted(get("summaries"))],
                "compare_runs": _compare_runs(get("scores"), get("runtimes")),
                "fixed_splits": {}, "trials": [], "budget": None, "budget_figure": None,
                "seed_runs": [read_json(p) for p in sorted(get("seed_runs"))],

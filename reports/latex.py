@@ -20,12 +20,12 @@ import re
 import textwrap
 
 from reprocompare.estimators.designs import of_stopping
-from reprocompare.reports.tables import (CLAIMS_NOTE, DECISION_TEXT, HOLM_NOTE, TABLE3_NOTE,
+from reprocompare.reports.tables import (CLAIMS_NOTE, DECISION_TEXT, HOLM_NOTE,
                                          TEST_NAMES, advice_of, bootstrap_caveat,
                                          few_repetitions_caution,
                                          calibration_text, comparison_groups, format_shown,
                                          null_offset_note, repetitions_text, snr_interval_name,
-                                         table3_strategies, table4_note,
+                                         table3_note, table3_strategies, table4_note,
                                          stopping_state, verdict_cell, verdict_lines)
 from reprocompare.strategies import MIXED, STRATEGIES, TESTS, kind_of_test
 
@@ -461,7 +461,8 @@ def table3_latex(rows: list[dict]) -> str:
                         f"{specs}. ",
                         f"{used}; one F1 per repetition; SE = SD / "
                         r"$\sqrt{R}$; 95\% CI: Student's $t$."]),
-                r"\end{table}", *_how_to_read(TABLE3_NOTE), ""]
+                r"\end{table}",
+                *_how_to_read(table3_note(r["strategy_short"] for r in group)), ""]
     return "\n".join(out)
 
 

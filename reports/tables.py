@@ -94,12 +94,25 @@ FAR_BELOW_ADVICE = (
     "to 0.01 on a few hundred sentences; a transformer: more epochs or another learning rate; a "
     "CRF: more max_iterations), check that its scheme and the corpus's tags match, or compare "
     "against a CRF (type: crf) as a baseline.")
-TABLE3_NOTE = (
-    "How to read: each model's chunk F1 (F1 points) over the R repetitions of each splitting "
-    "strategy, one F1 per repetition: " + "; ".join(f"{s.short} {s.model_f1}" for s in STRATEGIES)
-    + " (the scores Table 4's estimators compare); SE = sd / sqrt(R); the 95% CI is Student's t "
-    "with R - 1 degrees of freedom. A narrow CI says a model's F1 under that strategy is a "
-    "stable number, not that A and B differ: Table 4 answers that.")
+def table3_note(shorts) -> str:
+    """How to read Table 3, for the strategies it shows (their short names, in any order).
+
+    Parameters
+    ----------
+    shorts : iterable of str
+        The short names of the strategies in the table (ST, RS, BCV, ...).
+
+    Returns
+    -------
+    str
+    """
+    shown = set(shorts)
+    return ("How to read: each model's chunk F1 (F1 points) over the R repetitions of each "
+            "splitting strategy, one F1 per repetition: "
+            + "; ".join(f"{s.short} {s.model_f1}" for s in STRATEGIES if s.short in shown)
+            + " (the scores Table 4's estimators compare); SE = sd / sqrt(R); the 95% CI is "
+            "Student's t with R - 1 degrees of freedom. A narrow CI says a model's F1 under that "
+            "strategy is a stable number, not that A and B differ: Table 4 answers that.")
 
 
 # ---- formatting ----------------------------------------------------------------------------
@@ -1038,7 +1051,7 @@ def table3_markdown(rows: list[dict]) -> str:
                           f"{format_shown(r['high_f1_points'], 2)}]"])
         lines += md_table(["Strategy", "Model", "Spec", "R", "Mean F1 (F1 points)",
                            "SE (F1 points)", "95% CI (F1 points)"], table)
-        lines.append("\n" + TABLE3_NOTE + "\n")
+        lines.append("\n" + table3_note(r["strategy_short"] for r in group) + "\n")
     return "\n".join(lines)
 
 

@@ -27,8 +27,8 @@ from reprocompare.strategies.strategy import Checker, Strategy, UnfitEstimates, 
 
 __all__ = ["CHOSE_VOTE", "ESTIMATES", "ESTIMATORS", "MIXED", "NAMES", "SINGLE", "RECOMMENDED", "STRATEGIES", "TABULATED_RECORDS",
            "TESTS", "Checker", "Strategy", "UnfitEstimates", "labels", "of_estimator", "of_test",
-           "read_estimates", "repetition_tests", "splitter_arguments", "strategy",
-           "kind_of_test", "write_estimates"]
+           "repetition_tests", "splitter_arguments", "strategy",
+           "kind_of_test"]
 
 
 def _found() -> tuple[Strategy, ...]:
@@ -254,38 +254,3 @@ ESTIMATES = dataclasses.replace(run_records.ESTIMATES, check=_fit)
 #: the records a line of a strategy's records.jsonl holds, each checked as its reader checks its
 #: file (:func:`reprocompare.base.run_records.read_tabulated`)
 TABULATED_RECORDS = {**run_records.TABULATED_RECORDS, ESTIMATES.name: ESTIMATES}
-
-
-def read_estimates(run_dir: str | Path) -> dict:
-    """The estimates.json of a run directory (:data:`ESTIMATES`).
-
-    Parameters
-    ----------
-    run_dir : str or os.PathLike
-        The repetition's directory.
-
-    Returns
-    -------
-    dict
-        The record.
-    """
-    return ESTIMATES.read(run_dir)
-
-
-def write_estimates(run_dir: str | Path, data: dict) -> Path:
-    """Write the estimates.json of a run directory (:data:`ESTIMATES`): last, as its presence
-    says the directory is complete.
-
-    Parameters
-    ----------
-    run_dir : str or os.PathLike
-        The repetition's directory.
-    data : dict
-        The record.
-
-    Returns
-    -------
-    pathlib.Path
-        The file written.
-    """
-    return ESTIMATES.write(run_dir, data)

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from reprocompare.base import run_records
 from reprocompare.estimators.reproducibility import model_interval, summarize
 from reprocompare.reports.latex import table3_latex, table4_latex, table4_wide_latex
 from reprocompare.reports.tables import (FEW_REPETITIONS, few_repetitions_caution,
@@ -86,20 +87,29 @@ def test_the_caution_names_only_the_estimators_it_concerns():
     assert both.startswith("Caution: ST, RS rest on as few as R = 2 repetitions")
 
 
+class _Summaries:
+    """The summary record's name, its reading replaced."""
+
+    name = run_records.SUMMARY.name
+
+    def __init__(self, read):
+        self.read_file = read
+
+
 def test_run_says_the_caution_beside_each_verdict_line(tmp_path, monkeypatch):
     """reprocompare run's last lines: a verdict and a mean difference from R < 5 say so."""
     from reprocompare.commands import run
 
     read = {}
-    monkeypatch.setattr(run, "read_summary",
-                        lambda path: read.setdefault(path, {"summary": summary_at(2)}))
+    monkeypatch.setattr(run, "SUMMARY", _Summaries(
+        lambda path: read.setdefault(path, {"summary": summary_at(2)})))
     config = {"comparisons": {"crf": {"corpora": ["conll2000"]}},
               "stopping": {"enabled": False, "max_repetitions": 200}}
     lines = run.verdict_lines(config, tmp_path)
     assert len(read) == 1 and len(lines) == 2
     assert all(line.endswith("; caution: R = 2 < 5, a first look only (Table 4 says why)")
                for line in lines), lines
-    monkeypatch.setattr(run, "read_summary", lambda path: {"summary": summary_at(5)})
+    monkeypatch.setattr(run, "SUMMARY", _Summaries(lambda path: {"summary": summary_at(5)}))
     assert not any("caution" in line for line in run.verdict_lines(config, tmp_path))
 
 

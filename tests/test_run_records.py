@@ -20,7 +20,8 @@ import pytest
 from reprocompare.base import paths, run_records as rr
 from reprocompare.base.errors import UserError
 from reprocompare.base.records import dumps_json
-from reprocompare.strategies import STRATEGIES, read_estimates, strategy, write_estimates
+from reprocompare.strategies import ESTIMATES as ESTIMATES_RECORD
+from reprocompare.strategies import STRATEGIES, strategy
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -39,15 +40,15 @@ CLAIMS = {"comparison": "pair", "corpus": "tiny", "alpha": 0.05, "resamples": 10
 
 #: each JSON record of a run directory: its reader, writer and a record it holds
 RUN_RECORDS = {
-    "settings": (rr.read_settings, rr.write_settings, SETTINGS),
-    "scores": (rr.read_scores, rr.write_scores, SCORES),
-    "runtime": (rr.read_runtime, rr.write_runtime, RUNTIME),
-    "estimates": (read_estimates, write_estimates, ESTIMATES),
+    "settings": (rr.SETTINGS.read, rr.SETTINGS.write, SETTINGS),
+    "scores": (rr.SCORES.read, rr.SCORES.write, SCORES),
+    "runtime": (rr.RUNTIME.read, rr.RUNTIME.write, RUNTIME),
+    "estimates": (ESTIMATES_RECORD.read, ESTIMATES_RECORD.write, ESTIMATES),
 }
 #: the summaries, read and written by path
 SUMMARY_RECORDS = {
-    "summary": (rr.read_summary, rr.write_summary, SUMMARY),
-    "claims": (rr.read_claims, rr.write_claims, CLAIMS),
+    "summary": (rr.SUMMARY.read_file, rr.SUMMARY.write_file, SUMMARY),
+    "claims": (rr.CLAIMS.read_file, rr.CLAIMS.write_file, CLAIMS),
 }
 
 
@@ -128,7 +129,7 @@ def test_the_estimates_hold_their_strategys_differences(tmp_path, estimates, sai
                     or estimates["holdout"] == estimates["holdout"]
                     else '{"strategy": "holdout", "holdout": NaN}')
     with pytest.raises(UserError) as raised:
-        read_estimates(tmp_path)
+        ESTIMATES_RECORD.read(tmp_path)
     assert str(raised.value).startswith(f"{path}: {said}"), raised.value
 
 
@@ -138,20 +139,20 @@ def test_the_differences_required_are_the_registrys(tmp_path):
     for found in STRATEGIES:
         record = {"strategy": found.name, **{key: [0.1, -0.1] if key == "fold_differences"
                                              else 0.1 for key in found.estimates}}
-        write_estimates(tmp_path / found.name, record)
-        assert read_estimates(tmp_path / found.name) == record
+        ESTIMATES_RECORD.write(tmp_path / found.name, record)
+        assert ESTIMATES_RECORD.read(tmp_path / found.name) == record
     alone = {"strategy": strategy("bcv").name, "avg": 0.1, "vote": 0.1, "mixture": 0.1}
-    write_estimates(tmp_path / "alone", alone)
-    assert read_estimates(tmp_path / "alone") == alone
+    ESTIMATES_RECORD.write(tmp_path / "alone", alone)
+    assert ESTIMATES_RECORD.read(tmp_path / "alone") == alone
     (tmp_path / "alone" / paths.SCORES_FILE).write_text(dumps_json(SCORES))
     with pytest.raises(UserError, match="fold_differences is None, not a number"):
-        read_estimates(tmp_path / "alone")
+        ESTIMATES_RECORD.read(tmp_path / "alone")
 
 
 def test_finished_and_unfinish_are_the_estimates_file(tmp_path):
     assert not rr.finished(tmp_path)
     rr.unfinish(tmp_path)  # nothing there: nothing to do
-    write_estimates(tmp_path, ESTIMATES)
+    ESTIMATES_RECORD.write(tmp_path, ESTIMATES)
     assert rr.finished(tmp_path)
     rr.unfinish(tmp_path)
     assert not rr.finished(tmp_path) and not list(tmp_path.iterdir())

@@ -112,6 +112,39 @@ class Record:
             self.check(data, Path(path))
         return data
 
+    def read_file(self, path: str | Path) -> dict:
+        """The record in the file ``path``, checked (:meth:`validate`): a missing, unreadable or
+        foreign file is one UserError naming it (:func:`reprocompare.base.records.read_json`).
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            The file (a summary's or claims' path, which :attr:`name` only patterns).
+
+        Returns
+        -------
+        dict
+            The record.
+        """
+        return self.validate(read_json(path), path)
+
+    def write_file(self, path: str | Path, data: dict) -> Path:
+        """Write the record to the file ``path`` atomically, once it passes :meth:`validate`.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            The file.
+        data : dict
+            The record.
+
+        Returns
+        -------
+        pathlib.Path
+            The file written.
+        """
+        return write_json_atomic(path, self.validate(data, path))
+
     def read(self, directory: str | Path) -> dict:
         """The record in ``directory``, checked (:meth:`validate`): a missing, unreadable or
         foreign file is one UserError naming it (:func:`reprocompare.base.records.read_json`).
@@ -126,8 +159,7 @@ class Record:
         dict
             The record.
         """
-        path = self.path(directory)
-        return self.validate(read_json(path), path)
+        return self.read_file(self.path(directory))
 
     def write(self, directory: str | Path, data: dict) -> Path:
         """Write the record to ``directory`` atomically, once it passes :meth:`validate`
@@ -145,8 +177,7 @@ class Record:
         pathlib.Path
             The file written.
         """
-        path = self.path(directory)
-        return write_json_atomic(path, self.validate(data, path))
+        return self.write_file(self.path(directory), data)
 
 
 #: the settings a compare job ran with (reprocompare.pipeline.provenance.compare): what
@@ -166,108 +197,6 @@ SUMMARY = Record(paths.SUMMARY, {"comparison": (str,), "corpus": (str,), "summar
 #: a comparison's significance tests on one corpus (reprocompare.pipeline.significance_jobs)
 CLAIMS = Record(paths.CLAIMS, {"comparison": (str,), "corpus": (str,), "alpha": (int, float),
                                  "repetitions": (dict,)}, "a comparison's claims")
-
-
-def read_settings(run_dir: str | Path) -> dict:
-    """The settings.json of a run directory (:data:`SETTINGS`).
-
-    Parameters
-    ----------
-    run_dir : str or os.PathLike
-        The repetition's directory.
-
-    Returns
-    -------
-    dict
-        The record.
-    """
-    return SETTINGS.read(run_dir)
-
-
-def write_settings(run_dir: str | Path, data: dict) -> Path:
-    """Write the settings.json of a run directory (:data:`SETTINGS`).
-
-    Parameters
-    ----------
-    run_dir : str or os.PathLike
-        The repetition's directory.
-    data : dict
-        The record.
-
-    Returns
-    -------
-    pathlib.Path
-        The file written.
-    """
-    return SETTINGS.write(run_dir, data)
-
-
-def read_scores(run_dir: str | Path) -> dict:
-    """The scores.json of a run directory (:data:`SCORES`).
-
-    Parameters
-    ----------
-    run_dir : str or os.PathLike
-        The repetition's directory.
-
-    Returns
-    -------
-    dict
-        The record.
-    """
-    return SCORES.read(run_dir)
-
-
-def write_scores(run_dir: str | Path, data: dict) -> Path:
-    """Write the scores.json of a run directory (:data:`SCORES`).
-
-    Parameters
-    ----------
-    run_dir : str or os.PathLike
-        The repetition's directory.
-    data : dict
-        The record.
-
-    Returns
-    -------
-    pathlib.Path
-        The file written.
-    """
-    return SCORES.write(run_dir, data)
-
-
-def read_runtime(run_dir: str | Path) -> dict:
-    """The runtime.json of a run directory (:data:`RUNTIME`).
-
-    Parameters
-    ----------
-    run_dir : str or os.PathLike
-        The repetition's directory.
-
-    Returns
-    -------
-    dict
-        The record.
-    """
-    return RUNTIME.read(run_dir)
-
-
-def write_runtime(run_dir: str | Path, data: dict) -> Path:
-    """Write the runtime.json of a run directory (:data:`RUNTIME`).
-
-    Parameters
-    ----------
-    run_dir : str or os.PathLike
-        The repetition's directory.
-    data : dict
-        The record.
-
-    Returns
-    -------
-    pathlib.Path
-        The file written.
-    """
-    return RUNTIME.write(run_dir, data)
 
 
 def finished(run_dir: str | Path) -> bool:
@@ -296,74 +225,6 @@ def unfinish(run_dir: str | Path) -> None:
         The repetition's directory.
     """
     ESTIMATES.path(run_dir).unlink(missing_ok=True)
-
-
-def read_summary(path: str | Path) -> dict:
-    """A comparison's summary (:data:`SUMMARY`), from its file.
-
-    Parameters
-    ----------
-    path : str or os.PathLike
-        The file.
-
-    Returns
-    -------
-    dict
-        The record.
-    """
-    return SUMMARY.validate(read_json(path), path)
-
-
-def write_summary(path: str | Path, data: dict) -> Path:
-    """Write a comparison's summary (:data:`SUMMARY`).
-
-    Parameters
-    ----------
-    path : str or os.PathLike
-        The file.
-    data : dict
-        The record.
-
-    Returns
-    -------
-    pathlib.Path
-        The file written.
-    """
-    return write_json_atomic(path, SUMMARY.validate(data, path))
-
-
-def read_claims(path: str | Path) -> dict:
-    """A comparison's claims (:data:`CLAIMS`), from its file.
-
-    Parameters
-    ----------
-    path : str or os.PathLike
-        The file.
-
-    Returns
-    -------
-    dict
-        The record.
-    """
-    return CLAIMS.validate(read_json(path), path)
-
-
-def write_claims(path: str | Path, data: dict) -> Path:
-    """Write a comparison's claims (:data:`CLAIMS`).
-
-    Parameters
-    ----------
-    path : str or os.PathLike
-        The file.
-    data : dict
-        The record.
-
-    Returns
-    -------
-    pathlib.Path
-        The file written.
-    """
-    return write_json_atomic(path, CLAIMS.validate(data, path))
 
 
 def read_split(run_dir: str | Path) -> dict:
@@ -557,7 +418,8 @@ def _tabulated_line(text: str, strategy_dir: Path, seen: dict[int, int],
     return repetition, line
 
 
-def read_tabulated(strategy_dir: str | Path, records: Mapping[str, Record]) -> tuple[dict[int, dict], list[DamagedLine]]:
+def read_tabulated(strategy_dir: str | Path, records: Mapping[str, Record]
+                   ) -> tuple[dict[int, dict], list[DamagedLine]]:
     """The whole records of a strategy's records.jsonl by repetition (each file's record by its
     name, checked as its reader checks the file), and the lines that are not whole: not JSON,
     a NaN or an infinity, a record its reader refuses, a repetition given twice. A damaged
@@ -599,7 +461,8 @@ def read_tabulated(strategy_dir: str | Path, records: Mapping[str, Record]) -> t
     return whole, damaged
 
 
-def restore_tabulated(strategy_dir: str | Path, records: Mapping[str, Record]) -> tuple[list[Path], list[DamagedLine]]:
+def restore_tabulated(strategy_dir: str | Path, records: Mapping[str, Record]
+                      ) -> tuple[list[Path], list[DamagedLine]]:
     """Write each file of a whole line of records.jsonl that its repetition's directory lacks,
     as the job wrote it (estimates.json last); (the run directories written to, the damaged
     lines, of which nothing is written). A file that is there is left as it is: the directory

@@ -22,7 +22,7 @@ from reprocompare import schemas
 from reprocompare.base.errors import UserError
 from reprocompare.base.paths import CLAIMS_SUFFIX, COMPARE, RUNTIME_FILE, SUMMARIES
 from reprocompare.base.records import dumps_json, read_repetitions
-from reprocompare.base.run_records import read_runtime, read_summary
+from reprocompare.base.run_records import RUNTIME, SUMMARY
 from reprocompare.commands.options import bounded, shown_range
 from reprocompare.estimators.designs import design_named, of_stopping
 from reprocompare.strategies import ESTIMATORS, MIXED
@@ -128,7 +128,7 @@ def pilot(directory: Path, comparison: str | None = None) -> tuple[str, Path, di
     if comparison not in found:
         raise UserError(f"no summary {comparison!r} (it has {', '.join(found)})",
                         path=directory)
-    return comparison, found[comparison], read_summary(found[comparison])
+    return comparison, found[comparison], SUMMARY.read_file(found[comparison])
 
 
 def job_seconds(directory: Path, comparison: str) -> tuple[dict[str, float], int]:
@@ -160,7 +160,7 @@ def job_seconds(directory: Path, comparison: str) -> tuple[dict[str, float], int
         for path in strategy_dir.glob(f"rep*/{RUNTIME_FILE}"):
             number = path.parent.name.removeprefix("rep")
             if number.isdigit():
-                runtimes[int(number)] = read_runtime(path.parent)
+                runtimes[int(number)] = RUNTIME.read(path.parent)
         seconds = []
         for runtime in runtimes.values():
             try:

@@ -53,9 +53,9 @@ from reprocompare.base import paths, records
 from reprocompare.base.errors import UserError
 from reprocompare.base.paths import ESTIMATES_FILE, SETTINGS_FILE, SPLIT_FILE
 from reprocompare.base.records import read_json
-from reprocompare.base.run_records import (ESTIMATES, DamagedLine, finished, read_settings,
-                                           read_split, read_tabulated, restore_tabulated,
-                                           unfinish, write_split)
+from reprocompare.base.run_records import (ESTIMATES, SETTINGS, DamagedLine, finished, read_split,
+                                           read_tabulated, restore_tabulated, unfinish,
+                                           write_split)
 from reprocompare.strategies import TABULATED_RECORDS, strategy as strategy_of
 from reprocompare.study.verify import run_problem
 from reprocompare.pipeline import jobs, provenance
@@ -248,7 +248,7 @@ def check_settings(config: dict, directory: Path) -> tuple[list[Path], int]:
             continue  # never finished, or cut off: Snakemake plans it as it is
         if (run / SETTINGS_FILE).is_file():
             try:
-                recorded = read_settings(run)
+                recorded = SETTINGS.read(run)
             except UserError:  # unreadable: the check of its records trains it again
                 recorded = None
         else:

@@ -19,8 +19,7 @@ import signal
 from pathlib import Path
 
 from reprocompare.base.errors import UserError
-from reprocompare.base.records import SUMMARY
-from reprocompare.base.run_records import read_summary
+from reprocompare.base.run_records import SUMMARY
 from reprocompare.commands.init import CONFIG_NAME
 from reprocompare.commands.options import check_cores
 from reprocompare.commands.sequential import (OWN_OPTIONS, check_writable, failure,
@@ -127,8 +126,8 @@ def verdict_lines(config: dict, directory: Path) -> list[str]:
     summaries = {}
     for name, comparison in sorted(config["comparisons"].items()):
         for corpus in sorted(comparison["corpora"]):
-            path = directory / SUMMARY.format(corpus=corpus, comparison=name)
-            summaries[f"{name} on {corpus}"] = read_summary(path)["summary"]
+            path = directory / SUMMARY.name.format(corpus=corpus, comparison=name)
+            summaries[f"{name} on {corpus}"] = SUMMARY.read_file(path)["summary"]
     maximum = config["stopping"]["max_repetitions"] if config["stopping"]["enabled"] else None
     return [f"{row['comparison']}, {row['estimator']} ({row['strategy']}): "
             + (said(row["verdict_text"], row["verdict"], row["repetitions"], row["forecast"],

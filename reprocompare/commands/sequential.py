@@ -45,8 +45,7 @@ from pathlib import Path
 import psutil
 
 from reprocompare.base.errors import UserError
-from reprocompare.base.records import SUMMARY
-from reprocompare.base.run_records import finished, read_summary
+from reprocompare.base.run_records import SUMMARY, finished
 from reprocompare.commands.options import check_cores
 from reprocompare.commands.resume import planned_runs, restore_records, resume, run_directory
 from reprocompare.estimators.designs import of_stopping
@@ -128,7 +127,7 @@ def _cloned(config: dict, directory: Path) -> bool:
 
 
 def _summary_paths(config: dict, directory: Path) -> list[Path]:
-    return [directory / SUMMARY.format(corpus=corpus, comparison=name)
+    return [directory / SUMMARY.name.format(corpus=corpus, comparison=name)
             for name, comparison in sorted(config["comparisons"].items())
             for corpus in comparison["corpora"]]
 
@@ -160,7 +159,7 @@ def _summaries(config: dict, directory: Path) -> list[dict]:
     """Every comparison's summary, each checked for the stopping record the waves read."""
     summaries = []
     for path in _summary_paths(config, directory):
-        summary = read_summary(path)["summary"]
+        summary = SUMMARY.read_file(path)["summary"]
         _stopping_record(summary, path)
         summaries.append(summary)
     return summaries
@@ -187,7 +186,7 @@ def check_plan(config: dict, directory: Path, source: str | Path) -> None:
     for path in _summary_paths(config, directory):
         if not path.exists():
             continue
-        summary = read_summary(path)["summary"]
+        summary = SUMMARY.read_file(path)["summary"]
         made = summary.get("stopping")
         if made is None and any(isinstance(verdict, dict) and (
                 verdict.get("planned") or verdict.get("time_uniform"))

@@ -14,8 +14,7 @@ from pathlib import Path
 from reprocompare.base.errors import UserError
 from reprocompare.base.records import (TABLE4_K, project_path, read_json, write_json_atomic,
                                        write_text_atomic)
-from reprocompare.base.run_records import (read_claims, read_settings, read_split, read_summary,
-                                           unfinish, write_settings, write_summary)
+from reprocompare.base.run_records import CLAIMS, SETTINGS, SUMMARY, read_split, unfinish
 from reprocompare.base.seeds import SAMPLE, derive_seed
 from reprocompare.strategies import ESTIMATORS, strategy as strategy_of
 from reprocompare.strategies.repeated_holdout import reported_k
@@ -208,7 +207,7 @@ def compare(corpus_conll: str, corpus_info: str, settings: dict, repetition: int
     unfinish(out_dir)
     # what the outputs depend on, beside them: a study committed without Snakemake's metadata
     # is checked against its config from this (reprocompare.commands.resume)
-    write_settings(out_dir, settings)
+    SETTINGS.write(out_dir, settings)
     started = time.perf_counter()
     run = run_comparison(corpus, split, models, {n: str(s) for n, s in specs.items()},
                          typed=settings["typed"], voting=settings.get("voting", "chunk"),
@@ -251,7 +250,7 @@ def _kept_folds(out_dir: str, settings: dict, split: dict, corpus: Corpus) -> di
     if grows is None:  # a strategy whose folds change with every setting
         return {}
     try:
-        earlier = read_settings(out_dir)
+        earlier = SETTINGS.read(out_dir)
     except UserError:  # no earlier run, or one cut off: train every fold
         return {}
 
@@ -322,7 +321,7 @@ def summarize(estimate_paths: list[str], settings: dict, out: str) -> None:
     variation = settings.get("variation")
     if variation and variation.get("decompose"):
         summary["variance"] = _decomposition(values, variation, settings["seed"])
-    write_summary(out, {"comparison": settings["comparison"], "corpus": settings["corpus"],
+    SUMMARY.write_file(out, {"comparison": settings["comparison"], "corpus": settings["corpus"],
                         **run, "summary": summary, "values": values})
 
 
@@ -367,7 +366,7 @@ def _label(record: dict) -> str:
 
 
 def _summaries(paths: list[str]) -> list[dict]:
-    return [read_summary(p) for p in paths]
+    return [SUMMARY.read_file(p) for p in paths]
 
 
 def tables(summary_paths: list[str], outputs: dict[str, str],
@@ -388,7 +387,7 @@ def tables(summary_paths: list[str], outputs: dict[str, str],
     summaries = {_label(r): r["summary"] for r in records}
     labels = {(r["comparison"], r["corpus"]): _label(r) for r in records}
     scores = {}
-    for claims in map(read_claims, claims_paths or []):
+    for claims in map(CLAIMS.read_file, claims_paths or []):
         label = labels.get((claims["comparison"], claims["corpus"]))
         if label is not None:
             scores[label] = claims["scores"]
@@ -427,7 +426,7 @@ def front_page(summary_paths: list[str], claims_paths: list[str], description: s
     records = _summaries(summary_paths)
     table4 = t.table4_rows({_label(r): r["summary"] for r in records})
     tests = sorted({test for path in claims_paths
-                    for repetitions in read_claims(path)["repetitions"].values()
+                    for repetitions in CLAIMS.read_file(path)["repetitions"].values()
                     for repetition in repetitions for test in repetition})
     liberal = {t.TEST_NAMES.get(test, test): note for test in tests
                if (note := calibration_note(test)).startswith("liberal")}

@@ -65,7 +65,7 @@ def _repetition(directory: Path, strategy: str, settings: dict,
                         "directory and rerun", path=directory / COUNTS_FILE) from None
     found = strategy_of(strategy)
     folds = found.tested_folds(folds, settings.get("strategies", {}).get(strategy, {}))
-    n_train = run_records.read_scores(directory)["folds"][0]["n_train"] \
+    n_train = run_records.SCORES.read(directory)["folds"][0]["n_train"] \
         if found.needs_train_size else None
     try:
         tested = repetition_tests(folds, strategy, n_train=n_train,
@@ -131,7 +131,7 @@ def claims(counts_paths: list[str], settings: dict, out: str) -> None:
         scores.setdefault(strategy, {})[repetition] = scored
     per_model = {strategy: {name: [reps[r][name] for r in sorted(reps)] for name in ("A", "B")}
                  for strategy, reps in scores.items()}
-    run_records.write_claims(out, {
+    run_records.CLAIMS.write_file(out, {
         "comparison": settings["comparison"], "corpus": settings["corpus"],
         "alpha": settings["alpha"], "resamples": settings["resamples"],
         "repetitions": {strategy: [reps[r] for r in sorted(reps)]
@@ -224,10 +224,10 @@ def claims_tables(claims_paths: list[str], summary_paths: list[str],
     outputs : dict of str to str
         The files written, by kind (csv, md, html, tex, wide_tex).
     """
-    records = [run_records.read_claims(p) for p in claims_paths]
+    records = [run_records.CLAIMS.read_file(p) for p in claims_paths]
     summaries, runs = {}, []
     for path in summary_paths:
-        record = run_records.read_summary(path)
+        record = run_records.SUMMARY.read_file(path)
         summaries[f"{record['comparison']} on {record['corpus']}"] = record["summary"]
         runs.append(record)
     labels = [f"{r['comparison']} on {r['corpus']}" for r in records]

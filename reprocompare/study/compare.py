@@ -22,9 +22,8 @@ import numpy as np
 
 from reprocompare.base.errors import UserError
 from reprocompare.base.records import COUNTS_COLUMNS, write_text_atomic
-from reprocompare.base.run_records import (finished, read_counts, read_runtime, read_split,
-                                           write_counts, write_runtime, write_scores,
-                                           write_split)
+from reprocompare.base.run_records import (RUNTIME, SCORES, finished, read_counts, read_split,
+                                           write_counts, write_split)
 from reprocompare.base.seeds import FOLD_TRAINING, derive_seed
 from reprocompare.corpora.conll import Corpus
 from reprocompare.corpora.scoring import ChunkCounts, count_chunks
@@ -32,7 +31,7 @@ from reprocompare.estimators.difference import vote_predictions
 from reprocompare.models.base import clone
 from reprocompare.models.engine import Features, train_fold
 from reprocompare.splitters import dumps
-from reprocompare.strategies import strategy as strategy_of, write_estimates
+from reprocompare.strategies import ESTIMATES, strategy as strategy_of
 
 PAIR = ("A", "B")
 
@@ -255,12 +254,12 @@ def write_comparison(run: ComparisonRun, corpus: Corpus, out_dir: str | Path, *,
             entry[name] = {"f1": score.f1, "precision": score.precision, "recall": score.recall}
         folds.append(entry)
     scores = {"models": run.specs, "folds": folds}
-    write_scores(out, scores)
+    SCORES.write(out, scores)
     write_counts(out, _counts_table(run))
     # wall times vary from run to run: kept apart so every other output is byte-identical
-    write_runtime(out, {"folds": [
+    RUNTIME.write(out, {"folds": [
         {name: round(fold.seconds[name], 3) for name in PAIR} for fold in run.folds]})
-    write_estimates(out, {"models": run.specs, **run.estimates})
+    ESTIMATES.write(out, {"models": run.specs, **run.estimates})
     return out
 
 
@@ -298,7 +297,7 @@ def read_kept_folds(out_dir: str | Path, split: dict, corpus: Corpus, *,
         return {}, ""
     try:
         previous = read_split(out)
-        seconds = read_runtime(out)["folds"]
+        seconds = RUNTIME.read(out)["folds"]
         rows = read_counts(out)
     except (UserError, OSError, ValueError, KeyError, TypeError) as error:
         return {}, f"the earlier outputs cannot be read ({error})"

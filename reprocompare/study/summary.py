@@ -18,8 +18,8 @@ import numpy as np
 from reprocompare.base.errors import UserError
 from reprocompare.base.paths import ESTIMATES_FILE, SCORES_FILE, SPLIT_FILE
 from reprocompare.base.records import TABLE4_K
-from reprocompare.base.run_records import read_scores, read_split
-from reprocompare.strategies import (CHOSE_VOTE, ESTIMATORS, STRATEGIES, read_estimates,
+from reprocompare.base.run_records import SCORES, read_split
+from reprocompare.strategies import (CHOSE_VOTE, ESTIMATES, ESTIMATORS, STRATEGIES,
                                      strategy as strategy_of)
 from reprocompare.study.verify import check_run
 from reprocompare.estimators.difference import mixture
@@ -69,7 +69,7 @@ def load_estimates(directory: str | Path) -> dict:
         The record.
     """
     _holds(Path(directory), ESTIMATES_FILE)
-    estimates = read_estimates(directory)  # the strategy known, its differences numbers
+    estimates = ESTIMATES.read(directory)  # the strategy known, its differences numbers
     _holds(Path(directory), SPLIT_FILE)
     split = read_split(directory)
     check_run(directory)  # the estimates recomputed from its own counts and scores (issue 34)
@@ -450,6 +450,6 @@ def degenerate_models(directories) -> list[str]:
     """
     # scores.json is written with estimates.json; a directory without one says nothing here
     folds = [fold for d in directories if (Path(d) / SCORES_FILE).exists()
-             for fold in read_scores(d)["folds"]]
+             for fold in SCORES.read(d)["folds"]]
     return [name for name in ("A", "B")
             if folds and all(fold[name]["f1"] == 0 for fold in folds)]

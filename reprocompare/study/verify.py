@@ -41,12 +41,14 @@ from reprocompare.base.errors import UserError
 from reprocompare.base.paths import (COUNTS_FILE as COUNTS, ESTIMATES_FILE as ESTIMATES,
                                      SCORES_FILE as SCORES, SPLIT_FILE as SPLIT)
 from reprocompare.base.run_records import (OUTPUTS, RUNTIME, SETTINGS, UnreadableCounts,
-                                           read_counts, read_scores, read_split)
-from reprocompare.strategies import NAMES, Checker, UnfitEstimates, read_estimates, strategy
+                                           read_counts, read_split)
+from reprocompare.base.run_records import SCORES as SCORES_RECORD
+from reprocompare.strategies import ESTIMATES as ESTIMATES_RECORD
+from reprocompare.strategies import NAMES, Checker, UnfitEstimates, strategy
 
 #: the reader of each JSON record, by its file's name
-_READERS = {SPLIT: read_split, SETTINGS.name: SETTINGS.read, SCORES: read_scores,
-            RUNTIME.name: RUNTIME.read, ESTIMATES: read_estimates}
+_READERS = {SPLIT: read_split, SETTINGS.name: SETTINGS.read, SCORES: SCORES_RECORD.read,
+            RUNTIME.name: RUNTIME.read, ESTIMATES: ESTIMATES_RECORD.read}
 #: how far a recorded figure may lie from the one recomputed: the job and this check sum the
 #: same integers and divide once, so they agree to the last bits; the rest is np.mean's
 #: pairwise summation against ours (a few ulps), far below any edit that changes a table
