@@ -419,8 +419,11 @@ def _figure2(comparisons: dict[str, dict]) -> Figure:
                         comparison.get("strategies"), comparison.get("table4_k")))
     rows = [row for row, index in (("RS@k", 3), ("estimators", 4))
             if any(column[index] for column in columns)] or ["estimators"]
+    # a panel of more boxes than the paper's five (a second BCV's beside the first) widens, so
+    # that their wrapped labels keep apart
+    width = PANEL_WIDTH * max(1.0, max(len(column[4]) for column in columns) / 5)
     with _style():
-        fig = Figure(figsize=(PANEL_WIDTH * n + 0.4, 0.9 + 3.5 * len(rows)),
+        fig = Figure(figsize=(width * n + 0.4, 0.9 + 3.5 * len(rows)),
                      layout="constrained")
         axes = fig.subplots(len(rows), n, squeeze=False)
         for c, (name, models, values, rs_by_k, present, strategies, table4_k) in \
