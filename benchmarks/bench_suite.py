@@ -1,16 +1,18 @@
 """How long `make test` takes from a clean clone (issue 21, item 5: at most 7 minutes of pytest
 on 2 cores), and what it costs in CPU.
 
-    .venv/bin/python benchmarks/bench_suite.py [--workers auto 2 ...] [--write]
+    .venv/bin/python benchmarks/bench_suite.py [--workers auto 2 ...] [--fast] [--write]
 
 Clones the committed HEAD of this repository into a sibling directory (../reprocompare-suite-clone,
 so that ../shared lies beside it as in CI) and runs `make test` there with CI=true, as .ci/run
 does, once its environment is built (``make env``, not measured): the suite with the project's
 pytest options (``-n auto``). Each further ``--workers`` value reruns only the suite in the same
-clone with ``-n N``. Per run: the tests passed, pytest's own wall seconds (its "passed in" line),
-and the CPU seconds of everything it started and waited for (user + system, getrusage of the
-children; the SLURM jobs run under slurmd and are not in it). The machine's 1-minute load average
-before and after says whether it was otherwise idle. ``--write`` puts the table between the
+clone with ``-n N``; ``--fast`` then runs the fast lane there too (``pytest -m "not slow"``: the
+tests that neither train, nor run the workflow or a command, docs/development.md "Tests"). Per
+run: the tests passed, pytest's own wall seconds (its "passed in" line), and the CPU seconds
+of everything it started and waited for (user + system, getrusage of the children; the SLURM
+jobs run under slurmd and are not in it). The machine's 1-minute load average before and after
+says whether it was otherwise idle. ``--write`` puts the table between the
 ``suite`` markers of benchmarks/RESULTS.md.
 """
 
@@ -69,6 +71,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--workers", nargs="+", default=["auto"],
                         help="-n values; the first runs as `make test` does (default: auto)")
+    parser.add_argument("--fast", action="store_true",
+                        help='then the fast lane, pytest -m "not slow" (-n auto)')
     parser.add_argument("--write", action="store_true",
                         help="put the table into benchmarks/RESULTS.md")
     args = parser.parse_args()
@@ -81,14 +85,16 @@ def main() -> None:
     try:
         # the environment first, unmeasured: then `make test` finds it and runs the suite
         subprocess.run(["make", "env"], cwd=CLONE, check=True, capture_output=True)
-        for i, workers in enumerate(args.workers):
-            if i == 0 and workers == "auto":
-                command = ["make", "test"]
-            else:
-                command = [".venv/bin/python", "-m", "pytest", "-n", workers]
+        commands = [(["make", "test"] if i == 0 and workers == "auto" else
+                     [".venv/bin/python", "-m", "pytest", "-n", workers], workers)
+                    for i, workers in enumerate(args.workers)]
+        if args.fast:
+            commands.append(([".venv/bin/python", "-m", "pytest", "-m", "not slow"], "auto"))
+        for command, workers in commands:
             run = measured(command, CLONE)
             print(f"{' '.join(command)}: {run}", file=sys.stderr, flush=True)
-            rows.append(f"| `{' '.join(command)}` | {workers} | {run['passed']} | "
+            shown = " ".join(f'"{word}"' if " " in word else word for word in command)
+            rows.append(f"| `{shown}` | {workers} | {run['passed']} | "
                         f"{run['pytest_s']:.0f} | {run['cpu_s']:.0f} | "
                         f"{run['load'][0]:.1f} / {run['load'][1]:.1f} |")
     finally:
@@ -97,7 +103,8 @@ def main() -> None:
     auto = len(os.sched_getaffinity(0)) + 1
     text = (f"Measured {datetime.datetime.now():%Y-%m-%d %H:%M} at commit {commit} with "
             f"`.venv/bin/python benchmarks/bench_suite.py --workers "
-            f"{' '.join(args.workers)}` on {machine()}: a clean clone beside ../shared, "
+            f"{' '.join(args.workers)}{' --fast' if args.fast else ''}` on {machine()}: a clean "
+            f"clone beside ../shared, "
             f"CI=true. `auto` is {auto} workers here (one per core and one more, "
             f"tests/conftest.py). CPU: user + system seconds of every process the run waited "
             f"for (the SLURM jobs, run by slurmd, are not in it); load: the 1-minute load "

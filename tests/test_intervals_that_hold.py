@@ -72,6 +72,7 @@ def test_mean_sequence_is_wider_than_student_and_solves_the_e_value():
     assert mean_confidence_sequence([0.3, 0.3]) == (0.3, 0.3)
 
 
+@pytest.mark.slow
 def test_mean_sequence_covers_normal_means_at_every_look():
     rng = np.random.default_rng(7)
     covered = sum(all(lo <= 0.2 <= hi for lo, hi in

@@ -555,6 +555,7 @@ def test_a_hand_made_run_is_checked_against_itself(tmp_path):
     assert load_estimates(run)["mixture"] == 0.03
 
 
+@pytest.mark.slow
 def test_the_committed_studies_pass_the_check(tmp_path):
     """Every committed repetition is what its own counts say (no committed record was edited,
     and the check reads them as the jobs wrote them)."""

@@ -165,6 +165,7 @@ def test_the_figure_is_written(tmp_path):
     assert all(p.stat().st_size > 1000 for p in paths)
 
 
+@pytest.mark.slow
 def test_the_published_coverage_is_the_benchmarks():
     """docs/statistics.md's coverage table is what benchmarks/bench_variance.py measures: one
     row recomputed (the smallest design), and every design's row present."""

@@ -255,7 +255,8 @@ def test_replay_stops_at_the_first_decision_point():
 
 
 @pytest.mark.parametrize("estimator", ["ST", "RS", "Avg", "Vote", "Mixture"])
-@pytest.mark.parametrize("wave", [1, 5, 10])
+# a wave of 1 looks 199 times, and each look is checked again (minutes): the slow lane
+@pytest.mark.parametrize("wave", [pytest.param(1, marks=pytest.mark.slow), 5, 10])
 def test_replay_of_the_chunking_study(estimator, wave):
     record = json.loads(CHUNKING.read_text())
     values = np.asarray(record["values"][estimator])

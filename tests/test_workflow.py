@@ -102,6 +102,7 @@ def test_tables_match_the_library(reference):
         assert (reference / "results" / "figures" / f"{figure}.pdf").read_bytes()[:4] == b"%PDF"
 
 
+@pytest.mark.slow
 def test_estimates_equal_a_direct_comparison(reference):
     """A workflow job and `reprocompare compare` with the same arguments agree exactly."""
     from reprocompare.corpora.conll import read_conll
@@ -207,6 +208,7 @@ def test_paper_config_dry_run(conll2002):
     assert counts["compare"] == 3 * 3 * 20 and "splits" not in counts
 
 
+@pytest.mark.slow
 def test_lint_and_format():
     lint = conftest.run([*SNAKEMAKE, "--lint"], cwd=ROOT)
     assert lint.returncode == 0 and "Congratulations" in lint.stdout + lint.stderr, \
