@@ -40,7 +40,7 @@ from typing import Callable, Mapping, Sequence
 import numpy as np
 
 from reprocompare import schemas
-from reprocompare.estimators.designs import looked
+from reprocompare.estimators.designs import DESIGNS, design_named
 from reprocompare.estimators.futility import DRAWS, decided_probability, judge
 from reprocompare.estimators.group_sequential import MAX_LOOKS, look_confidences, planned_looks
 from reprocompare.estimators.null import SINGLE, mixture_null_offset
@@ -56,9 +56,6 @@ from reprocompare.estimators.verdict import (CONFIDENCE, THRESHOLD, UNDECIDED, V
 MAX_STUDIES = 10_000
 #: the decisions that are a verdict on the direction (a wrong one counts against the rule)
 VERDICTS = ("A>B", "B>A", "none")
-#: the designs a sequential study may have (``stopping.design``): a planned group-sequential
-#: design ("planned"), one look at the maximum ("fixed") or confidence sequences ("anytime")
-DESIGNS = tuple(schemas.choices("stopping.design"))
 #: the schema's default design
 DEFAULT_DESIGN = schemas.default("stopping.design")
 
@@ -111,7 +108,7 @@ def _check_design(wave: int, max_repetitions: int,
                          f"({wave})")
     if design not in DESIGNS:
         raise ValueError(f"design must be one of {', '.join(DESIGNS)}, got {design!r}")
-    taken = len(planned_looks(wave, max_repetitions)) if design == "planned" else 0
+    taken = len(planned_looks(wave, max_repetitions)) if design_named(design).planned else 0
     if taken > MAX_LOOKS:
         raise ValueError(f"a planned design spends its error over at most {MAX_LOOKS} looks; "
                          f"waves of {wave} up to {max_repetitions} make {taken}")
@@ -188,8 +185,8 @@ def look_verdicts(values: Mapping[str, np.ndarray], repetitions: int,
 
 
 def _looked(design: str, wave: int, max_repetitions: int) -> tuple[bool, int]:
-    """(planned, the wave of its plan) of a design (:func:`.designs.looked`)."""
-    return looked(design, wave, max_repetitions)[1:]
+    """(planned, the wave of its plan) of a design (:meth:`.designs.Design.looked`)."""
+    return design_named(design).looked(wave, max_repetitions)[1:]
 
 
 def run_rule(values: Mapping[str, np.ndarray], estimators: Sequence[str], *, wave: int,
@@ -643,7 +640,8 @@ def simulate(source: Source, estimators: Sequence[str], *, studies: int, seed: i
     wave, max_repetitions, design = _check_design(wave, max_repetitions, design)
     drawn = [source(np.random.default_rng([int(seed), i]), max_repetitions)
              for i in range(int(studies))]
-    if design != "anytime" and futility is None and not any(name in MIXED for name in estimators):
+    if not design_named(design).time_uniform and futility is None \
+            and not any(name in MIXED for name in estimators):
         # the same rule over all studies at once (estimators.simulated_rule): seconds
         done = _all_at_once(drawn, estimators, wave=wave, max_repetitions=max_repetitions,
                             conclusion=conclusion, threshold=threshold, confidence=confidence,
