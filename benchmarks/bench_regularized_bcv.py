@@ -22,6 +22,9 @@ Avg, Vote and the mixture and of rAvg, rVote and rMixture, and the ratio of each
 (regularized over plain) with a 95% interval, paired by repetition (bootstrap over the R pairs,
 10,000 resamples, seed 0; the two strategies' splits are drawn from independent seeds, so the
 pairing is by index, and the F interval of two independent samples is given beside it).
+
+--calibration STUDIES: the size of the 3 x 2 BCV's tests on fold differences correlated as the
+plain and as the regularized BCV's (issue 51, item 4), by bench_calibration.py's simulation.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import sys
 import time
 from pathlib import Path
 
@@ -188,6 +192,23 @@ def _correlations(where: Path) -> list[dict]:
     return rows
 
 
+def calibration(studies: int) -> list[dict]:
+    """Item 4: the size at alpha 0.05 of the 3 x 2 BCV's tests on fold differences correlated as
+    the plain BCV's (rho1 = -0.2, rho2 = 0) and as the regularized BCV's were measured (rho1 =
+    0.2, rho2 = 0), by benchmarks/bench_calibration.py's own simulation."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import bench_calibration  # noqa: E402 (a script beside this one, not a package)
+
+    rows = []
+    for rho1, rho2 in ((-0.2, 0.0), (0.2, 0.0)):
+        for law in ("normal", "skewed"):
+            row = {"rho1": rho1, "rho2": rho2, "law": law,
+                   **bench_calibration.bcv_tests(studies, law, 0.0, rho1, rho2)}
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cost", action="store_true")
@@ -197,6 +218,7 @@ def main() -> None:
                         metavar=("AT_1200", "WHOLE"))
     parser.add_argument("--corpus", help="only the corpora whose name holds this")
     parser.add_argument("--study", type=Path, metavar="DIR")
+    parser.add_argument("--calibration", type=int, metavar="STUDIES", default=0)
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     result = {}
@@ -210,6 +232,8 @@ def main() -> None:
         print(markdown(result["divergence"]))
     if args.study:
         result["study"] = study(args.study)
+    if args.calibration:
+        result["calibration"] = calibration(args.calibration)
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(result, indent=1) + "\n")
