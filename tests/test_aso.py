@@ -24,6 +24,7 @@ CASES = [(5, 5, 0.0, 1, 0.95, 1, 1000), (5, 7, 0.5, 42, 0.95, 1, 1000),
          (8, 8, 2.0, 9, 0.95, 1, 300)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n, m, shift, seed, confidence, comparisons, iterations", CASES)
 def test_equals_deepsig(n, m, shift, seed, confidence, comparisons, iterations):
     rng = np.random.default_rng(seed)

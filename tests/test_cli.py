@@ -32,6 +32,7 @@ def assert_user_error(result, *fragments):
         assert fragment in result.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("strategy,extra,n_folds", [("holdout", [], 1),
                                                     ("repeated-holdout", ["--k", "4"], 4),
                                                     ("bcv", [], 6)])
@@ -227,6 +228,7 @@ def test_simulations_times_trials_is_bounded_by_memory(capsys):
     assert "10,000,000,000 scores would not fit in memory" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_a_full_disk_and_a_closed_pipe_are_one_line(tmp_path):
     full = subprocess.run(f"{' '.join(CLI)} split {DATA / 'test.txt.gz'} --strategy bcv "
                           "> /dev/full", shell=True, capture_output=True, text=True)

@@ -55,6 +55,7 @@ def _heavy(result: subprocess.CompletedProcess) -> list[str]:
     return json.loads(line[-1].removeprefix("HEAVY="))
 
 
+@pytest.mark.slow
 def test_every_subcommand_is_listed_here():
     """A new subcommand joins the cold-start checks below (the list is the CLI's own)."""
     result = _fresh("-m", "reprocompare", "--help")
@@ -65,6 +66,7 @@ def test_every_subcommand_is_listed_here():
     assert names == set(COMMANDS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv", [["--help"], ["--version"]]
                          + [[command, "--help"] for command in COMMANDS],
                          ids=lambda argv: " ".join(argv))
@@ -74,6 +76,7 @@ def test_help_imports_no_heavy_library(argv):
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.slow
 def test_the_commands_that_work_run_fresh(tmp_path):
     """split, score, compare and summarize, each a new interpreter: every import they need is
     their own (a fork of the warm server would have hidden a missing one)."""
@@ -98,6 +101,7 @@ def test_the_commands_that_work_run_fresh(tmp_path):
     assert "ST" in json.loads(summarize.stdout)["estimators"]
 
 
+@pytest.mark.slow
 def test_snakemake_plans_a_study_fresh(tmp_path):
     config = tmp_path / "study.yaml"
     config.write_text(f"corpora: {{tiny: {{path: {TEST_DATA / 'tiny.conll'}}}}}\n"
@@ -126,6 +130,7 @@ print("HEAVY=" + json.dumps(heavy), file=sys.stderr)
 NOT_PLANNING = ("sklearn", "torch")
 
 
+@pytest.mark.slow
 def test_planning_a_study_and_its_checklist_import_no_scikit_learn(tmp_path):
     """Every snakemake start parses the Snakefile, which reads each tagger's class (version,
     capabilities, source files): that, and the checklist job, which reads records and tagger
@@ -177,6 +182,7 @@ def test_a_training_job_draws_its_split_without_scikit_learn():
     assert _heavy(result) == [], f"drawing a split document imported {_heavy(result)}"
 
 
+@pytest.mark.slow
 def test_a_comparison_run_fresh_imports_no_scikit_learn(tmp_path):
     """The whole of one repetition (`reprocompare compare`: split, train, predict, estimate; what
     a workflow job runs) with the CRF and the majority tagger: none of it needs scikit-learn."""

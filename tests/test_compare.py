@@ -36,6 +36,7 @@ def bcv_run(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 def test_compare_writes_the_split_as_split_does(bcv_run, tmp_path):
     run("split", TINY, "--strategy", "bcv", "--seed", "3", "--out", tmp_path / "split.json")
     assert (bcv_run / "split.json").read_bytes() == (tmp_path / "split.json").read_bytes()
@@ -88,6 +89,7 @@ def test_bcv_estimates_recomputed_from_predictions(bcv_run):
     assert estimates["mixture_chose"] == ("vote" if estimates["vote"] > estimates["avg"] else "avg")
 
 
+@pytest.mark.slow
 def test_holdout_and_repeated_holdout_estimates(tmp_path):
     run("compare", TINY, "--a", A, "--b", B, "--strategy", "holdout", "--out", tmp_path / "st",
         "--no-predictions")
@@ -102,6 +104,7 @@ def test_holdout_and_repeated_holdout_estimates(tmp_path):
     assert rs["mean"] == pytest.approx(np.mean(rs["fold_differences"]))
 
 
+@pytest.mark.slow
 def test_compare_is_deterministic(bcv_run, tmp_path):
     run("compare", TINY, "--a", A, "--b", B, "--strategy", "bcv", "--seed", "3", "--out", tmp_path)
     for name in ("split.json", "scores.json", "estimates.json", "counts.tsv.gz",
@@ -118,6 +121,7 @@ def test_compare_spec_errors(tmp_path):
                       "svm")
 
 
+@pytest.mark.slow
 def test_summarize(tmp_path):
     directories = []
     for repetition in range(3):
@@ -138,6 +142,7 @@ def test_summarize(tmp_path):
                       "estimates.json")
 
 
+@pytest.mark.slow
 def test_expected_max(tmp_path):
     scores = [0.81, 0.85, 0.79, 0.90, 0.84]
     path = write(tmp_path / "trials.txt", "# score runtime\n" +
@@ -156,6 +161,7 @@ def test_expected_max(tmp_path):
     assert_user_error(run("expected-max", bad, ok=False), "bad.txt:2")
 
 
+@pytest.mark.slow
 def test_expected_max_bias_command_reproduces_tang_et_al():
     rows = json.loads(run("expected-max-bias", "--trials", "20", "--simulations", "800",
                           "--json").stdout)
@@ -196,6 +202,7 @@ def _untyped_and_other_corpus(root, tmp_path):
     return untyped, other
 
 
+@pytest.mark.slow
 def test_summarize_refuses_to_pool_runs_that_differ(majority_runs, tmp_path):
     root, runs = majority_runs
     holdouts = [runs["holdout", r] for r in range(3)]
@@ -220,6 +227,7 @@ def test_summarize_refuses_to_pool_runs_that_differ(majority_runs, tmp_path):
                       "holdout settings")
 
 
+@pytest.mark.slow
 def test_summarize_k_and_bad_inputs_are_one_line_errors(majority_runs, tmp_path):
     root, runs = majority_runs
     every = list(runs.values())

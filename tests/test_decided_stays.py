@@ -50,6 +50,7 @@ def _clears(v) -> bool:
     return True
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("design", sorted(DESIGNS))
 @pytest.mark.parametrize("law,snr", [("normal", 0.0), ("left-skewed", -1.2)])
 def test_a_decided_verdict_is_never_taken_back(design, law, snr):

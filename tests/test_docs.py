@@ -89,6 +89,7 @@ def test_every_relative_link_resolves(page):
             assert DOCS in path.parents, f"{page.name}: {target} leaves docs/"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["cli.md", "config.md", "model-types.md"])
 def test_the_reference_pages_are_generated(name):
     assert (DOCS / name).read_text() == _generator().PAGES[name](), \

@@ -24,6 +24,7 @@ def test_by_hand():
     assert mean_interval(1.0, 0.5, 5) == pytest.approx((1.0, 0.379168, 1.620832), abs=1e-6)
 
 
+@pytest.mark.slow
 def test_coverage_at_small_and_large_r():
     """Calibrated: the share of seeded studies whose interval holds the true mean."""
     rng = np.random.default_rng(7)
@@ -43,6 +44,7 @@ def test_bad_input_is_refused(args):
         mean_interval(1.0, 0.5, 5, confidence=1.0)
 
 
+@pytest.mark.slow
 def test_the_docs_coverage_table_is_the_benchmarks_output():
     """docs/statistics.md, "The effect in F1 points": benchmarks/bench_effect.py's table."""
     import subprocess

@@ -107,6 +107,7 @@ def test_vote_of_identical_predictions_is_that_prediction(tags, m):
     assert vote_tokens([valid] * m, "IOB2") == valid
 
 
+@pytest.mark.slow
 @given(st.lists(TAGS, min_size=1, max_size=6).filter(lambda b: len({len(t) for t in b}) == 1))
 def test_chunk_vote_is_always_valid(basis):
     for scheme in ("IOB2", "IOBES"):
@@ -136,6 +137,7 @@ def test_clopper_pearson_equals_statsmodels():
         assert clopper_pearson(k, n) == pytest.approx(proportion_confint(k, n, method="beta"))
 
 
+@pytest.mark.slow
 def test_summary_and_intervals():
     values = np.random.default_rng(1).normal(0.01, 0.01, size=200)
     summary = summarize(values)
@@ -188,6 +190,7 @@ def test_exact_interval_excludes_zero_iff_the_t_test_rejects(seed):
     assert (high < 0) == (stats.ttest_1samp(values, 0, alternative="less").pvalue < 0.025)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("repetitions", [5, 20])
 def test_exact_interval_coverage_at_a_fixed_seed(repetitions):
     # Issue 16's acceptance: 93-97% of simulated studies cover the true SNR (the bootstrap

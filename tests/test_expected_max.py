@@ -390,6 +390,7 @@ def _full_weights_curve(scores, estimator):
     return expected, np.clip(w @ (v * v) - expected**2, 0.0, None)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("estimator", ["unbiased", "meanmax"])
 @pytest.mark.parametrize("size", [1, 2, 5, 60, 300])
 def test_the_windowed_curve_is_the_full_sum(estimator, size):

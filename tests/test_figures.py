@@ -95,6 +95,7 @@ def _texts(fig):
 # -------------------------------------------------------------------------------- files
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("which", ["figure1", "figure2"])
 def test_writes_png_and_pdf_byte_identical_on_rerender(which, summaries, values, tmp_path):
     make, data = (figure1, summaries) if which == "figure1" else (figure2, values)
@@ -111,6 +112,7 @@ def test_writes_png_and_pdf_byte_identical_on_rerender(which, summaries, values,
                                                                     f"{which}.png"]
 
 
+@pytest.mark.slow
 def test_figure1_int_and_string_k_keys_give_the_same_bytes(runs, tmp_path):
     as_ints = {"SRL": summarize_runs(runs["SRL"])}
     assert all(isinstance(k, int) for k in as_ints["SRL"]["random_splits_by_k"])
@@ -120,6 +122,7 @@ def test_figure1_int_and_string_k_keys_give_the_same_bytes(runs, tmp_path):
     assert [p.read_bytes() for p in a] == [p.read_bytes() for p in b]
 
 
+@pytest.mark.slow
 def test_save_leaves_global_state_alone_and_is_atomic(monkeypatch, summaries, tmp_path):
     import matplotlib.pyplot as plt
 
@@ -224,6 +227,7 @@ def test_figure1_sorts_string_k_numerically_and_survives_infinite_snr(summaries)
 # ------------------------------------------------------------------------------ Figure 2
 
 
+@pytest.mark.slow
 def test_figure2_two_rows_boxes_means_and_zero_lines(values):
     fig = _figure2(values)
     n = len(values)
@@ -269,6 +273,7 @@ def test_figure2_draws_points_not_fractions(values):
     assert max(abs(m) for m in means) > 0.1  # fractions would all be below 0.01 here
 
 
+@pytest.mark.slow
 def test_figure2_with_bcv_only_drops_the_empty_rs_row_and_renders(values, tmp_path):
     only_bcv = {"Chunking": values["Chunking (bcv only)"]}
     assert set(only_bcv["Chunking"]["values"]) >= {"Avg", "Vote", "Mixture"}

@@ -21,6 +21,7 @@ def fresh(command: list[str], cwd) -> subprocess.CompletedProcess:
     return subprocess.run(command, capture_output=True, text=True, cwd=cwd)
 
 
+@pytest.mark.slow
 @NEEDS_FORKSERVER
 def test_a_fork_plans_and_fails_as_a_fresh_process(tmp_path):
     conftest.snakemake(tmp_path, "-n", config=TINY, cores=None)  # writes study.yaml
@@ -42,6 +43,7 @@ def test_a_fork_plans_and_fails_as_a_fresh_process(tmp_path):
     assert conftest.run(version).stdout == fresh(version, ROOT).stdout
 
 
+@pytest.mark.slow
 @NEEDS_FORKSERVER
 def test_a_fork_searches_the_working_directory_then_pythonpath(tmp_path):
     """sys.path as a fresh ``python -m`` has it: the working directory first, PYTHONPATH's

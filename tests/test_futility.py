@@ -54,6 +54,7 @@ def _threshold_decision(values, wave, confidence, snr0=0.0):
     return bool(_decided(seen))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(4))
 def test_the_thresholds_decide_as_the_verdict_does(seed):
     """On the normal path, 'decided' from the thresholds over the looks is verdict()'s
@@ -83,6 +84,7 @@ def _planned_threshold_decision(values, wave, maximum, confidence):
     return bool(_decided(seen))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(3))
 def test_the_planned_thresholds_decide_as_the_planned_verdict_does(seed):
     """Under a planned design, 'decided' from the noncentral t quantiles at each planned look's
@@ -152,6 +154,7 @@ def _brute_force(values, wave, maximum, confidence, draws, seed):
     return decided / draws
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("snr, seed", [(0.84, 2), (0.5, 2), (1.3, 2)])
 def test_the_predictive_probability_matches_a_brute_force_draw(snr, seed):
     values = snr + np.random.default_rng(seed).standard_normal(10)
@@ -201,6 +204,7 @@ def test_a_study_is_futile_on_its_least_likely_estimator():
         judge({"Avg": 0.5}, 1.0)
 
 
+@pytest.mark.slow
 def test_futility_ends_near_threshold_studies_early_and_changes_no_verdict():
     """The rule as the workflow runs it, seeded: at a true SNR on the threshold no verdict is
     reachable by R = 60, and futility stops most studies well before; a clear SNR is decided as

@@ -948,6 +948,7 @@ def assert_ends_in_its_class(case: Case, observed: str, message: str) -> None:
         assert len(message.strip().splitlines()) == 1 and "Traceback" not in message
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=str)
 def test_a_hostile_case_ends_in_its_class(case, shared):
     tmp = Path(tempfile.mkdtemp(dir=shared))
@@ -994,6 +995,7 @@ def test_resume_rebuilds_what_it_cannot_trust_and_touches_only_the_rest(tmp_path
     assert said[2].startswith(f"{directory}: 1 of 3 repetitions are complete")
 
 
+@pytest.mark.slow
 def test_resume_stops_on_another_configs_results_before_removing_anything(tmp_path, monkeypatch):
     from reprocompare.commands import resume as study
 

@@ -97,6 +97,7 @@ def test_a_quoted_number_is_a_name_and_runs(tmp_path):
     assert list(config["comparisons"]) == ["7"] and list(config["corpora"]) == ["2002"]
 
 
+@pytest.mark.slow
 def test_a_study_of_a_corpus_named_2002_plans(tmp_path):
     corpus = tmp_path / "2002.conll"
     corpus.write_text(TINY)
@@ -268,6 +269,7 @@ def test_run_names_a_read_only_study_before_any_job(tmp_path, monkeypatch):
     assert not (tmp_path / "study" / ".snakemake").exists()  # no snakemake started
 
 
+@pytest.mark.slow
 def test_run_says_snakemake_refused_its_arguments_without_a_rerun(tmp_path):
     (tmp_path / "corpus.conll").write_text(TINY)
     init_study(tmp_path / "study", tmp_path / "corpus.conll")

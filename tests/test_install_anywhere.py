@@ -220,6 +220,7 @@ def test_run_refuses_a_folder_without_a_config_in_one_line(tmp_path, case):
     assert sorted(tmp_path.rglob("*")) == before
 
 
+@pytest.mark.slow
 def test_run_plans_a_study_with_the_installed_workflow(tmp_path):
     """A dry run from a folder far from the repository: the packaged Snakefile and profiles."""
     corpus = tmp_path / "corpus.conll"

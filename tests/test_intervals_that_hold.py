@@ -48,6 +48,7 @@ def test_share_sequence_is_the_robbins_mixture_by_hand():
     assert share_confidence_sequence(0, 5) == (0.0, pytest.approx(0.6161, abs=1e-4))
 
 
+@pytest.mark.slow
 def test_share_sequence_covers_at_every_n_at_once():
     """Seeded: 400 Bernoulli(0.7) paths of 200; time-uniform coverage at least 95%."""
     rng = np.random.default_rng(33)
@@ -103,6 +104,7 @@ def test_the_diagnostic_rejects_ties_and_skew_and_keeps_normal_samples():
 
 # ---- verdicts off the normal model -----------------------------------------------------------
 
+@pytest.mark.slow
 def test_discrete_estimates_decide_on_eq1_shares():
     """Ties (a small validation set): the verdict reads the shares, not Phi(SNR)."""
     rng = np.random.default_rng(3)

@@ -62,6 +62,7 @@ def test_there_are_committed_studies_to_compile():
     assert len(STUDIES) >= 4, STUDIES
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("study", STUDIES, ids=lambda p: p.name)
 def test_every_committed_table_fits_a_two_column_paper(study, tmp_path):
     require_pdflatex()
@@ -78,6 +79,7 @@ def _user_summary(**extra) -> dict:
                         model_labels={"A": "BiLSTM-CNN (ours)", "B": "CRF"}, **extra)
 
 
+@pytest.mark.slow
 def test_a_users_tagger_by_path_never_puts_the_path_in_the_paper(tmp_path):
     summaries = {"ours_vs_crf on my_corpus": _user_summary(),
                  "ours_vs_crf on other_corpus_with_a_long_name": _user_summary(degenerate=["A"])}
@@ -110,6 +112,7 @@ def test_labels_come_from_the_config(tmp_path):
     assert "label" not in json.dumps(provenance.compare(config, "c", "p", "holdout"))
 
 
+@pytest.mark.slow
 def test_the_holm_column_fits_a_column(tmp_path):
     from reprocompare.reports.tables import claims_rows
     from test_tables import _claims

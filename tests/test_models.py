@@ -65,6 +65,7 @@ def sentence(*tokens, pos=None):
 # --------------------------------------------------------------------------- schemes
 
 
+@pytest.mark.slow
 def test_crf_trained_with_iobes_answers_in_well_formed_iob2(train, test):
     X, y = train
     assert all(first_violation(tags, "IOB2") is None for tags in y)
@@ -155,6 +156,7 @@ def test_crf_is_deterministic(train, test):
     assert a.predict(test[0]) == b.predict(test[0])
 
 
+@pytest.mark.slow
 def test_bilstm_is_deterministic_for_a_seed(train, test):
     settings = dict(char_dim=4, char_hidden=4, validation_fraction=0.2, patience=1)
     a = small_bilstm(**settings).fit(*train)
@@ -188,6 +190,7 @@ def test_bilstm_char_lstm_trains(train, test):
 # --------------------------------------------------------------------------- featurize once
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("make", [MajorityTagger, small_crf, small_bilstm])
 def test_fit_on_taken_rows_equals_fit_on_the_sentences(corpus, make):
     sentences = list(corpus.sentences[:100])
@@ -267,6 +270,7 @@ def test_bilstm_vocabulary_excludes_the_validation_rows():
         assert (encoded[k][0][1] == UNK) == (k in held)
 
 
+@pytest.mark.slow
 def test_bilstm_early_stopping_keeps_the_best_epoch(train):
     model = small_bilstm(epochs=4, validation_fraction=0.3, patience=1).fit(*train)
     scores = [f1 for _, f1 in model.validation_curve_]
@@ -277,6 +281,7 @@ def test_bilstm_early_stopping_keeps_the_best_epoch(train):
     assert model.learning_curve_ == []
 
 
+@pytest.mark.slow
 def test_bilstm_records_the_learning_curve_on_schedule(train, test):
     model = small_bilstm(epochs=3, record_every=2).fit(*train, eval_set=test)
     assert [epoch for epoch, _ in model.learning_curve_] == [2, 3]
@@ -285,6 +290,7 @@ def test_bilstm_records_the_learning_curve_on_schedule(train, test):
     assert model.learning_curve_[-1][1] == count_chunks(test[1], model.predict(test[0])).f1()
 
 
+@pytest.mark.slow
 def test_bilstm_stops_on_a_development_split_by_default(train, test):
     """Version 3 defaults (benchmarks/RESULTS.md, 'BiLSTM defaults (issue 37)'): a tenth of the
     training rows held back, at most 50 epochs, stopped after 10 without a better development
@@ -339,6 +345,7 @@ def test_without_a_driver_torch_sees_no_gpu_and_is_not_imported():
 # --------------------------------------------------------------------------- pickling
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("make", [MajorityTagger, lambda: small_crf(scheme="IOBES"),
                                   lambda: small_bilstm(char_dim=4, scheme="IOBES")])
 def test_pickle_round_trip_predicts_the_same(train, test, make):

@@ -56,6 +56,7 @@ def _snakemake(project, *args):
     return conftest.run([sys.executable, "-m", "snakemake", "--cores", "1", *args], cwd=project)
 
 
+@pytest.mark.slow
 def test_the_module_plans_a_study(project):
     result = _snakemake(project, "-n", "--quiet", "rules")
     assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]

@@ -186,6 +186,7 @@ class Ragged(MajorityTagger):
 '''
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,message", [
     ("Short", "predict returned 12 sentences for 13"),
     ("Garbage", "sentence 0, token 0: 'FOO' is not a chunk tag"),
@@ -257,6 +258,7 @@ def test_every_rule_passes_one_settings_dict_and_no_script_reads_the_config():
         assert "params.library" not in script.read_text(), script.name
 
 
+@pytest.mark.slow
 def test_records_name_project_files_relative_to_the_project(tmp_path):
     """corpus.json and the checklist name a corpus or config inside the project by its path in
     the project, so the same study committed from two clones records the same bytes; a file

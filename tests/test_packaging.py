@@ -63,6 +63,7 @@ def _imports(path: Path) -> Iterator[tuple[str, bool]]:
             yield match.group(1), True
 
 
+@pytest.mark.slow
 def test_the_wheel_declares_every_package_its_code_imports():
     """A package the code imports, found in the project environment only because something else
     brought it (psutil through snakemake), is declared all the same; an extra's packages are

@@ -492,12 +492,14 @@ def test_the_catalogue_has_both_classes_in_every_family():
     assert all(case.fragment for case in CASES if case.expected == REFUSAL)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=str)
 def test_a_red_team_case_ends_in_its_class(case, shared):
     tmp = Path(tempfile.mkdtemp(dir=shared))
     assert_ends_in_its_class(case, *outcome(case, tmp))
 
 
+@pytest.mark.slow
 def test_a_tampered_run_is_refused_by_summarize_in_one_line(shared):
     """`reprocompare summarize` on a run whose avg was set to 0.9: exit 2 and one line naming
     estimates.json, where it printed +90 points before."""

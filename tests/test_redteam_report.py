@@ -404,6 +404,7 @@ def test_the_catalogue_is_well_formed():
             {REFUSAL, ACCEPTANCE}, family
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=str)
 def test_a_red_team_case_ends_in_its_class(case, shared):
     tmp = Path(tempfile.mkdtemp(dir=shared))

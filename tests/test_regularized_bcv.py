@@ -62,6 +62,7 @@ def _check_bcv(blocks, folds, validating, n, m):
             assert abs(shared - n / 4) <= b
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("m", [1, 2, 3, 4])
 def test_a_regularized_split_is_a_bcv_split(conll_tags, m):
     n = len(conll_tags)
@@ -69,6 +70,7 @@ def test_a_regularized_split_is_a_bcv_split(conll_tags, m):
     _check_bcv(blocks, folds, validating, n, m)
 
 
+@pytest.mark.slow
 def test_it_is_deterministic_from_the_seed(conll_tags):
     n = len(conll_tags)
     one = regularized_layout(n, tags=conll_tags, random_state=11)[0]
@@ -78,6 +80,7 @@ def test_it_is_deterministic_from_the_seed(conll_tags):
     assert not all(np.array_equal(a, b) for a, b in zip(one, other))
 
 
+@pytest.mark.slow
 def test_it_lowers_the_divergence_of_the_plain_bcv_of_the_same_seed(conll_tags):
     n = len(conll_tags)
     plain, regularized, tag_plain, tag_regularized = [], [], [], []
@@ -114,6 +117,7 @@ def test_positions_are_read_scheme_free():
     assert positional_tags(iob1) == positional_tags(iobes) == iobes
 
 
+@pytest.mark.slow
 def test_the_split_document_and_the_splitter_draw_the_same_folds(conll_tags):
     n = len(conll_tags)
     document = split_document("regularized-bcv", n, tags=conll_tags, seed=2, repetition=1)

@@ -118,6 +118,7 @@ def test_bad_corpus_from_the_command_line(tmp_path, name):
     assert not (tmp_path / "out.json").exists()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(BAD_CORPORA))
 def test_bad_corpus_in_the_workflow(tmp_path, name):
     path = make_corpus(tmp_path, name)
@@ -142,6 +143,7 @@ def test_windows_line_endings_and_bom_simply_work(tmp_path):
     assert strip(windows) == strip(unix)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("change,key", [
     ({"repetitions": "five"}, "repetitions"),
     ({"repetitions": -3}, "repetitions"),
@@ -193,6 +195,7 @@ def test_killed_training_job_then_rerun_gives_identical_tables(tmp_path):
     assert tables(workdir) == tables(reference)
 
 
+@pytest.mark.slow
 def test_a_python_tagger_dies_with_its_sigkilled_job(tmp_path):
     """A Python tagger's fit runs in a fork of the job in a process group of its own
     (models.processes.run_contained); when the job itself is SIGKILLed (the OOM killer, a
@@ -242,6 +245,7 @@ def test_yaml_config_cannot_run_code(tmp_path):
     assert not marker.exists()
 
 
+@pytest.mark.slow
 def test_shell_metacharacters_in_paths_are_just_names(tmp_path):
     weird = tmp_path / "c;touch PWNED;$(touch PWNED)`touch PWNED`.conll"
     weird.write_text(GOOD)
@@ -324,6 +328,7 @@ def test_full_disk_is_one_error_and_leaves_nothing(tmp_path, monkeypatch):
     assert not list(tmp_path.iterdir())
 
 
+@pytest.mark.slow
 def test_device_cuda_without_a_gpu_stops_before_any_job(tmp_path):
     import torch
 

@@ -104,6 +104,7 @@ def test_bad_arguments_are_refused():
         replicability([0.1], alpha=1.0)
 
 
+@pytest.mark.slow
 def test_family_wise_error_under_the_global_null():
     """With no corpus where the conclusion holds, claiming it on >= 1 corpus happens in at most
     alpha of the studies (uniform p-values; 4000 seeded studies of N = 5 corpora)."""

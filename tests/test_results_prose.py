@@ -433,6 +433,7 @@ def replayed():
     return out
 
 
+@pytest.mark.slow
 def test_results_quotes_the_committed_order(replayed):
     chunking, ner = replayed["chunking"], replayed["ner"]
     for stop, decisions, fixed, *_ in (chunking, ner):

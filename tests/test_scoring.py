@@ -41,6 +41,7 @@ def assert_same_as_seqeval(gold, pred, counts):
             assert mine["gold_chunks"] == theirs["support"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rate,seed", [(0.0, 0), (0.02, 1), (0.1, 2), (0.5, 3)])
 def test_full_conll2000_test_equals_seqeval(conll2000_test, rate, seed):
     gold = [list(t) for t in conll2000_test.tags]
@@ -48,12 +49,14 @@ def test_full_conll2000_test_equals_seqeval(conll2000_test, rate, seed):
     assert_same_as_seqeval(gold, pred, count_chunks(gold, pred))
 
 
+@pytest.mark.slow
 def test_iobes_predictions_equal_seqeval(conll2000_test):
     gold = [convert(t, "IOBES") for t in conll2000_test.tags[:500]]
     pred = [convert(t, "IOBES") for t in corrupt(gold, 0.1, 7)]
     assert_same_as_seqeval(gold, pred, count_chunks(gold, pred))
 
 
+@pytest.mark.slow
 def test_untyped_equals_seqeval_on_stripped_types(conll2000_test):
     gold = [list(t) for t in conll2000_test.tags]
     pred = corrupt(gold, 0.1, 4)

@@ -177,6 +177,7 @@ def split_data():
     return SplitData.from_document(corpus, fixed_split(corpus, ratio="8:1", seed=5))
 
 
+@pytest.mark.slow
 def test_trials_draw_train_and_score_reproducibly(split_data, space):
     crf_space = parse_space("crf", CRF, {"c1": SPACE["c1"], "c2": SPACE["c2"]})
     first = run_trials(split_data, "crf", CRF, crf_space, seed=3, trials=range(3), progress=None)
@@ -314,6 +315,7 @@ def test_resolve_models_uses_the_best_configuration(tmp_path):
     assert config["models"]["crf"] == CRF  # the config itself is left as it was
 
 
+@pytest.mark.slow
 def test_seed_runs_repeat_random_models_and_train_deterministic_ones_once(tmp_path):
     from reprocompare.pipeline.jobs import prepare_corpus
     from reprocompare.pipeline.search_jobs import fixed_split as fixed_split_job, seed_runs

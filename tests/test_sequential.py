@@ -105,6 +105,7 @@ def test_a_mixture_prior_is_its_components_mixed_by_their_weights(n, t):
         mixed([wang_ramdas(t, n, scale) for _, scale in MIXTURE]), abs=1e-8)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", [2, 10])
 @pytest.mark.parametrize("t", [-4.0, 0.3, 2.5, 6.0])
 @pytest.mark.parametrize("theta0", [-1.0, 0.0, 0.5, 2.0])
@@ -129,6 +130,7 @@ def test_e_value_has_mean_one_under_its_null(n, theta0):
     assert mean == pytest.approx(1.0, abs=2e-4)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("prior", [PRIOR, MIXTURE], ids=["scale", "mixture"])
 @pytest.mark.parametrize("n", [2, 3, 5, 30, 1000])
 @pytest.mark.parametrize("t", [-np.inf, -30.0, -1.0, 0.0, 0.7, 12.0, np.inf])
@@ -261,6 +263,7 @@ def _running_t(x: np.ndarray) -> np.ndarray:
     return np.sqrt(n[1:]) * mean[:, 1:] / sd
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("theta", [0.0, 1.0])
 def test_coverage_under_optional_stopping(theta):
     # Ville: the chance that the sequence ever misses the true SNR over R = 2..100 is <= 5%, so

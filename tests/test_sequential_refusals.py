@@ -164,6 +164,7 @@ def test_a_failed_report_advises_a_rerun_only_where_one_can_succeed(tmp_path, mo
         assert "run the same command again" not in message
 
 
+@pytest.mark.slow
 def test_run_reads_a_dry_run_as_snakemake_does(tmp_path):
     """`run DIR -np` on a fixed study was not taken for a dry run: after snakemake's plan it
     wrote the report and ended in "summaries/...json: missing"."""

@@ -421,6 +421,7 @@ def _one_sentence_apart(n=2000, seed=0):
     return np.c_[five, five, correct_a], np.c_[five, five, correct_b]
 
 
+@pytest.mark.slow
 def test_paired_bootstrap_resamples_pairs_together():
     n = 2000
     a, b = _one_sentence_apart(n)

@@ -18,6 +18,7 @@ def _summary(sentences, **extra):
     return {**make_summary(**extra), "sentences": sentences}
 
 
+@pytest.mark.slow
 def test_points_carry_the_mean_interval_in_points_and_the_verdict():
     found = points([_summary(1200), _summary(300)], "Avg")
     assert [p["sentences"] for p in found] == [300, 1200]  # by size
@@ -29,6 +30,7 @@ def test_points_carry_the_mean_interval_in_points_and_the_verdict():
     assert points([_summary(300)], "RS") == []  # a study without the estimator adds no point
 
 
+@pytest.mark.slow
 def test_the_figure_is_written_and_reproducible(tmp_path):
     tasks = {"task": [_summary(300), _summary(300), _summary(1200)]}
     first = [p.read_bytes() for p in size_curve(tasks, tmp_path / "a")]
@@ -36,6 +38,7 @@ def test_the_figure_is_written_and_reproducible(tmp_path):
     assert first == second and first[0][:4] == b"\x89PNG" and first[1][:4] == b"%PDF"
 
 
+@pytest.mark.slow
 def test_the_committed_studies_draw(tmp_path):
     result = subprocess.run([sys.executable, str(ROOT / "studies" / "size_curve.py"),
                              str(tmp_path / "curve")], capture_output=True, text=True)

@@ -362,6 +362,7 @@ def assert_compiles_and_fits(tmp_path, name, body):
     assert not overfull, f"{name}: {overfull}"
 
 
+@pytest.mark.slow
 def test_latex_tables_compile_standalone(tmp_path):
     require_pdflatex()
     summaries = {LABEL: make_summary(), "second pair": make_summary(

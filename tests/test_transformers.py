@@ -94,6 +94,7 @@ def test_doctests():
     assert doctest.testmod(transformer).failed == 0
 
 
+@pytest.mark.slow
 def test_the_workflow_hashes_the_model_folder(tiny_bert):
     from reprocompare.models import TransformerTagger
 
@@ -102,6 +103,7 @@ def test_the_workflow_hashes_the_model_folder(tiny_bert):
     assert TransformerTagger.source_files({"model": "some-org/cached-model"}) == []
 
 
+@pytest.mark.slow
 def test_reprocompare_models_lists_transformers_with_its_ranges():
     result = reprocompare("models")
     assert result.returncode == 0, result.stderr

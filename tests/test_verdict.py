@@ -155,6 +155,7 @@ def test_a_snr_on_the_threshold_never_decides():
     assert repetitions_to_decide(0.0, 20, max_repetitions=20) is None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("time_uniform", [True, False])
 def test_vectorized_decisions_agree_with_the_interval_rule(time_uniform):
     rng = np.random.default_rng(3)
@@ -254,9 +255,9 @@ def test_replay_stops_at_the_first_decision_point():
     assert replay(equal, 1).looks[0] == 2  # a wave of 1 first looks at R = 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("estimator", ["ST", "RS", "Avg", "Vote", "Mixture"])
-# a wave of 1 looks 199 times, and each look is checked again (minutes): the slow lane
-@pytest.mark.parametrize("wave", [pytest.param(1, marks=pytest.mark.slow), 5, 10])
+@pytest.mark.parametrize("wave", [1, 5, 10])
 def test_replay_of_the_chunking_study(estimator, wave):
     record = json.loads(CHUNKING.read_text())
     values = np.asarray(record["values"][estimator])

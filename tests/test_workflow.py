@@ -166,6 +166,7 @@ def test_new_repetitions_leave_existing_results_alone(reference, tmp_path):
         assert (workdir / "results" / path.relative_to(old)).read_bytes() == path.read_bytes()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("change,key", [
     ({"repetitions": 0}, "repetitions"),
     ({"bogus": 1}, "bogus"),
