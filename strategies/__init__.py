@@ -2,7 +2,8 @@
 
 Xue et al. compare three ways to split a corpus (section 3.3, Table 4): the standard split
 (:mod:`.holdout`, ST), random splits (:mod:`.repeated_holdout`, RS) and the blocked m x 2
-cross-validation (:mod:`.bcv`, BCV). Each module defines one :class:`~.strategy.Strategy`,
+cross-validation (:mod:`.bcv`, BCV); their future work, the block-regularized BCV, is
+:mod:`.regularized_bcv`. Each module defines one :class:`~.strategy.Strategy`,
 ``STRATEGY``: its names (the config's ``repeated_holdout``, the ``repeated-holdout`` of split
 documents, run directories and seed paths), its frozen seed code, how it draws its folds, what
 its repetition records and how that record is checked, which of Table 4's estimators and which
