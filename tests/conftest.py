@@ -20,10 +20,19 @@ from typing import Callable
 
 import pytest
 import yaml
+from hypothesis.configuration import set_hypothesis_home_dir
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "data" / "conll2000"
 TEST_DATA = ROOT / "tests" / "data"
+
+
+# Hypothesis keeps its example database, and a cache of the constants of our modules that its
+# pytest plugin reads while the tests are collected, under its home directory (.hypothesis/ of
+# the working directory by default): this user's cache instead, so that collecting the tests
+# writes nothing into the checkout
+set_hypothesis_home_dir(Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+                        / "reprocompare-hypothesis")
 
 
 #: the research-only CoNLL-2002 beside the project (CI and our machines): the tests read it there
