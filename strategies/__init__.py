@@ -26,10 +26,10 @@ from typing import Mapping
 from reprocompare.base import paths, run_records
 from reprocompare.strategies.strategy import Checker, Strategy, UnfitEstimates, chose_vote_key
 
-__all__ = ["CHOSE_VOTE", "ESTIMATES", "ESTIMATORS", "MIXED", "NAMES", "SINGLE", "RECOMMENDED", "STRATEGIES", "TABULATED_RECORDS",
-           "TESTS", "Checker", "Strategy", "UnfitEstimates", "labels", "of_estimator", "of_test",
-           "repetition_tests", "splitter_arguments", "strategy",
-           "kind_of_test"]
+__all__ = ["CHOSE_VOTE", "ESTIMATES", "ESTIMATORS", "MIXED", "NAMES", "SINGLE", "RECOMMENDED",
+           "STRATEGIES", "TABULATED_RECORDS", "TESTS", "Checker", "Strategy", "UnfitEstimates",
+           "kind_of_test", "labels", "of_estimator", "of_test", "repetition_tests",
+           "splitter_arguments", "strategy"]
 
 
 def _found() -> tuple[Strategy, ...]:
