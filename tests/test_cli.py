@@ -54,6 +54,7 @@ def test_split_is_byte_identical_and_complete(tmp_path, strategy, extra, n_folds
     assert other != (tmp_path / "a.json").read_text()
 
 
+@pytest.mark.slow
 def test_split_bcv_blocks_follow_table1():
     document = json.loads(run("split", DATA / "test.txt.gz", "--strategy", "bcv").stdout)
     b1, b2, b3, b4 = (set(b) for b in document["blocks"])

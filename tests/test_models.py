@@ -170,6 +170,7 @@ def test_bilstm_is_deterministic_for_a_seed(train, test):
     assert not all(torch.equal(state_a[k], c.module_.state_dict()[k]) for k in state_a)
 
 
+@pytest.mark.slow
 def test_bilstm_fit_leaves_global_torch_state_alone(train):
     torch.manual_seed(123)
     expected = torch.rand(3)

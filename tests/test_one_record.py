@@ -21,6 +21,7 @@ from test_cli import run
 TINY = TEST_DATA / "tiny.conll"
 
 
+@pytest.mark.slow
 def test_split_with_a_corpus_name_uses_the_workflows_seed(tmp_path):
     result = run("split", TINY, "--strategy", "bcv", "--seed", "0", "--corpus-name", "tiny",
                  "--out", tmp_path / "named.json")

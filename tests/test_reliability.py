@@ -107,6 +107,7 @@ def expected_location(path: Path, name: str) -> str:
     return f"{path}:{line}: " if line else f"{path}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(BAD_CORPORA))
 def test_bad_corpus_from_the_command_line(tmp_path, name):
     path = make_corpus(tmp_path, name)

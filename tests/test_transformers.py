@@ -114,6 +114,7 @@ def test_reprocompare_models_lists_transformers_with_its_ranges():
         assert f"  {name} " in text, name
 
 
+@pytest.mark.slow
 def test_a_word_of_several_subwords_gets_one_position_and_long_sentences_are_windowed(
         tiny_bert, corpus):
     from transformers import AutoTokenizer
@@ -154,6 +155,7 @@ def test_fit_predict_one_tag_per_word_seeded_and_pickled(tiny_bert, corpus):
     assert restored.predict(test) == predicted
 
 
+@pytest.mark.slow
 def test_bad_input_ends_in_one_line_naming_the_key(tiny_bert, tmp_path, corpus, monkeypatch):
     from reprocompare.models import transformer_torch
 

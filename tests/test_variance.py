@@ -158,6 +158,7 @@ def test_the_latex_table_compiles_in_a_column(tmp_path):
     assert_compiles_and_fits(tmp_path, "variance", v.variance_latex(rows))
 
 
+@pytest.mark.slow
 def test_the_figure_is_written(tmp_path):
     rows = v.variance_rows({"p on tiny": _summary()})
     paths = v.variance_figure(rows, tmp_path / "variance")
