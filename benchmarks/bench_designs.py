@@ -2,7 +2,6 @@
 workflow runs it.
 
     nice -n 19 .venv/bin/python benchmarks/bench_designs.py [--studies N] [--write]
-        [--target-studies N --target-seeds K]
 
 Seeded. The baseline a statistician would use is one look at the most repetitions the user can
 afford (the maximum R), with the exact noncentral t interval of the SNR at 95%
@@ -18,17 +17,8 @@ studies, at the maxima our users run:
 Each cell: the share of studies decided, and the mean R at the stop (the fixed design always
 runs the maximum); "wrong" is the largest share of wrong verdicts over the SNRs (at the
 threshold, SNR 0.84, for every design). The anytime design runs its slow exact path
-(``--anytime-studies``).
-
-Below it, the cells where the default design is close to what it must do (SNR 2 and 3 at a
-maximum of 10, SNR 1 and 4 at a maximum of 200, wrong verdicts at the threshold), pooled over
-``--target-seeds`` seeds from 47 of ``--target-studies`` studies each, with one Monte Carlo
-standard error and, for the decided shares, the paired difference from the fixed look on the
-same studies (its standard error is smaller: the two designs decide mostly the same studies).
-
-Prints the Markdown (``--write``: into docs/sequential.md between the ``designs`` markers, into
-benchmarks/RESULTS.md, and README's sentence between ``designs-readme``); progress goes to
-stderr.
+(``--anytime-studies``). Prints the Markdown table (``--write``: into docs/sequential.md between
+the ``designs`` markers and into benchmarks/RESULTS.md); progress goes to stderr.
 """
 
 from __future__ import annotations
@@ -37,7 +27,6 @@ import argparse
 import math
 import os
 import platform
-import re
 import sys
 import time
 from pathlib import Path
@@ -100,59 +89,6 @@ def laws_table(studies: int) -> str:
             "|---|---|---|---|---|---|---|---|\n" + "\n".join(rows))
 
 
-#: the default design's close cells: (maximum, SNR, what is measured, what it must be)
-TARGETS = ((10, 2.0, "decided", ">= 55%"), (10, 3.0, "decided", ">= 93%"),
-           (10, 0.84, "wrong", "<= 2.5%"), (20, 0.84, "wrong", "<= 2.5%"),
-           (200, 1.0, "decided", ">= 40%"), (200, 4.0, "mean R", "<= 9"),
-           (200, 0.84, "wrong", "<= 2.5%"))
-
-
-def pooled(design: str, maximum: int, snr: float, studies: int, seeds) -> dict:
-    """Per study, over ``seeds``: decided, R at the stop and wrong (numpy arrays)."""
-    decided, stops, wrong = [], [], []
-    for seed in seeds:
-        plan = planning.simulate(planning.normal_source(snr), ["Avg"], studies=studies,
-                                 seed=seed, wave=5, max_repetitions=maximum, design=design,
-                                 truth={"Avg": planning.truth_of_snr(snr)})
-        decided.append([s.decided for s in plan.studies])
-        stops.append(plan.repetitions)
-        wrong.append(plan.wrong())
-    return {"decided": np.concatenate(decided).astype(float),
-            "mean R": np.concatenate(stops).astype(float),
-            "wrong": np.concatenate(wrong).astype(float)}
-
-
-def _se(x: np.ndarray) -> float:
-    return float(np.std(x, ddof=1) / math.sqrt(len(x))) if len(x) > 1 else 0.0
-
-
-def _said(quantity: str, x: np.ndarray) -> str:
-    if quantity == "mean R":
-        return f"{x.mean():.2f} ± {_se(x):.2f}"
-    return f"{100 * x.mean():.1f} ± {100 * _se(x):.1f}%"
-
-
-def targets_table(studies: int, seeds: int) -> str:
-    """The close cells of the default design beside the fixed look, pooled over seeds."""
-    chosen = tuple(range(SEED, SEED + seeds))
-    rows = []
-    for maximum, snr, quantity, target in TARGETS:
-        planned = pooled("planned", maximum, snr, studies, chosen)
-        fixed = pooled("fixed", maximum, snr, studies, chosen)
-        paired = (_said("decided", planned["decided"] - fixed["decided"]).replace("%", " points")
-                  if quantity == "decided" else "-")
-        rows.append(f"| {maximum} | {snr:g} | {quantity} {target} | "
-                    f"{_said(quantity, planned[quantity])} | {_said(quantity, fixed[quantity])} "
-                    f"| {paired} |")
-        print(rows[-1], file=sys.stderr, flush=True)
-    return (f"The close cells, pooled over seeds {chosen[0]}-{chosen[-1]} ({seeds} x "
-            f"{studies:,} = {seeds * studies:,} studies a cell; ± one Monte Carlo standard "
-            "error; the last column is the planned design's decided share less the fixed "
-            "look's, on the same studies):\n\n"
-            "| maximum | SNR | must be | planned | fixed | planned - fixed |\n"
-            "|---|---|---|---|---|---|\n" + "\n".join(rows))
-
-
 def table(studies: int, anytime_studies: int) -> tuple[str, float]:
     started = time.time()
     rows = []
@@ -176,10 +112,6 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--studies", type=int, default=2000)
     parser.add_argument("--anytime-studies", type=int, default=300)
-    parser.add_argument("--target-studies", type=int, default=4000,
-                        help="studies per seed in the close cells (4000)")
-    parser.add_argument("--target-seeds", type=int, default=4,
-                        help="seeds pooled in the close cells, from 47 (4; 0: none)")
     parser.add_argument("--write", action="store_true")
     parser.add_argument("--laws", action="store_true",
                         help="instead: the default design off the normal model (designs-laws)")
@@ -198,20 +130,14 @@ def main(argv=None) -> int:
             _write(text, "designs-laws", (ROOT / "docs" / "statistics.md",))
         return 0
     made, seconds = table(args.studies, args.anytime_studies)
-    started = time.time()
-    close = targets_table(args.target_studies, args.target_seeds) if args.target_seeds else ""
-    seconds += time.time() - started
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     text = (f"Measured {time.strftime('%Y-%m-%d')} with `nice -n 19 .venv/bin/python "
             f"benchmarks/bench_designs.py --studies {args.studies} --anytime-studies "
-            f"{args.anytime_studies} --target-studies {args.target_studies} --target-seeds "
-            f"{args.target_seeds}` on {platform.machine()} ({os.cpu_count()} cores, load "
+            f"{args.anytime_studies}` on {platform.machine()} ({os.cpu_count()} cores, load "
             f"{load}), Python {platform.python_version()}, numpy {np.__version__}, scipy "
             f"{scipy.__version__}, in {seconds:.0f} s: normal estimates, waves of 5, threshold "
             "0.8, 95%, one deciding estimator, futility off, seed "
-            f"{SEED}. Each cell: decided % / mean R at the stop (a decided share's Monte Carlo "
-            f"standard error is at most {50 / math.sqrt(args.studies):.1f} points).\n\n{made}"
-            + (f"\n\n{close}" if close else ""))
+            f"{SEED}. Each cell: decided % / mean R at the stop.\n\n{made}")
     print(text)
     if args.write:
         _write(text, "designs", (ROOT / "docs" / "sequential.md", ROOT / "benchmarks" / "RESULTS.md"))
@@ -233,21 +159,10 @@ def cells(block: str) -> dict:
     return out
 
 
-def close_cells(block: str) -> dict:
-    """(maximum, SNR, quantity) -> (planned, fixed, paired) from the close cells' table."""
-    out = {}
-    for line in block.splitlines():
-        parts = [p.strip() for p in line.strip().strip("|").split("|")]
-        if len(parts) != 6 or not parts[0].isdigit():
-            continue
-        out[int(parts[0]), float(parts[1]), parts[2].split(" ")[0]] = tuple(parts[3:])
-    return out
-
-
 def sentence(block: str) -> str:
-    """README's sentence on the designs, made from the tables (docs/sequential.md)."""
+    """README's sentence on the designs, made from the table (docs/sequential.md)."""
     c = cells(block)
-    said = (f"With the default design (`stopping.design: planned`) a study of at most 10 "
+    return (f"With the default design (`stopping.design: planned`) a study of at most 10 "
             f"repetitions decides a difference of SNR 2 in {c[10, 'planned', 2.0][0]} of "
             f"simulated studies, against {c[10, 'fixed', 2.0][0]} for one look at R = 10 and "
             f"{c[10, 'anytime', 2.0][0]} with confidence sequences, and stops SNR 4 at a mean R "
@@ -256,14 +171,6 @@ def sentence(block: str) -> str:
             f"confidence sequences, which let a study grow past its plan: "
             f"{c[200, 'anytime', 1.0][0]}) and stops SNR 4 at a mean R of "
             f"{c[200, 'planned', 4.0][1]}.")
-    close = close_cells(block)
-    if (200, 1.0, "decided") in close:
-        planned, fixed, _ = close[200, 1.0, "decided"]
-        mean_r = close[200, 4.0, "mean"][0]
-        studies = re.search(r"= ([\d,]+) studies a cell", block).group(1)
-        said += (f" Over {studies} studies a cell, SNR 1 at a maximum of 200 is decided in "
-                 f"{planned} (one look: {fixed}) and SNR 4 stopped at a mean R of {mean_r}.")
-    return said
 
 
 def _write(text: str, marker: str, paths) -> None:
