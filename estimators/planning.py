@@ -632,7 +632,7 @@ def simulate(source: Source, estimators: Sequence[str], *, studies: int, seed: i
     ...                 truth={"Avg": truth_of_snr(4.0)})
     >>> s = plan.summary()
     >>> s["median_repetitions"], s["decided_share"], s["wrong_share"]
-    (10, 0.9, 0.0)
+    (10, 1.0, 0.0)
     """
     if int(studies) != studies or not 1 <= studies <= MAX_STUDIES:
         raise ValueError(f"studies must be a whole number in 1..{MAX_STUDIES}, got {studies!r}")

@@ -283,6 +283,11 @@ CASES = {
     "strategies.bcv.m": [("3", change("strategies.bcv.m", 3), resplit(4))],
     "strategies.bcv.voting": [("token", change("strategies.bcv.voting", "token"),
                                comparisons(4, 2))],
+    # the regularized BCV is not run unless listed: a value of it lists it, and it runs
+    "strategies.regularized_bcv.m": [("3", change("strategies.regularized_bcv.m", 3),
+                                      resplit(4))],
+    "strategies.regularized_bcv.voting": [("token", change("strategies.regularized_bcv.voting",
+                                                           "token"), resplit(4))],
     "repetitions": [("3", change("repetitions", 3), plan(compare=6, summarize=2,
                                                          **REPORTS))],
     "seed": [("4", change("seed", 4), resplit(12))],
