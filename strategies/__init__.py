@@ -104,6 +104,19 @@ def strategy(spelling: str | Strategy) -> Strategy:
                        f"{', '.join(NAMES)}") from None
 
 
+#: each estimator's and each test's strategy (names are unique across strategies: _found)
+_BY_ESTIMATOR = {e: s for s in STRATEGIES for e in s.estimators}
+_BY_TEST = {t: s for s in STRATEGIES for t in s.tests}
+
+
+def _owner(owners: dict, name: str, what: str) -> Strategy:
+    try:
+        return owners[name]
+    except (KeyError, TypeError):
+        raise KeyError(f"unknown {what} {name!r}; expected one of "
+                       f"{', '.join(owners)}") from None
+
+
 def of_estimator(estimator: str) -> Strategy:
     """The strategy an estimator of Table 4 is computed from (``"Vote"`` -> BCV).
 
@@ -116,10 +129,7 @@ def of_estimator(estimator: str) -> Strategy:
     -------
     Strategy
     """
-    for s in STRATEGIES:
-        if estimator in s.estimators:
-            return s
-    raise KeyError(f"unknown estimator {estimator!r}; expected one of {', '.join(ESTIMATORS)}")
+    return _owner(_BY_ESTIMATOR, estimator, "estimator")
 
 
 def of_test(test: str) -> Strategy:
@@ -134,10 +144,7 @@ def of_test(test: str) -> Strategy:
     -------
     Strategy
     """
-    for s in STRATEGIES:
-        if test in s.tests:
-            return s
-    raise KeyError(f"unknown test {test!r}; expected one of {', '.join(TESTS)}")
+    return _owner(_BY_TEST, test, "test")
 
 
 def kind_of_test(test: str) -> str:
