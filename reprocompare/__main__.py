@@ -1,5 +1,9 @@
 import sys
 
-from reprocompare.commands.cli import main
+try:  # Ctrl-C while the packages above the command line's own guard load: one line, as later
+    from reprocompare.commands.cli import main
+except KeyboardInterrupt:
+    sys.stderr.write("reprocompare: interrupted\n")
+    sys.exit(130)
 
 sys.exit(main())
