@@ -23,7 +23,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from reprocompare.estimators.designs import looked  # noqa: E402
+from reprocompare.estimators.designs import design_named  # noqa: E402
 from reprocompare.estimators.verdict import verdict  # noqa: E402
 
 WAVE = 5
@@ -43,7 +43,7 @@ def main(argv=None) -> int:
     started = time.time()
     print("| design | law | studies | decided | taken back |\n|---|---|---|---|---|")
     for design in ("planned", "anytime"):
-        time_uniform, planned, wave = looked(design, WAVE, args.maximum)
+        time_uniform, planned, wave = design_named(design).looked(WAVE, args.maximum)
         for law in ("normal", "left-skewed"):
             decided = taken_back = 0
             for i in range(args.studies):

@@ -157,37 +157,3 @@ def of_stopping(stopping: Mapping | None) -> Design:
     # a summary from before stopping.design read confidence sequences, whatever the default
     return design_named(stopping.get("design") or "anytime")
 
-
-def looked(design: str, wave: int, max_repetitions: int) -> tuple[bool, bool, int]:
-    """How a sequential study of ``design`` reads its verdicts: (time_uniform, planned, the
-    wave of its plan), the arguments of :func:`reprocompare.estimators.verdict.verdict`.
-
-    ``planned``: repeated confidence intervals at the looks every ``wave`` up to the maximum;
-    ``fixed``: the planned design of one look, at the maximum (it claims nothing before it);
-    ``anytime``: confidence sequences intersected over the looks every ``wave``.
-
-    Parameters
-    ----------
-    design : {"planned", "fixed", "anytime"}
-        The study's ``stopping.design``.
-    wave : int
-        Repetitions added per look.
-    max_repetitions : int
-        The study's maximum R.
-
-    Returns
-    -------
-    (bool, bool, int)
-        ``time_uniform``, ``planned`` and the wave of the looks the verdicts read.
-
-    Raises
-    ------
-    ValueError
-        For an unknown design.
-
-    Examples
-    --------
-    >>> looked("fixed", 5, 20), looked("planned", 5, 20), looked("anytime", 5, 20)
-    ((False, True, 20), (False, True, 5), (True, False, 5))
-    """
-    return design_named(design).looked(wave, max_repetitions)
