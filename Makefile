@@ -90,10 +90,12 @@ test: $(STAMP)
 
 # The documentation site (mkdocs.yml, docs/) into site/, warnings as errors (a broken link, a
 # page missing from the navigation). docs/cli.md, config.md and model-types.md are generated from
-# the command line's --help, the config schema and the model catalogue first; tests/test_docs.py
-# builds it too (make test). It needs only docs/requirements.txt (mkdocs, the theme, what
-# generate.py's commands import) in an environment of its own, at the lock's versions, and the
-# project --no-deps: seconds, not the whole pinned environment's torch and transformers.
+# the command line's --help, the config schema and the model catalogue first, and the numbers
+# README and docs/results.md quote from the committed studies by studies/prose.py;
+# tests/test_docs.py builds it too (make test). It needs only docs/requirements.txt (mkdocs, the
+# theme, what generate.py's and prose.py's commands import) in an environment of its own, at the
+# lock's versions, and the project --no-deps: seconds, not the whole pinned environment's torch
+# and transformers.
 DOCS_VENV  := .venv-docs
 DOCS_STAMP := $(DOCS_VENV)/.installed
 
@@ -105,6 +107,7 @@ $(DOCS_STAMP): docs/requirements.txt requirements.lock pyproject.toml
 
 docs: $(DOCS_STAMP)
 	$(DOCS_VENV)/bin/python docs/generate.py
+	$(DOCS_VENV)/bin/python studies/prose.py
 	$(DOCS_VENV)/bin/mkdocs build --strict --site-dir site
 
 # The linters the workflow is held to (tests/test_workflow.py runs them too): Snakemake's own

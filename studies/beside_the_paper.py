@@ -10,19 +10,18 @@ study of a task (studies/TASK-full) where it has been run, else its 300-sentence
 (studies/TASK). Then each task at every sample size it was run at (studies/TASK: 300 sentences,
 studies/TASK-nN: N, studies/TASK-full: the whole corpus).
 
-    .venv/bin/python studies/beside_the_paper.py --write
+The blocks of docs/results.md this script makes (:data:`BLOCKS`: ``results``, the tables
+above; ``sizes``, the sentences on Avg's mean and verdicts at every sample size;
+``two-comparisons``, the sentences on studies/two-comparisons) are written between their markers,
+with the page's other generated sentences, by
 
-rewrites every block of docs/results.md this script owns, between its markers: ``results`` (the
-tables above), ``sizes`` (the sentences on Avg's mean and verdicts at every sample size) and
-``two-comparisons`` (the sentences on studies/two-comparisons), so that no sentence of that page
-quotes a number of a committed study by hand (issue 38, item 6).
+    .venv/bin/python studies/prose.py
 """
 
 from __future__ import annotations
 
 import json
 import math
-import sys
 import textwrap
 from pathlib import Path
 
@@ -405,51 +404,13 @@ def results() -> str:
         sd_ratios()])
 
 
-#: docs/results.md's blocks this script owns: marker name -> what goes between the markers
+#: docs/results.md's blocks this script makes: marker name -> what goes between the markers
+#: (studies/prose.py writes them)
 BLOCKS = {"results": results, "sizes": sizes, "two-comparisons": two_comparisons}
-PAGE = HERE.parent / "docs" / "results.md"
-
-
-def block(text: str, name: str) -> str:
-    """What lies between ``<!-- NAME:begin -->`` and ``<!-- NAME:end -->`` in ``text``.
-
-    Parameters
-    ----------
-    text : str
-        A page.
-    name : str
-        The marker's name.
-
-    Returns
-    -------
-    str
-        The block, without the marker lines.
-    """
-    inner = text.split(f"<!-- {name}:begin -->\n", 1)[1].split(f"<!-- {name}:end -->", 1)[0]
-    return inner.removesuffix("\n")
-
-
-def write(page: Path = PAGE) -> None:
-    """Rewrite every block of ``page`` that :data:`BLOCKS` names from the committed summaries.
-
-    Parameters
-    ----------
-    page : pathlib.Path
-        The page (docs/results.md).
-    """
-    text = page.read_text()
-    for name, make in BLOCKS.items():
-        begin, end = f"<!-- {name}:begin -->\n", f"<!-- {name}:end -->"
-        head, rest = text.split(begin, 1)
-        text = head + begin + make().strip() + "\n" + end + rest.split(end, 1)[1]
-    page.write_text(text)
 
 
 def main() -> None:
-    if sys.argv[1:] == ["--write"]:
-        write()
-    else:
-        print(results())
+    print(results())
 
 
 if __name__ == "__main__":

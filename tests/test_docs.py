@@ -231,9 +231,10 @@ def test_the_docs_build_in_an_environment_of_their_own(tmp_path, wheel):
     work = tmp_path / "work"  # not the repository: its reprocompare/ would shadow the wheel's
     work.mkdir()
     env = {**bare_env(python), "NO_MKDOCS_2_WARNING": "1"}
-    result = subprocess.run([str(python), str(DOCS / "generate.py"), "--check"], cwd=work,
-                            env=env, capture_output=True, text=True)
-    assert result.returncode == 0, result.stdout + result.stderr
+    for generator in (DOCS / "generate.py", ROOT / "studies" / "prose.py"):
+        result = subprocess.run([str(python), str(generator), "--check"], cwd=work, env=env,
+                                capture_output=True, text=True)
+        assert result.returncode == 0, result.stdout + result.stderr
     result = subprocess.run([str(venv_dir / "bin" / "mkdocs"), "build", "--strict",
                              "--config-file", str(ROOT / "mkdocs.yml"), "--site-dir",
                              str(tmp_path / "site")], cwd=work, env=env, capture_output=True,

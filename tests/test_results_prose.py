@@ -1,14 +1,16 @@
-"""The numbers README "Results" and docs/results.md quote from the committed studies (issue 38,
-item 6).
+"""The numbers README "Results" and docs/results.md quote from the committed studies.
 
-The tables of docs/results.md are generated (studies/beside_the_paper.py, sample_overlap.py) and
-tested where they are; so are the sentences between its ``sizes`` and ``two-comparisons``
-markers. Every other sentence of those pages (and the note of docs/sequential.md) that quotes a
-number of a committed study is checked here: each test reads the number from the committed files
-(studies/*/results/summaries/, benchmarks/RESULTS.md) with the project's own readers, formats it
-as the page does and asserts the sentence holds it. A rerun that moves a number fails the test
-that quotes it: rewrite the sentence to what the data then say (and, where the words no longer
-fit, the test's sentence with it). Paper values and hand arithmetic are not checked.
+Every sentence of those pages that quotes a number of a committed study is a generated block:
+studies/prose.py writes it between ``<!-- NAME:begin -->`` / ``<!-- NAME:end -->`` markers from
+the committed summaries (studies/*/results/summaries/) and benchmarks/RESULTS.md's generated
+blocks, as studies/beside_the_paper.py writes the tables. The tests here check that each
+committed block is what the generator writes now, and that the generator follows the data: a
+changed number in a copied summary changes the block, a changed outcome changes its words, and an
+outcome the words cannot follow stops it. Regenerate after a rerun: .venv/bin/python
+studies/prose.py.
+
+The sentences of docs/index.md and docs/sequential.md checked further down are still quoted
+here, against the data and the generated tables they come from.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
+import shutil
 import sys
 from pathlib import Path
 
@@ -26,8 +29,6 @@ from reprocompare.base.records import read_json
 
 ROOT = Path(__file__).resolve().parents[1]
 STUDIES = ROOT / "studies"
-BCV = ("Avg", "Vote", "Mixture")
-WORDS = ("none", "one", "two", "three")
 
 
 def _module(path: Path):
@@ -38,8 +39,8 @@ def _module(path: Path):
 
 
 @pytest.fixture(scope="module")
-def beside():
-    return _module(STUDIES / "beside_the_paper.py")
+def prose():
+    return _module(STUDIES / "prose.py")
 
 
 def page(relative: str) -> str:
@@ -55,34 +56,6 @@ def records(study: str) -> list[dict]:
             if not path.name.endswith(".claims.json")]
 
 
-def summary(study: str) -> dict:
-    """The summary of a study with one corpus and one comparison."""
-    (record,) = records(study)
-    return record["summary"]
-
-
-def by_size(study: str) -> dict[int, list[dict]]:
-    """A size study's summaries by sample size."""
-    found: dict[int, list[dict]] = {}
-    for record in records(study):
-        found.setdefault(record["summary"]["sentences"], []).append(record["summary"])
-    return found
-
-
-def points(summary_: dict, estimator: str, key: str = "mean") -> float:
-    """An estimator's mean (or SD, interval end) of A - B in F1 points."""
-    return 100 * summary_["estimators"][estimator][key]
-
-
-def decision(summary_: dict, estimator: str) -> str:
-    return summary_["verdicts"][estimator]["decision"]
-
-
-def repetitions(summary_: dict) -> int:
-    (r,) = {e["repetitions"] for e in summary_["estimators"].values()}
-    return r
-
-
 def table_rows(markdown: str) -> list[list[str]]:
     """The body rows of a Markdown table, as cells."""
     return [[cell.strip() for cell in line.strip().strip("|").split("|")]
@@ -93,323 +66,76 @@ def quoted(text: str, sentence: str) -> None:
     assert sentence in text, f"the page does not quote what the committed files say:\n{sentence}"
 
 
-# README, "Results"
+# README "Results" and docs/results.md: generated blocks
 
-def test_readme_quotes_the_whole_ner_study():
-    ner = summary("ner-full")
-    means = {e: points(ner, e) for e in ner["estimators"]}
-    assert min(means, key=means.get) == "Avg" and max(means, key=means.get) == "ST"
-    assert {decision(ner, e) for e in ner["estimators"]} == {"A>B"}
-    assert "IOBES" in ner["models"]["A"] and "IOB2" in ner["models"]["B"]
-    quoted(page("README.md"),
-           f'on the whole CoNLL-2002 NER corpus every estimator says "A > B reproduces" after '
-           f"R = {repetitions(ner)}, the CRF trained on IOBES tags ahead of IOB2 by "
-           f"{means['Avg']:.2f} (Avg) to {means['ST']:.2f} (ST) F1 points")
-
-
-def test_readme_quotes_the_samples():
-    sizes = {n: s for study in ("size-chunking", "size-ner") for n, s in by_size(study).items()}
-    readme = page("README.md")
-    quoted(readme, f"on samples of {min(sizes):,} to {max(sizes):,} sentences and on the whole "
-                   "training set")
-    ner = by_size("size-ner")
-    small, large = min(ner), max(ner)
-    means = sorted(points(s, "Avg") for s in ner[small])
-    assert means[0] < 0 < means[-1]  # "disagree in sign"
-    assert {decision(s, "Avg") for s in ner[small]} == {"undecided"}  # "none decided"
-    assert [decision(s, "Avg") for s in ner[large]] == ["A>B"] * 3
-    # "disjoint": one seed's parts 0, 1, 2 (reprocompare.corpora.subsample), as recorded
-    drawn = [json.loads(path.read_text()) for path in
-             (ROOT / "studies" / "size-ner" / "results" / "corpora").glob("*/corpus.json")]
-    drawn = [(d["subsample_seed"], d.get("subsample_part", 0)) for d in drawn
-             if d["subsample"] == small]
-    assert len({seed for seed, _ in drawn}) == 1 and len({part for _, part in drawn}) == 3
-    quoted(readme, f"{WORDS[len(ner[small])]} disjoint {small:,}-sentence samples disagree in "
-                   f"sign (Avg "
-                   f"{means[0]:+.2f} to {means[-1]:+.2f} points, none decided), and all three "
-                   f'{large:,}-sentence samples decide "A > B reproduces"')
+def test_every_block_is_what_the_committed_studies_give(prose, tmp_path):
+    """Each block of both pages is what studies/prose.py writes now, and ``--check`` names a
+    block edited by hand."""
+    assert prose.stale() == [], "regenerate: .venv/bin/python studies/prose.py"
+    for name in ("README.md", "docs/results.md"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / name, tmp_path / name)
+    readme = tmp_path / "README.md"
+    text = readme.read_text(encoding="utf-8")
+    inside = prose.block(text, "chunking-readme")
+    readme.write_text(text.replace(inside, inside.replace("after R = ", "after R = 1")),
+                      encoding="utf-8")
+    assert prose.stale(tmp_path) == ["README.md: chunking-readme"]
 
 
-def test_readme_quotes_the_whole_chunking_study():
-    chunking = summary("chunking-full")
-    assert "IOBES" in chunking["models"]["B"] and points(chunking, "Avg") < 0
-    assert {e for e in chunking["estimators"] if decision(chunking, e) == "B>A"} == set(BCV)
-    quoted(page("README.md"),
-           f"(IOBES ahead by {-points(chunking, 'Avg'):.2f} points, \"B > A reproduces\" for Avg, "
-           f"Vote and the mixture after R = {repetitions(chunking)})")
+def _copy(studies: tuple[str, ...], to: Path) -> None:
+    """The summaries and corpus records of ``studies``, copied under ``to``."""
+    for study in studies:
+        for path in [*(STUDIES / study / SUMMARIES).glob("*/*.json"),
+                     *(STUDIES / study / "results" / "corpora").glob("*/corpus.json")]:
+            target = to / path.relative_to(STUDIES)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(path, target)
 
 
-# docs/results.md: the studies
-
-def test_results_names_each_study_as_committed():
-    text = page("docs/results.md")
-    for small in ("chunking", "ner"):
-        s = summary(small)
-        assert s["sentences"] == 300 and all("max_iterations=30" in m for m in s["models"].values())
-    (r_small,) = {repetitions(summary(name)) for name in ("chunking", "ner")}
-    (k_small,) = {tuple(summary(name)["strategies"]["repeated-holdout"]["k"])
-                  for name in ("chunking", "ner")}
-    quoted(text, f"a seeded 300-sentence sample, 30 L-BFGS iterations, R = {r_small} repetitions "
-                 f"of ST, RS (k = {min(k_small)}..{max(k_small)}) and 3x2 BCV")
-    (r_600,) = {repetitions(summary(f"{name}-n600")) for name in ("chunking", "ner")}
-    assert {summary(f"{name}-n600")["sentences"] for name in ("chunking", "ner")} == {600}
-    quoted(text, f"a 600-sentence sample, 30 iterations, R = {r_600}.")
-    # the identical 300-sentence NER sample at 30 and at 200 iterations
-    thirty, two_hundred = summary("ner"), next(s for s in by_size("size-ner")[300]
-                                               if s["corpus"].endswith("_s0"))
-    assert thirty["corpus_sha256"] == two_hundred["corpus_sha256"]
-    quoted(text, f"on the identical 300-sentence NER sample, Avg's mean is "
-                 f"{points(thirty, 'Avg'):+.2f} points at 30 iterations and "
-                 f"{points(two_hundred, 'Avg'):+.2f} at 200")
-    sizes = {study: by_size(study) for study in ("size-chunking", "size-ner")}
-    (found,) = {tuple(sorted(s)) for s in sizes.values()}
-    assert all(len(samples) == 3 for s in sizes.values() for samples in s.values())
-    (most,) = {s["stopping"]["max_repetitions"] for study in sizes.values()
-               for samples in study.values() for s in samples}
-    quoted(text, f"three samples of {', '.join(f'{n:,}' for n in found[:-1])} and "
-                 f"{found[-1]:,} sentences, CRFs trained to convergence (200 iterations), BCV and "
-                 f"ST, sequential with at most R = {most}")
-    whole = [summary("chunking-full"), summary("ner-full")]
-    quoted(text, f"the whole training set ({whole[0]['sentences']:,} and "
-                 f"{whole[1]['sentences']:,} sentences)")
-    (k_whole,) = {tuple(s["strategies"]["repeated-holdout"]["k"]) for s in whole}
-    quoted(text, f"RS with k = {', '.join(map(str, k_whole))}, as sequential studies")
-    (stopping,) = {(s["stopping"]["wave"], s["stopping"]["max_repetitions"]) for s in whole}
-    (stopped,) = {s["stopping"]["repetitions"] for s in whole}
-    quoted(text, f"(waves of {stopping[0]}, at most {stopping[1]}). Both stopped at R = {stopped}.")
-    # "F1 moves by at most 0.03 points beyond [200 iterations]": benchmarks/RESULTS.md
-    convergence = (ROOT / "benchmarks" / "RESULTS.md").read_text().split(
-        "## CRF convergence", 1)[1].split("\n## ", 1)[0]
-    beyond = [abs(float(row[3].split()[0])) for row in table_rows(
-        "\n".join(line for line in convergence.splitlines() if line.startswith("|")))
-              if row[1] == "400"]
-    assert len(beyond) == 4
-    quoted(text, f"F1 moves by at most {max(beyond):.2f} points beyond")
-    (threshold,) = {verdict["threshold"] for name in ("chunking", "ner", "chunking-n600",
-                                                      "ner-n600", "chunking-full", "ner-full")
-                    for verdict in summary(name)["verdicts"].values()}
-    quoted(text, f"The verdicts read the 95% interval of P(x > 0) with threshold {threshold:g}")
-    assert {v["confidence"] for name in ("chunking", "ner", "chunking-n600", "ner-n600")
-            for v in summary(name)["verdicts"].values()} == {0.95}
-    (deciding,) = {tuple(s["stopping"]["estimators"]) for s in whole}
-    (each,) = {v["confidence"] for s in whole for v in s["verdicts"].values()}
-    assert deciding == ("Avg", "Mixture") and each == pytest.approx(1 - 0.05 / len(deciding))
-    assert {s["stopping"]["design"] for s in whole} == {"planned"}
-    quoted(text, f"the repeated confidence intervals of the planned design (`stopping.design: "
-                 f"planned`, the default) for the sequential whole-corpus studies (95% for Avg and "
-                 f"the mixture together, so {100 * each:g}% each)")
+def _edit(path: Path, change) -> None:
+    record = json.loads(path.read_text())
+    change(record["summary"])
+    path.write_text(json.dumps(record))
 
 
-# docs/results.md, "What agrees with the paper"
+def test_a_block_follows_the_data(prose, tmp_path, monkeypatch):
+    """A number changed in a copied summary or in RESULTS.md changes README's block; an outcome
+    changed changes its words; an outcome its words cannot say stops the generator."""
+    _copy(("ner-full", "size-ner", "size-chunking"), tmp_path)
+    monkeypatch.setattr(prose, "STUDIES", tmp_path)
+    committed = prose.block((ROOT / "README.md").read_text(encoding="utf-8"), "results-readme")
+    assert prose.readme_results().strip() == committed  # the copy is all it reads
 
-def test_results_quotes_the_whole_ner_verdict():
-    ner = summary("ner-full")
-    assert {decision(ner, e) for e in ner["estimators"]} == {"A>B"}
-    assert {e["reproducibility"] for e in ner["estimators"].values()} == {1.0}
-    assert "planned look" in ner["estimators"]["Avg"]["interval_kinds"]["mean"]
-    quoted(page("docs/results.md"),
-           f'Every estimator says "A > B reproduces" after R = {repetitions(ner)}: IOBES ahead by '
-           f"{points(ner, 'Avg'):.2f} (Avg; 95% repeated confidence interval "
-           f"{points(ner, 'Avg', 'mean_low'):.2f}-{points(ner, 'Avg', 'mean_high'):.2f}, since "
-           f"the study stopped by looking) to {points(ner, 'ST'):.2f} (ST) F1 points, "
-           "reproducibility 1.0 in every column")
+    (ner,) = (path for path in (tmp_path / "ner-full" / SUMMARIES).glob("*/*.json")
+              if not path.name.endswith(".claims.json"))
+    _edit(ner, lambda s: s["estimators"]["Avg"].update(mean=0.0050))
+    assert "by 0.50 (Avg) to" in " ".join(prose.readme_results().split())
 
+    small = min(prose.by_size("size-ner"))
+    (first, *_) = (path for path in sorted((tmp_path / "size-ner" / SUMMARIES).glob("*/*.json"))
+                   if not path.name.endswith(".claims.json")
+                   and read_json(path)["summary"]["sentences"] == small)
+    _edit(first, lambda s: s["verdicts"]["Avg"].update(decision="A>B"))
+    assert 'none decided' not in prose.readme_results()
+    assert 'one of three "A > B reproduces"' in " ".join(prose.readme_results().split())
 
-def test_results_quotes_the_sds_and_their_ratios(beside):
-    ner, chunking = summary("ner-full"), summary("chunking-full")
-    (k,) = {ner["table4_k"], chunking["table4_k"]}
+    results = tmp_path / "RESULTS.md"
+    text = prose.RESULTS.read_text(encoding="utf-8")
+    row = next(line for line in prose.block(text, "replay-orders").splitlines()
+               if line.startswith("| chunking |"))
+    cells = row.split(" | ")
+    cells[5] = str(int(cells[5]) + 7)
+    results.write_text(text.replace(row, " | ".join(cells)), encoding="utf-8")
+    monkeypatch.setattr(prose, "RESULTS", results)
+    assert f"median R of {cells[5]} for chunking" in " ".join(prose.readme_results().split())
 
-    def bcv(s, digits):
-        sds = sorted(points(s, e, "sd") for e in BCV)
-        return f"{sds[0]:.{digits}f}-{sds[-1]:.{digits}f}"
-
-    text = page("docs/results.md")
-    quoted(text, f"On whole NER the SD of A - B is {bcv(ner, 2)} F1 points for the 3x2 BCV "
-                 f"estimators against {points(ner, 'RS', 'sd'):.2f} (RS, k = {k}) and "
-                 f"{points(ner, 'ST', 'sd'):.2f} (ST); on whole chunking {bcv(chunking, 3)} "
-                 f"against {points(chunking, 'RS', 'sd'):.3f} and "
-                 f"{points(chunking, 'ST', 'sd'):.3f}")
-    rows = {(row[0], int(row[1])): row for row in table_rows(beside.sd_ratios())}
-    whole_ner, whole_chunking = rows[("ner", ner["sentences"])], rows[
-        ("chunking", chunking["sentences"])]
-
-    def split(cell):
-        ratio, interval = cell.split(" [")
-        return ratio, "[" + interval
-
-    # R = 10: the normal model is checked for ties only (Shapiro-Wilk from R = 15), so no
-    # interval is flagged approximate
-    assert "ST" not in whole_chunking[7] and "ST" not in whole_ner[7]
-    quoted(text, "ST's SD is {} times Avg's on whole NER {} and {} times on whole chunking {}, "
-                 "RS's {} and {};".format(*split(whole_ner[4]), *split(whole_chunking[4]),
-                              whole_ner[5], whole_chunking[5]))
-    lows = [float(split(cell)[1][1:].split(",")[0]) for row in rows.values() for cell in row[4:6]]
-    assert min(lows) > 1  # "every interval lies above 1 at every size"
-    factors = set()
-    for row in (whole_ner, whole_chunking):
-        for cell in row[4:6]:
-            ratio, interval = split(cell)
-            low, high = (float(x) for x in interval.strip("[]").split(", "))
-            factors |= {f"{float(ratio) / low:.1f}", f"{high / float(ratio):.1f}"}
-    (factor,) = factors
-    quoted(text, f"though at R = {repetitions(ner)} its size is known only to a factor of about "
-                 f"{factor} either way")
+    _edit(ner, lambda s: s["verdicts"]["ST"].update(decision="undecided"))
+    with pytest.raises(prose.ProseError):
+        prose.readme_results()
 
 
-def test_results_quotes_st_on_whole_chunking():
-    chunking = summary("chunking-full")
-    most = chunking["stopping"]["max_repetitions"]
-    assert decision(chunking, "ST") == "undecided"
-    assert f"more than the maximum of {most}" in chunking["verdicts"]["ST"]["text"]
-    assert {decision(chunking, e) for e in BCV} == {"B>A"}
-    snrs = sorted((chunking["estimators"][e]["snr"] for e in BCV), reverse=True)
-    quoted(page("docs/results.md"),
-           f"on the whole corpus after {repetitions(chunking)} repetitions ST is undecided with no "
-           f"verdict in sight by the maximum of {most} (SNR "
-           f"{chunking['estimators']['ST']['snr']:.2f}), where the BCV estimators' SNRs are "
-           f'{snrs[0]:.1f} to {snrs[-1]:.1f} and all three decide "B > A reproduces"')
-
-
-def test_results_quotes_random_splits_by_k(beside):
-    whole = {summary(f"{task}-full")["sentences"] for task in ("chunking", "ner")}
-    correlations = sorted(float(row[4]) for row in table_rows(beside.random_splits())
-                          if int(row[1]) not in whole)
-    text = page("docs/results.md")
-    quoted(text, f"Two hold-outs' differences are nearly uncorrelated on the samples (correlation "
-                 f"{correlations[0]:+.3f} to {correlations[-1]:+.3f}, \"Random splits by k\")")
-    chunking = summary("chunking")
-    by_k = {int(k): v["snr"] for k, v in chunking["random_splits_by_k"].items()}
-    low, high = min(by_k), max(by_k)
-    predicted = math.sqrt(high / low) * by_k[low]
-    avg = chunking["estimators"]["Avg"]["snr"]
-    assert abs(by_k[high]) < abs(avg)
-    quoted(text, f"on chunking ({abs(by_k[low]):.2f} at k = {low}, {abs(by_k[high]):.2f} at "
-                 f"k = {high} against {abs(predicted):.2f} predicted); even at k = {high} it stays "
-                 f"below Avg's magnitude ({abs(avg):.2f})")
-
-
-# docs/results.md, "What does not"
-
-def test_results_quotes_the_ner_samples():
-    ner, whole = by_size("size-ner"), summary("ner-full")
-    (small, middle, large) = sorted(ner)
-    means = {n: sorted(points(s, "Avg") for s in ner[n]) for n in ner}
-    assert means[small][0] < 0 < means[small][-1]
-    assert {decision(s, "Avg") for s in ner[small]} == {"undecided"}
-    assert means[middle][0] > 0  # "all lean to IOBES"
-    decided = [decision(s, "Avg") for s in ner[middle]]
-    assert set(decided) <= {"A>B", "undecided"}
-    assert [decision(s, "Avg") for s in ner[large]] == ["A>B"] * 3
-    assert decision(whole, "Avg") == "A>B"
-    quoted(page("docs/results.md"),
-           f"the three {small:,}-sentence samples disagree in sign (Avg {means[small][0]:+.2f} to "
-           f"{means[small][-1]:+.2f} points, none decided), the three {middle:,}-sentence samples "
-           f"all lean to IOBES ({means[middle][0]:+.2f} to {means[middle][-1]:+.2f}, "
-           f"{WORDS[decided.count('A>B')]} \"A > B reproduces\"), and all three {large:,}-sentence "
-           'samples decide "A > B reproduces", as the whole corpus does.')
-
-
-def test_results_quotes_the_chunking_reversal():
-    chunking, sizes = summary("chunking-full"), by_size("size-chunking")
-    assert {e for e in chunking["estimators"] if decision(chunking, e) == "B>A"} == set(BCV)
-    text = page("docs/results.md")
-    quoted(text, f"IOBES chunks {-points(chunking, 'Avg'):.2f} points better than IOB2 (Avg, 95% "
-                 f"repeated confidence interval {-points(chunking, 'Avg', 'mean_high'):.2f}-"
-                 f"{-points(chunking, 'Avg', 'mean_low'):.2f}), and \"B > A reproduces\" for Avg, "
-                 f"Vote and the mixture after R = {repetitions(chunking)}")
-    means = sorted(points(s, "Avg") for n in sizes for s in sizes[n])
-    assert means[-1] < 0  # "leaned the same way"
-    *smaller, largest = [f"{n:,}" for n in sorted(sizes)]
-    quoted(text, f"Every sample of {', '.join(smaller)} and {largest} sentences leaned the same "
-                 f"way (Avg {means[0]:+.2f} to {means[-1]:+.2f} points)")
-
-
-def test_results_quotes_overlapping_snr_intervals():
-    ner, chunking = summary("ner-full"), summary("chunking-full")
-
-    def interval(s, name):
-        e = s["estimators"][name]
-        return e["snr_low"], e["snr_high"]
-
-    def shown(s, name):
-        low, high = interval(s, name)
-        return f"[{low:.2f}, {high:.2f}]"
-
-    for s, a, b in ((ner, "Avg", "Mixture"), (chunking, "Vote", "Avg"), (ner, "ST", "RS")):
-        (a_low, a_high), (b_low, b_high) = interval(s, a), interval(s, b)
-        assert a_low < b_high and b_low < a_high, (a, b)  # they overlap: no order claimed
-    (looks,) = {tuple(s["verdicts"]["Avg"]["looks"]) for s in (ner, chunking)}
-    text = page("docs/results.md")
-    assert all("planned look" in s["estimators"]["Avg"]["interval_kinds"]["snr"]
-               for s in (ner, chunking))
-    quoted(text, f"At R = {looks[0]}-{looks[-1]} the SNRs' 95% repeated confidence intervals "
-                 f"overlap almost "
-                 f"entirely (whole NER: Avg {shown(ner, 'Avg')}, the mixture "
-                 f"{shown(ner, 'Mixture')}; whole chunking: Vote {shown(chunking, 'Vote')}, Avg "
-                 f"{shown(chunking, 'Avg')})")
-    offset = ner["null_offsets"]["Mixture"]
-    quoted(text, f"({offset['reproducibility_normal']:.2f} / {offset['snr_normal']:.2f} on whole "
-                 "NER: what it shows with no difference at all)")
-    quoted(text, f"their SNRs ({ner['estimators']['ST']['snr']:.1f} and "
-                 f"{ner['estimators']['RS']['snr']:.1f}) have overlapping intervals "
-                 f"({shown(ner, 'ST')} and {shown(ner, 'RS')})")
-
-
-def test_results_quotes_twice_the_sample():
-    pairs = {task: (summary(task), summary(f"{task}-n600")) for task in ("chunking", "ner")}
-    falls = [100 * (1 - points(b, e, "sd") / points(a, e, "sd"))
-             for a, b in pairs.values() for e in BCV]
-    small, large = pairs["chunking"]
-    assert (small["sentences"], large["sentences"]) == (300, 600)
-    assert all(abs(large["estimators"][e]["snr"]) > abs(small["estimators"][e]["snr"])
-               for e in small["estimators"])  # "every |SNR| grows"
-    means = sorted((points(large, e) for e in large["estimators"]), reverse=True)
-    text = page("docs/results.md")
-    quoted(text, f"(600 sentences, R = {repetitions(large)}, the same 30-iteration CRF as the "
-                 "300-sentence studies)")
-    quoted(text, f"the SDs of the BCV estimators fall by {min(falls):.0f}-{max(falls):.0f}% (Avg "
-                 f"{points(small, 'Avg', 'sd'):.2f} to {points(large, 'Avg', 'sd'):.2f} points on "
-                 f"chunking, {points(pairs['ner'][0], 'Avg', 'sd'):.2f} to "
-                 f"{points(pairs['ner'][1], 'Avg', 'sd'):.2f} on NER), and on chunking, where the "
-                 f"means stay where they were ({means[0]:.2f} to {means[-1]:.2f} points), every "
-                 f"|SNR| grows, Avg's from {abs(small['estimators']['Avg']['snr']):.2f} to "
-                 f"{abs(large['estimators']['Avg']['snr']):.2f}.")
-
-
-def test_results_quotes_the_spread_between_samples():
-    overlap = _module(STUDIES / "sample_overlap.py")
-    ratios: dict[str, dict[str, float]] = {}
-    for row in table_rows(overlap.spread()):
-        ratios.setdefault(row[0].removeprefix("size-"), {})[row[1]] = float(row[4]) / float(row[5])
-
-    def where(task, larger):
-        sizes = [n for n, ratio in ratios[task].items() if (ratio > 1) == larger]
-        if len(sizes) == len(ratios[task]):
-            return "at every size"
-        return "at " + " and ".join([", ".join(sizes[:-1]), sizes[-1]] if len(sizes) > 1
-                                    else sizes) + " sentences"
-
-    text = page("docs/results.md")
-    quoted(text, f"The spread of Avg's mean between the samples of a size is up to "
-                 f"{max(ratios['ner'].values()):.0f} times one study's standard error on NER")
-    quoted(text, f"Where the spread between samples is the larger (NER {where('ner', True)}, "
-                 f"chunking {where('chunking', True)})")
-    assert not any(ratio <= 1 for ratio in ratios["ner"].values())
-    within = [n for n, ratio in ratios["chunking"].items() if ratio <= 1]
-    assert len(within) == 1
-    quoted(text, f"only at {within[0]} chunking sentences is it within a study's own error")
-
-
-def test_results_generated_sentences_are_the_committed_summaries(beside):
-    """The ``sizes`` and ``two-comparisons`` blocks are what studies/beside_the_paper.py makes
-    of the committed summaries (regenerate: .venv/bin/python studies/beside_the_paper.py
-    --write)."""
-    text = (ROOT / "docs" / "results.md").read_text(encoding="utf-8")
-    for name in ("sizes", "two-comparisons"):
-        assert beside.block(text, name) == beside.BLOCKS[name]().strip(), name
-
-
-# the replay of the committed order (docs/results.md, docs/sequential.md)
+# the replay of the committed order: the fixed words of docs/results.md's replay block
 
 @pytest.fixture(scope="module")
 def replayed():
@@ -429,50 +155,19 @@ def replayed():
         stop, decisions = bench.replay_order(values, s["conclusion"], range(len(values["ST"])))
         fixed = {e: verdict(values[e], s["conclusion"], time_uniform=False,
                             snr0=s["null_offsets"][e]["snr_normal"]).decision for e in decisions}
-        out[name] = (stop, decisions, fixed, values, bench.as_run(values, s["conclusion"]))
+        out[name] = (stop, decisions, fixed, values)
     return out
 
 
 @pytest.mark.slow
-def test_results_quotes_the_committed_order(replayed):
-    chunking, ner = replayed["chunking"], replayed["ner"]
-    for stop, decisions, fixed, *_ in (chunking, ner):
+def test_the_committed_order_is_what_results_md_records(prose, replayed):
+    """docs/results.md's replay block quotes the committed order's stop from RESULTS.md's
+    replay-orders block and says each verdict is the full R's: both hold on the committed
+    values."""
+    rows = prose.replay_orders()
+    for name, (stop, decisions, fixed, values) in replayed.items():
         assert stop is not None and decisions == fixed  # "each the verdict of the full R"
-    (r_run,) = {len(values["ST"]) for *_, values, _ in (chunking, ner)}
-    text = page("docs/results.md")
-    quoted(text, f"the 300-sentence chunking study's five verdicts are all decided by "
-                 f"R = {chunking[0]} and the NER study's by R = {ner[0]}, each the verdict of the "
-                 f"full R = {r_run}")
-    # benchmarks/RESULTS.md's replay over orders starts from the same committed order
-    block = (ROOT / "benchmarks" / "RESULTS.md").read_text().split(
-        "<!-- replay-orders:begin -->", 1)[1].split("<!-- replay-orders:end", 1)[0]
-    rows = {row[0]: row for row in table_rows(
-        "\n".join(line for line in block.splitlines() if line.startswith("|")))}
-    assert (rows["chunking"][2], rows["ner"][2]) == (str(chunking[0]), str(ner[0]))
-    # and README quotes its distribution (issue 38, item 4)
-    (orders,) = {rows["chunking"][3], rows["ner"][3]}
-    quoted(page("README.md"),
-           f"over {orders} random orders of their repetitions, all five verdicts came at a median "
-           f"R of {rows['chunking'][5]} for chunking (within R = {r_run} in {rows['chunking'][4]} "
-           f"of orders) and {rows['ner'][5]} for NER ({rows['ner'][4]}), and a decided verdict "
-           f"went against the full study's in {rows['chunking'][8]} and {rows['ner'][8]} of "
-           "orders.")
-
-
-def test_results_quotes_what_the_live_rule_saved():
-    whole = {task: summary(f"{task}-full") for task in ("ner", "chunking")}
-    per_repetition = set()
-    for s in whole.values():
-        strategies = s["strategies"]
-        per_repetition.add(2 * (1 + max(strategies["repeated-holdout"]["k"])
-                                + 2 * strategies["bcv"]["m"]))
-    (per,) = per_repetition
-    (stopped,) = {s["stopping"]["repetitions"] for s in whole.values()}
-    assert all(s["stopping"]["decided"] for s in whole.values())
-    quoted(page("docs/results.md"),
-           f"The whole-corpus NER study ran that rule live and stopped at R = {stopped}, and so "
-           f"did the chunking study: {stopped * per:,} trainings each ({per} a repetition) where "
-           f"R = 200 would have taken {200 * per:,} each.")
+        assert (rows[name][1], rows[name][2]) == (str(len(values["ST"])), str(stop))
 
 
 def test_index_says_st_has_the_smallest_snr_where_a_direction_was_decided():

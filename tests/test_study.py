@@ -249,27 +249,6 @@ def test_the_cost_table_is_what_the_committed_studies_recorded():
         "regenerate: python benchmarks/bench_study.py --committed --write studies/..."
 
 
-def test_the_savings_quoted_are_the_replay_over_orders():
-    """Issue 38, items 4 and 6: docs/results.md quotes the replay over random orders as
-    benchmarks/bench_replay.py --orders wrote it into RESULTS.md; a rerun that moves a number
-    fails here."""
-    results = (ROOT / "benchmarks" / "RESULTS.md").read_text()
-    block = results.split("<!-- replay-orders:begin -->\n", 1)[1].split("<!-- replay-orders:end",
-                                                                        1)[0]
-    rows = {cells[0]: cells for cells in (
-        [c.strip() for c in line.strip("|").split("|")] for line in block.splitlines()
-        if line.startswith("| chunking ") or line.startswith("| ner "))}
-    page = " ".join((ROOT / "docs" / "results.md").read_text().split())
-    orders = rows["chunking"][3]
-    assert f"over {orders} random orders" in page
-    chunking, ner = rows["chunking"], rows["ner"]
-    assert (f"the chunking study decides all five within R = 200 in {chunking[4]} of orders "
-            f"(median stop {chunking[5]}, and by R = {chunking[2]} in {chunking[7]})") in page
-    assert (f"the NER study in {ner[4]} (median stop {ner[5]}, 90th percentile {ner[6]}, and by "
-            f"R = {ner[2]} in {ner[7]})") in page
-    assert f"went against the full study's in {chunking[8]} and {ner[8]} of orders" in page
-
-
 def test_the_sd_ratio_interval_is_the_f_pivot_and_covers():
     """studies/beside_the_paper.py's SD ratios (Criterion I with intervals): the F interval of
     two independent normal samples, checked against scipy's F quantiles by hand and by a seeded
