@@ -476,6 +476,54 @@ def twice() -> str:
         f"{abs(large['estimators']['Avg']['snr']):.2f}.")
 
 
+def _twinned(study: str) -> tuple[int, ...]:
+    """The sizes whose ``_s0`` sample of a size study is also another study's corpus (the same
+    source, size, seed and part in its corpus.json)."""
+    def key(d):
+        return d.get("source_sha256"), d.get("subsample"), d.get("subsample_seed"), \
+            d.get("subsample_part", 0)
+
+    others = {key(read_json(path)) for path in STUDIES.glob("*/results/corpora/*/corpus.json")
+              if not path.parts[-5].startswith("size-")}
+    return tuple(sorted(d["subsample"] for d in (
+        read_json(path) for path in (STUDIES / study / "results" / "corpora").glob(
+            "*_s0/corpus.json")) if key(d) in others))
+
+
+def intervals() -> str:
+    """How the size studies' samples were drawn (the paragraph before the samples tables)."""
+    studies = ("size-chunking", "size-ner")
+    disjoint = one({tuple(disjoint_sizes(study).items()) for study in studies},
+                   "set of disjoint sizes")
+    parts = one({p for _, p in disjoint}, "set of parts")
+    drawn: dict[int, set] = {}
+    sources = set()
+    for study in studies:
+        for path in (STUDIES / study / "results" / "corpora").glob("*/corpus.json"):
+            d = read_json(path)
+            drawn.setdefault(d["subsample"], set()).add((study, d["subsample_seed"]))
+            sources.add(d["source_sentences"])
+    apart = [n for n in drawn if n not in dict(disjoint)]
+    claim(len(apart) == 1, "one size drawn with several seeds")
+    seeds = one({len({seed for s, seed in drawn[apart[0]] if s == study}) for study in studies},
+                "number of seeds")
+    claim(all(seeds * apart[0] > n for n in sources),
+          "the overlapping samples together do not fit in their corpus")
+    twinned = one({_twinned(study) for study in studies}, "set of sizes shared with a study")
+    shown = [f"{n:,}" for n, _ in disjoint]
+    return wrap(
+        f"**A study's intervals are not about new data.** The {beside._word(len(parts))} samples "
+        f"of {' and of '.join(shown)} sentences share no sentence (`corpora.NAME.subsample_part` "
+        f"{sizes_in_words(parts)}: consecutive slices of one seeded shuffle of the corpus); the "
+        f"{beside._word(seeds)} of {apart[0]:,} are drawn with {beside._word(seeds)} seeds, as "
+        f"{seeds} x {apart[0]:,} sentences do not fit in "
+        f"{' or '.join(f'{n:,}' for n in sorted(sources))}, so two of them share about n / N of "
+        f"their sentences. The `_s0` samples of {sizes_in_words(twinned)} sentences are also the "
+        "sentences of other studies. `studies/sample_overlap.py` redraws every sample from what "
+        "its `corpus.json` records (the source's sha256 and size, the sample's size, seed and "
+        "part) and measures the overlap:")
+
+
 def spread() -> str:
     """The spread between samples against a study's own error (after the samples tables)."""
     ratios: dict[str, dict[int, float]] = {}
@@ -612,7 +660,8 @@ PAGES = {
     "README.md": {"results-readme": readme_results, "chunking-readme": readme_chunking},
     "docs/results.md": {**beside.BLOCKS, "scales": scales, "verdicts": verdicts,
                         "agrees": agrees, "disagrees": disagrees, "twice": twice,
-                        "samples": samples, "spread": spread, "replay": replay},
+                        "intervals": intervals, "samples": samples, "spread": spread,
+                        "replay": replay},
 }
 
 
