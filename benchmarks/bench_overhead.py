@@ -76,7 +76,9 @@ def plain_child(out: Path) -> None:
                                    **splitter_arguments(config, strategy))
             split["corpus_sha256"] = ""  # the prepared corpus file has another checksum
             run = run_comparison(corpus, split, models, progress=None)
-            estimates[f"{strategy}/rep{repetition}"] = run.estimates
+            plain = run.estimates.as_json()
+            plain.pop("models")  # as pipeline_estimates reads them
+            estimates[f"{strategy}/rep{repetition}"] = plain
     out.write_text(json.dumps(estimates, indent=1))
 
 

@@ -24,12 +24,14 @@ from pathlib import Path
 from typing import Mapping
 
 from reprocompare.base import paths, run_records
-from reprocompare.strategies.strategy import Checker, Strategy, UnfitEstimates, chose_vote_key
+from reprocompare.strategies.strategy import (Checker, Estimates, Strategy, UnfitEstimates,
+                                              chose_vote_key)
 
 __all__ = ["CHOSE_VOTE", "ESTIMATES", "ESTIMATORS", "MIXED", "NAMES", "SINGLE", "RECOMMENDED",
-           "STRATEGIES", "TABULATED_RECORDS", "TESTS", "Checker", "Strategy", "UnfitEstimates",
-           "kind_of_test", "labels", "of_estimator", "of_test", "repetition_tests",
-           "splitter_arguments", "strategy"]
+           "STRATEGIES", "TABULATED_RECORDS", "TESTS", "Checker", "Estimates", "Strategy",
+           "UnfitEstimates", "kind_of_test", "labels", "of_estimator", "of_test",
+           "read_estimates", "repetition_tests", "splitter_arguments", "strategy",
+           "write_estimates"]
 
 
 def _found() -> tuple[Strategy, ...]:
@@ -262,3 +264,38 @@ ESTIMATES = dataclasses.replace(run_records.ESTIMATES, check=_fit)
 #: the records a line of a strategy's records.jsonl holds, each checked as its reader checks its
 #: file (:func:`reprocompare.base.run_records.read_tabulated`)
 TABULATED_RECORDS = {**run_records.TABULATED_RECORDS, ESTIMATES.name: ESTIMATES}
+
+
+def read_estimates(directory: str | Path) -> Estimates:
+    """A repetition's ``estimates.json``, checked (:data:`ESTIMATES`), as its strategy's typed
+    record (:attr:`~.strategy.Strategy.record`).
+
+    Parameters
+    ----------
+    directory : str or os.PathLike
+        The repetition's directory.
+
+    Returns
+    -------
+    Estimates
+    """
+    data = ESTIMATES.read(directory)
+    return strategy(data["strategy"]).read(data)
+
+
+def write_estimates(directory: str | Path, estimates: Estimates) -> Path:
+    """Write a repetition's typed record as its ``estimates.json``, atomically and checked.
+
+    Parameters
+    ----------
+    directory : str or os.PathLike
+        The repetition's directory.
+    estimates : Estimates
+        Its record.
+
+    Returns
+    -------
+    pathlib.Path
+        The file written.
+    """
+    return ESTIMATES.write(directory, estimates.as_json())

@@ -10,15 +10,35 @@ m = 3, the blocked 3 x 2 t of Wang et al. (2014).
 
 from __future__ import annotations
 
+import dataclasses
+from dataclasses import dataclass
+
 import numpy as np
 
 from reprocompare.estimators.difference import bcv_estimates, mixture
 from reprocompare.splitters.drawing import bcv_layout
-from reprocompare.strategies.strategy import Strategy, chose_vote_key, mean
+from reprocompare.strategies.strategy import Estimates, Strategy, chose_vote_key, mean
+
+
+@dataclass(frozen=True, kw_only=True)
+class BCVEstimates(Estimates):
+    """One m x 2 BCV's record (Table 2): ``avg``, the mean of its 2m ``fold_differences``;
+    ``vote``, the difference of the two models' votes (``voting``: chunk or token); ``mixture``,
+    Eq. 8 for "A > B" and the one it chose (``mixture_chose``); ``per_model``: each model's mean
+    fold F1 and vote F1. A hand-made record may lack the fold differences and the choice."""
+
+    voting: str | None = None
+    avg: float
+    vote: float
+    mixture: float
+    mixture_chose: str | None = None
+    fold_differences: tuple[float, ...] | None = None
 
 
 class BlockedCVStrategy(Strategy):
     """m x 2 BCV: Avg, Vote and their Mixture."""
+
+    record = BCVEstimates
 
     #: the tests of :attr:`tests`, in their order: Dietterich's m x 2 t, Alpaydin's combined F,
     #: the blocked 3 x 2 t (a variant names them its own way, the same tests)
@@ -49,32 +69,34 @@ class BlockedCVStrategy(Strategy):
         return BlockedMx2CV
 
     def estimate(self, f1, vote_f1):
-        return bcv_estimates(f1, vote_f1).as_dict()
+        found = bcv_estimates(f1, vote_f1)
+        return BCVEstimates(strategy=self.name, **{
+            field.name: getattr(found, field.name) for field in dataclasses.fields(found)})
 
     def check(self, checker, f1, vote):
         super().check(checker, f1, vote)
         estimates = checker.estimates
-        differences = estimates.get("fold_differences")
-        if isinstance(differences, list) and differences:
-            checker.figure("avg", estimates["avg"], mean(differences), "its fold differences")
+        differences = estimates.fold_differences
+        if isinstance(differences, tuple) and differences:
+            checker.figure("avg", estimates.avg, mean(differences), "its fold differences")
         if vote is not None:
-            checker.figure("vote", estimates["vote"], vote["A"] - vote["B"])
+            checker.figure("vote", estimates.vote, vote["A"] - vote["B"])
             checker.models("vote", lambda name: vote[name])
         if f1 is not None:
             checker.models("avg", lambda name: mean(f1[name]))
         # Eq. 8 for "A > B", as the job records it (the summaries recompute it per conclusion)
-        chose = "vote" if estimates["vote"] > estimates["avg"] else "avg"
-        checker.figure("mixture", estimates["mixture"], estimates[chose],
+        chose = "vote" if estimates.vote > estimates.avg else "avg"
+        checker.figure("mixture", estimates.mixture, getattr(estimates, chose),
                        f"Eq. 8 on its vote and avg ({chose})")
-        if estimates.get("mixture_chose", chose) != chose:
-            raise checker.untrusted(f"has mixture_chose {estimates['mixture_chose']!r}, "
+        if estimates.mixture_chose not in (None, chose):
+            raise checker.untrusted(f"has mixture_chose {estimates.mixture_chose!r}, "
                                     f"but its vote and avg make Eq. 8 choose {chose!r}")
 
     def values(self, records, *, table4_k, conclusion):
         # by this object's names, so that a variant of the BCV (its own module) gives its own
         avg, vote, mixed_name = self.estimators
-        mixed = [mixture(r["vote"], r["avg"], conclusion) for r in records]
-        return {avg: [r["avg"] for r in records], vote: [r["vote"] for r in records],
+        mixed = [mixture(r.vote, r.avg, conclusion) for r in records]
+        return {avg: [r.avg for r in records], vote: [r.vote for r in records],
                 mixed_name: [value for value, _ in mixed],
                 chose_vote_key(mixed_name): [chose == "vote" for _, chose in mixed]}
 

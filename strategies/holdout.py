@@ -8,17 +8,28 @@ each model tags exactly right.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 import numpy as np
 
 from reprocompare.estimators.difference import holdout
 from reprocompare.splitters.drawing import holdout_splits
-from reprocompare.strategies.strategy import PAIR, Strategy
+from reprocompare.strategies.strategy import PAIR, Estimates, Strategy
+
+
+@dataclass(frozen=True, kw_only=True)
+class HoldOutEstimates(Estimates):
+    """One hold-out's record: ``holdout``, F1_A - F1_B on its validation set (``per_model``:
+    each model's F1 there)."""
+
+    holdout: float
 
 
 class HoldOutStrategy(Strategy):
     """ST: one hold-out, its difference the estimate."""
+
+    record = HoldOutEstimates
 
     def label(self, settings, table4_k=None):
         return (f"{settings['ratio']} hold-out" if settings.get("ratio")
@@ -38,29 +49,28 @@ class HoldOutStrategy(Strategy):
         return HoldOut
 
     def estimate(self, f1, vote_f1):
-        return {"holdout": holdout(f1["A"][0], f1["B"][0]),
-                "per_model": {name: {"holdout": f1[name][0]} for name in PAIR}}
+        return HoldOutEstimates(strategy=self.name, holdout=holdout(f1["A"][0], f1["B"][0]),
+                                per_model={name: {"holdout": f1[name][0]} for name in PAIR})
 
     def check(self, checker, f1, vote):
         if f1 is not None:
             if len(f1["A"]) != 1:
-                differences = checker.estimates.get("fold_differences")
-                raise checker.untrusted(f"has {len(differences or ())} fold differences, "
-                                        f"{checker.source} {len(f1['A'])} folds")
-            checker.figure("holdout", checker.estimates["holdout"], f1["A"][0] - f1["B"][0])
+                raise checker.untrusted(f"is of one hold-out, {checker.source} "
+                                        f"{len(f1['A'])} folds")
+            checker.figure("holdout", checker.estimates.holdout, f1["A"][0] - f1["B"][0])
             checker.models("holdout", lambda name: f1[name][0])
             return
         per_model = checker.per_model
         if all(isinstance(per_model.get(n), dict) and _number(per_model[n].get("holdout"))
                for n in PAIR):
-            checker.figure("holdout", checker.estimates["holdout"],
+            checker.figure("holdout", checker.estimates.holdout,
                            per_model["A"]["holdout"] - per_model["B"]["holdout"],
                            "its per-model F1s")
 
     def values(self, records, *, table4_k, conclusion):
-        return {"ST": [r["holdout"] for r in records],
+        return {"ST": [r.holdout for r in records],
                 # each model's F1 on its one hold-out: Table 3's standard split
-                "models": {model: [r["per_model"][model]["holdout"] for r in records]
+                "models": {model: [r.of_model(model, "holdout") for r in records]
                            for model in PAIR}}
 
     def repetition_tests(self, folds: Sequence[Mapping], *, n_train=None, n_resamples=10_000,

@@ -9,17 +9,30 @@ repetition is tested by the corrected resampled t of Nadeau and Bengio (2003).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from reprocompare.base.errors import UserError
 from reprocompare.base.records import TABLE4_K
 from reprocompare.estimators.difference import repeated_holdout
 from reprocompare.splitters.drawing import repeated_holdout_splits
-from reprocompare.strategies.strategy import PAIR, Strategy, mean
+from reprocompare.strategies.strategy import PAIR, Estimates, Strategy, mean
+
+
+@dataclass(frozen=True, kw_only=True)
+class RandomSplitsEstimates(Estimates):
+    """k hold-outs' record: ``mean`` of their ``fold_differences`` (F1_A - F1_B of each, in
+    the order drawn; ``per_model``: each model's mean F1)."""
+
+    mean: float
+    fold_differences: tuple[float, ...]
 
 
 class RepeatedHoldOutStrategy(Strategy):
     """RS: k hold-outs, the mean of their differences the estimate."""
+
+    record = RandomSplitsEstimates
 
     def label(self, settings, table4_k=None):
         k = "k" if table4_k is None else table4_k
@@ -52,25 +65,26 @@ class RepeatedHoldOutStrategy(Strategy):
         return RepeatedHoldOut
 
     def estimate(self, f1, vote_f1):
-        return {"mean": repeated_holdout(f1["A"], f1["B"]),
-                "fold_differences": [a - b for a, b in zip(f1["A"], f1["B"])],
-                "per_model": {name: {"mean": float(np.mean(f1[name]))} for name in PAIR}}
+        return RandomSplitsEstimates(
+            strategy=self.name, mean=repeated_holdout(f1["A"], f1["B"]),
+            fold_differences=tuple(a - b for a, b in zip(f1["A"], f1["B"])),
+            per_model={name: {"mean": float(np.mean(f1[name]))} for name in PAIR})
 
     def check(self, checker, f1, vote):
         super().check(checker, f1, vote)
-        checker.figure("mean", checker.estimates["mean"],
-                       mean(checker.estimates["fold_differences"]), "its fold differences")
+        checker.figure("mean", checker.estimates.mean,
+                       mean(checker.estimates.fold_differences), "its fold differences")
         if f1 is not None:
             checker.models("mean", lambda name: mean(f1[name]))
 
     def values(self, records, *, table4_k, conclusion):
-        k_max = min(len(r["fold_differences"]) for r in records)
+        k_max = min(len(r.fold_differences) for r in records)
         if not 1 <= table4_k <= k_max:
             raise UserError(f"k = {table4_k} hold-outs for Table 4's RS, but the repeated "
                             f"hold-out runs have {k_max}: give a k from 1 to {k_max}",
                             key="--k")
         # the first k hold-outs of a repetition are a k-repetition RS (the splitter's contract)
-        by_k = {k: [float(np.mean(r["fold_differences"][:k])) for r in records]
+        by_k = {k: [float(np.mean(r.fold_differences[:k])) for r in records]
                 for k in range(1, k_max + 1)}
         return {"RS@k": by_k, "RS": by_k[table4_k]}
 

@@ -17,9 +17,9 @@ its strategies) and names an instance ``STRATEGY``; :mod:`reprocompare.strategie
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 from reprocompare.base.errors import UserError
 
@@ -56,7 +56,7 @@ class Checker:
 
     Parameters
     ----------
-    estimates : dict
+    estimates : Estimates
         The record.
     close : callable
         ``close(recorded, implied) -> bool``.
@@ -68,11 +68,11 @@ class Checker:
         What the implied figures come from, as the message says it.
     """
 
-    def __init__(self, estimates: dict, close: Callable, disagrees: Callable,
+    def __init__(self, estimates: Estimates, close: Callable, disagrees: Callable,
                  untrusted: Callable, source: str):
         self.estimates, self.source = estimates, source
         self._close, self._disagrees, self.untrusted = close, disagrees, untrusted
-        per_model = estimates.get("per_model")
+        per_model = estimates.per_model
         self.per_model = per_model if isinstance(per_model, dict) else {}
 
     def figure(self, key: str, recorded, implied: float, where: str | None = None) -> None:
@@ -120,6 +120,109 @@ def mean(values: Sequence[float]) -> float:
     import math
 
     return math.fsum(values) / len(values)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Estimates:
+    """One repetition's ``estimates.json`` as a typed value: what every repetition records
+    (its strategy, the specs of A and B, how it scored and trained), and, in the fields a
+    strategy's own record adds (:attr:`Strategy.record`), the differences of A and B its strategy
+    computed from the folds. It writes itself (:meth:`as_json`, the file's key order) and reads
+    itself (:meth:`from_json`, after :meth:`Strategy.fit` has judged the file).
+
+    A field a record does not hold is None and is not written: a hand-made record (estimates
+    and split alone) may lack the per-model figures or a BCV's fold differences.
+
+    Parameters
+    ----------
+    strategy : str
+        The strategy's name.
+    models : mapping, optional
+        The specs of "A" and "B".
+    per_model : mapping, optional
+        Each model's own figures (its F1 where the strategy's differences take it).
+    typed : bool, optional
+        Whether the chunks were scored with their types (None: a run that did not record it).
+    train_typed : bool, optional
+        For untyped scoring, whether the models trained on typed tags.
+    """
+
+    strategy: str
+    models: Mapping[str, str] | None = None
+    per_model: Mapping[str, Mapping[str, float]] | None = None
+    typed: bool | None = None
+    train_typed: bool | None = None
+
+    #: the file's order: these first, then a strategy's own fields, then :attr:`TRAILING`
+    LEADING: ClassVar[tuple[str, ...]] = ("models", "strategy")
+    TRAILING: ClassVar[tuple[str, ...]] = ("per_model", "typed", "train_typed")
+
+    def __post_init__(self):
+        # a list read from JSON becomes a tuple: the record is a value, not a buffer
+        for field in fields(self):
+            value = getattr(self, field.name)
+            if isinstance(value, list):
+                object.__setattr__(self, field.name, tuple(value))
+
+    @classmethod
+    def keys(cls) -> tuple[str, ...]:
+        """Its keys in the file's order.
+
+        Returns
+        -------
+        tuple of str
+        """
+        names = [field.name for field in fields(cls)]
+        own = [name for name in names if name not in cls.LEADING + cls.TRAILING]
+        return (*cls.LEADING, *own, *cls.TRAILING)
+
+    def as_json(self) -> dict:
+        """The record as ``estimates.json`` holds it (the keys it holds, in the file's order).
+
+        Returns
+        -------
+        dict
+        """
+        out = {}
+        for key in self.keys():
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = list(value) if isinstance(value, tuple) else value
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping) -> "Estimates":
+        """The record of a checked ``estimates.json`` (keys it does not know are not kept).
+
+        Parameters
+        ----------
+        data : mapping
+            The file's object, judged by :meth:`Strategy.fit`.
+
+        Returns
+        -------
+        Estimates
+        """
+        return cls(**{key: data[key] for key in cls.keys() if key in data})
+
+    def of_model(self, name: str, figure: str) -> float:
+        """Model ``name``'s ``figure`` (``per_model.A.holdout``); a KeyError naming
+        ``per_model`` for a record without it.
+
+        Parameters
+        ----------
+        name : {'A', 'B'}
+            The model.
+        figure : str
+            The figure.
+
+        Returns
+        -------
+        float
+        """
+        if self.per_model is None:
+            raise KeyError("per_model")
+        return self.per_model[name][figure]
 
 
 @dataclass(frozen=True)
@@ -173,6 +276,9 @@ class Strategy:
     grows: str | None = None
     standard: bool = False
     recommended: bool = False
+
+    #: the type of its ``estimates.json`` (:class:`Estimates` with its differences as fields)
+    record: ClassVar[type[Estimates]] = Estimates
 
     @property
     def mixtures(self) -> tuple[tuple[str, str, str], ...]:
@@ -284,9 +390,9 @@ class Strategy:
     # ---- the record of one repetition --------------------------------------------------------
 
     def estimate(self, f1: Mapping[str, Sequence[float]],
-                 vote_f1: Mapping[str, float] | None) -> dict:
+                 vote_f1: Mapping[str, float] | None) -> Estimates:
         """The differences of A and B one repetition records, from its fold F1s (and, for a
-        voting strategy, the F1 of each model's vote), in the order ``estimates.json`` holds them.
+        voting strategy, the F1 of each model's vote): its :attr:`record`, of this strategy.
 
         Parameters
         ----------
@@ -297,9 +403,23 @@ class Strategy:
 
         Returns
         -------
-        dict
+        Estimates
         """
         raise NotImplementedError
+
+    def read(self, data: Mapping) -> Estimates:
+        """Its typed record of a checked ``estimates.json`` (:meth:`fit`).
+
+        Parameters
+        ----------
+        data : mapping
+            The file's object.
+
+        Returns
+        -------
+        Estimates
+        """
+        return self.record.from_json(data)
 
     def fit(self, estimates: dict, path: Path, alone: bool) -> None:
         """Every difference its record holds (:attr:`estimates`) a number in [-1, 1], where a
@@ -346,7 +466,7 @@ class Strategy:
         vote : mapping or None
             Each model's vote F1, when the counts give it.
         """
-        differences = checker.estimates.get("fold_differences")
+        differences = getattr(checker.estimates, "fold_differences", None)
         if f1 is None:
             return
         if len(f1["A"]) != len(differences):
@@ -358,13 +478,13 @@ class Strategy:
 
     # ---- many repetitions: Table 4 -----------------------------------------------------------
 
-    def values(self, records: Sequence[dict], *, table4_k: int, conclusion: str) -> dict:
+    def values(self, records: Sequence[Estimates], *, table4_k: int, conclusion: str) -> dict:
         """Its estimators' values over the repetitions (one each, in repetition order).
 
         Parameters
         ----------
-        records : sequence of dict
-            Its repetitions' records (:func:`reprocompare.study.summary.load_estimates`).
+        records : sequence of Estimates
+            Its repetitions' records (:attr:`record`), in repetition order.
         table4_k : int
             The k of Table 4's RS.
         conclusion : {'A>B', 'B>A'}

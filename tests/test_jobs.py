@@ -92,10 +92,10 @@ def test_summarize_refuses_a_difference_no_two_f1_scores_make(tmp_path):
 
 
 def test_a_repetition_given_twice_names_both_directories():
-    from reprocompare.study.summary import estimator_values
+    from reprocompare.strategies import strategy
+    from reprocompare.study.summary import Repetition, estimator_values
 
-    records = [{"strategy": "holdout", "repetition": 0, "holdout": 0.1, "directory": d,
-                "per_model": {"A": {"holdout": 0.9}, "B": {"holdout": 0.8}}}
+    records = [Repetition(strategy("holdout").estimate({"A": [0.9], "B": [0.8]}, None), 0, d)
                for d in ("seed1/rep0", "seed2/rep0")]
     with pytest.raises(UserError, match="repetition 0 of strategy holdout is given twice: "
                                         "seed1/rep0 and seed2/rep0"):

@@ -17,6 +17,7 @@ from conftest import ROOT
 from reprocompare.estimators import planning
 from reprocompare.estimators.null import null_offsets
 from reprocompare.estimators.verdict import replay
+from reprocompare.study.config import section_defaults
 from reprocompare.study.summary import verdicts as summary_verdicts
 
 #: committed pilots, read only: never written under studies/
@@ -96,8 +97,8 @@ def test_several_estimators_stop_where_the_workflows_summaries_do(seed):
     drawn = planning.bootstrap_source(pilot)(np.random.default_rng(seed), 20)
     study = planning.run_rule(drawn, ["Avg", "Mixture"], wave=5, max_repetitions=20,
                               conclusion=conclusion)
-    stopping = {"enabled": True, "estimators": ["Avg", "Mixture"], "wave": 5,
-                "max_repetitions": 20, "design": "planned"}  # the schema's default
+    stopping = {**section_defaults("stopping"), "enabled": True,
+                "estimators": ["Avg", "Mixture"], "max_repetitions": 20}
     for r in (5, 10, 15, 20):
         head = {name: list(v[:r]) for name, v in drawn.items()}
         record = summary_verdicts(head, null_offsets(head, conclusion), conclusion,

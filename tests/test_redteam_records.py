@@ -543,7 +543,7 @@ def test_a_hand_made_run_is_checked_against_itself(tmp_path):
     estimates = {"models": {"A": "a", "B": "b"}, "strategy": "repeated-holdout",
                  "mean": 0.02, "fold_differences": [0.01, 0.03]}
     (run / "estimates.json").write_text(json.dumps(estimates))
-    assert load_estimates(run)["mean"] == 0.02
+    assert load_estimates(run).estimates.mean == 0.02
     (run / "estimates.json").write_text(json.dumps({**estimates, "mean": 0.5}))
     with pytest.raises(UserError, match="has mean 0.5, but its fold differences give 0.02"):
         load_estimates(run)
@@ -554,7 +554,7 @@ def test_a_hand_made_run_is_checked_against_itself(tmp_path):
         load_estimates(run)
     (run / "estimates.json").write_text(json.dumps({**bcv, "mixture": 0.03,
                                                     "mixture_chose": "vote"}))
-    assert load_estimates(run)["mixture"] == 0.03
+    assert load_estimates(run).estimates.mixture == 0.03
 
 
 @pytest.mark.slow

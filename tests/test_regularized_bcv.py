@@ -29,7 +29,7 @@ from reprocompare.strategies import (CHOSE_VOTE, ESTIMATORS, MIXED, TESTS, kind_
 from reprocompare.strategies.regularized_bcv import (STRATEGY, Balance, fold_divergences,
                                                      positional_tags, regularized_layout)
 from reprocompare.splitters.document import repetition_seed
-from reprocompare.study.summary import estimator_values
+from reprocompare.study.summary import Repetition, estimator_values
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -173,8 +173,9 @@ def test_it_is_registered_with_its_own_names():
 
 def test_its_record_and_table4_values_go_by_its_names():
     f1 = {"A": [0.8, 0.7, 0.9, 0.6, 0.8, 0.7], "B": [0.7, 0.7, 0.8, 0.7, 0.7, 0.7]}
-    records = [{"repetition": r, "directory": f"rep{r}", "strategy": "regularized-bcv",
-                **STRATEGY.estimate(f1, {"A": 0.8 + r / 100, "B": 0.75})} for r in range(3)]
+    records = [Repetition(STRATEGY.estimate(f1, {"A": 0.8 + r / 100, "B": 0.75}), r, f"rep{r}")
+               for r in range(3)]
+    assert {r.strategy for r in records} == {"regularized-bcv"}
     values = estimator_values(records, 6, "A>B")
     assert values["rAvg"] == pytest.approx([0.2 / 6] * 3)
     assert values["rVote"] == pytest.approx([0.05, 0.06, 0.07])
@@ -203,8 +204,8 @@ def test_beside_the_plain_bcv_each_keeps_its_own_values_and_table4_rows():
     """Both BCVs in one study: neither's values, mixture choices or Table 4 rows overwrite the
     other's (the finding of issue 51: a summary kept one ``mixture_chose_vote``)."""
     f1 = {"A": [0.8, 0.7, 0.9, 0.6, 0.8, 0.7], "B": [0.7, 0.7, 0.8, 0.7, 0.7, 0.7]}
-    records = [{"repetition": r, "directory": f"{name}/rep{r}", "strategy": name,
-                **strategy(name).estimate(f1, {"A": 0.70 + (r + shift) / 100, "B": 0.75})}
+    records = [Repetition(strategy(name).estimate(f1, {"A": 0.70 + (r + shift) / 100,
+                                                       "B": 0.75}), r, f"{name}/rep{r}")
                for name, shift in (("bcv", 0), ("regularized-bcv", 8)) for r in range(4)]
     values = estimator_values(records, 6, "A>B")
     assert values["mixture_chose_vote"] == [False] * 4  # Vote below Avg: Case II

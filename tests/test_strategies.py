@@ -172,13 +172,14 @@ sys.modules[spec.name] = registry
 spec.loader.exec_module(registry)
 
 from reprocompare.splitters import split_document
-from reprocompare.study.summary import estimator_values
+from reprocompare.study.summary import Repetition, estimator_values
 
 found = registry.strategy("toy_bcv")
 document = split_document("toy-bcv", 16, seed=3, m=2)
 f1 = {"A": [0.8, 0.7, 0.9, 0.6], "B": [0.7, 0.7, 0.8, 0.7]}
-records = [{"repetition": r, "directory": f"rep{r}", "strategy": "toy-bcv",
-            **found.estimate(f1, {"A": 0.8 + r / 100, "B": 0.75})} for r in range(2)]
+records = [Repetition(found.estimate(f1, {"A": 0.8 + r / 100, "B": 0.75}), r, f"rep{r}")
+           for r in range(2)]
+assert {r.strategy for r in records} == {"toy-bcv"}
 print(json.dumps({"names": registry.NAMES, "estimators": registry.ESTIMATORS,
                   "folds": len(document["folds"]), "blocks": len(document["blocks"]),
                   "values": estimator_values(records, 6, "A>B"),
@@ -201,3 +202,34 @@ def test_a_new_strategy_is_one_module_that_every_stage_runs(tmp_path):
     assert got["values"]["TVote"] == pytest.approx([0.05, 0.06])
     assert got["values"]["TMixture"] == pytest.approx([0.05, 0.06])  # Eq. 8: Vote > Avg
     assert got["labels"]["TAvg"] == "2x2 BCV"
+
+
+@pytest.mark.parametrize("found", STRATEGIES, ids=NAMES)
+def test_each_record_is_a_typed_value_that_writes_and_reads_itself(found):
+    """A repetition's record is its strategy's frozen dataclass: what ``estimate`` returns, as
+    ``estimates.json`` holds it (the fields it has, in the file's order) and back."""
+    folds = 6 if found.votes else 3
+    f1 = {"A": [0.8, 0.7, 0.9, 0.6, 0.8, 0.7][:folds], "B": [0.7] * folds}
+    record = found.estimate(f1, {"A": 0.8, "B": 0.75} if found.votes else None)
+    assert isinstance(record, found.record) and record.strategy == found.name
+    written = record.as_json()
+    assert list(written)[0] == "strategy" and list(written)[-1] == "per_model"
+    assert set(found.estimates) <= set(written)
+    assert found.read(json.loads(json.dumps(written))) == record
+    with pytest.raises(AttributeError):
+        record.strategy = "other"  # frozen
+
+
+def test_committed_records_round_trip_byte_for_byte(tmp_path):
+    """Every estimates.json of a committed study, read as its typed record and written back,
+    is the same bytes (the key order and the optional keys of older runs kept)."""
+    from reprocompare.base.records import write_json_atomic
+    from reprocompare.strategies import read_estimates
+
+    study = Path(__file__).resolve().parents[1] / "studies" / "ner-full" / "results" / "compare"
+    found = sorted(study.glob("*/*/*/rep*/estimates.json"))
+    assert {path.parent.parent.name for path in found} == {"holdout", "repeated-holdout", "bcv"}
+    for path in found:
+        again = write_json_atomic(tmp_path / "estimates.json",
+                                  read_estimates(path.parent).as_json())
+        assert again.read_bytes() == path.read_bytes(), path

@@ -119,7 +119,7 @@ def test_estimates_equal_a_direct_comparison(reference):
     run = run_comparison(corpus, load_split(job / "split.json"), models, progress=None)
     estimates = json.loads((job / "estimates.json").read_text())
     for key in ("avg", "vote", "mixture", "fold_differences"):
-        assert estimates[key] == pytest.approx(run.estimates[key], abs=1e-12)
+        assert estimates[key] == pytest.approx(run.estimates.as_json()[key], abs=1e-12)
 
 
 @pytest.mark.slow

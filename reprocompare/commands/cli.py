@@ -288,9 +288,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
                                                      keep_predictions=not args.no_predictions))
     # A - B in F1 points, as every table prints it (estimates.json keeps fractions)
     print("A - B, F1 points:")
+    recorded = run.estimates.as_json()
     for key in (key for strategy in STRATEGIES for key in strategy.estimates):
-        if isinstance(run.estimates.get(key), float):  # the differences, not a fold's list
-            print(f"{key:>8}: {100 * run.estimates[key]:+.2f} F1 points")
+        if isinstance(recorded.get(key), float):  # the differences, not a fold's list
+            print(f"{key:>8}: {100 * recorded[key]:+.2f} F1 points")
     print(f"wrote {out}/", file=sys.stderr)
     return 0
 

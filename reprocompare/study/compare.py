@@ -14,6 +14,7 @@ from __future__ import annotations
 import gzip
 import io
 import sys
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -31,7 +32,7 @@ from reprocompare.estimators.difference import vote_predictions
 from reprocompare.models.base import clone
 from reprocompare.models.engine import Features, train_fold
 from reprocompare.splitters import dumps
-from reprocompare.strategies import ESTIMATES, strategy as strategy_of
+from reprocompare.strategies import Estimates, strategy as strategy_of, write_estimates
 
 PAIR = ("A", "B")
 
@@ -74,7 +75,7 @@ class ComparisonRun:
     split: dict
     specs: dict[str, str]
     folds: list[FoldResult]
-    estimates: dict
+    estimates: Estimates | None
     vote: dict[str, tuple[list[list[str]], ChunkCounts]] = field(default_factory=dict)
 
 
@@ -156,21 +157,23 @@ def run_comparison(corpus: Corpus, split: dict, models: dict, specs: dict[str, s
                 f"{counts[name].f1():.4f} on {len(validation)} ({seconds[name]:.1f} s)")
         folds.append(FoldResult(train, validation, predictions, counts, seconds))
 
-    run = ComparisonRun(split=split, specs=dict(specs or {}), folds=folds, estimates={})
-    run.estimates = {**_estimates(run, corpus, typed=typed, voting=voting), "typed": typed}
-    if not typed and train_typed is not None:  # typed runs keep the record they always had
-        run.estimates["train_typed"] = bool(train_typed)
+    run = ComparisonRun(split=split, specs=dict(specs or {}), folds=folds, estimates=None)
+    run.estimates = _estimates(run, corpus, typed=typed, voting=voting, train_typed=train_typed)
     return run
 
 
-def _estimates(run: ComparisonRun, corpus: Corpus, *, typed: bool, voting: str) -> dict:
+def _estimates(run: ComparisonRun, corpus: Corpus, *, typed: bool, voting: str,
+               train_typed: bool | None) -> Estimates:
     """The repetition's record: what its strategy estimates from the fold F1s and, for a voting
-    strategy, from each model's vote."""
+    strategy, from each model's vote, with the specs and how it scored and trained."""
     strategy = strategy_of(run.split["strategy"])
     f1 = {name: [fold.counts[name].f1() for fold in run.folds] for name in PAIR}
     vote_f1 = _vote(run, corpus, typed=typed, voting=voting) if strategy.votes else None
-    return {"strategy": strategy.name, **({"voting": voting} if strategy.votes else {}),
-            **strategy.estimate(f1, vote_f1)}
+    return dataclasses.replace(
+        strategy.estimate(f1, vote_f1), models=run.specs, typed=typed,
+        # typed runs keep the record they always had
+        train_typed=bool(train_typed) if not typed and train_typed is not None else None,
+        **({"voting": voting} if strategy.votes else {}))
 
 
 def _vote(run: ComparisonRun, corpus: Corpus, *, typed: bool, voting: str) -> dict:
@@ -259,7 +262,7 @@ def write_comparison(run: ComparisonRun, corpus: Corpus, out_dir: str | Path, *,
     # wall times vary from run to run: kept apart so every other output is byte-identical
     RUNTIME.write(out, {"folds": [
         {name: round(fold.seconds[name], 3) for name in PAIR} for fold in run.folds]})
-    ESTIMATES.write(out, {"models": run.specs, **run.estimates})
+    write_estimates(out, run.estimates)
     return out
 
 

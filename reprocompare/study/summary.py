@@ -11,7 +11,9 @@ from __future__ import annotations
 import json
 import math
 from collections import defaultdict
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Mapping
 
 import numpy as np
 
@@ -19,8 +21,8 @@ from reprocompare.base.errors import UserError
 from reprocompare.base.paths import ESTIMATES_FILE, SCORES_FILE, SPLIT_FILE
 from reprocompare.base.records import TABLE4_K
 from reprocompare.base.run_records import SCORES, read_split
-from reprocompare.strategies import (CHOSE_VOTE, ESTIMATES, ESTIMATORS, STRATEGIES,
-                                     strategy as strategy_of)
+from reprocompare.strategies import (CHOSE_VOTE, ESTIMATORS, STRATEGIES, Estimates,
+                                     read_estimates, strategy as strategy_of)
 from reprocompare.study.verify import check_run
 from reprocompare.estimators.difference import mixture
 from reprocompare.estimators.designs import ANYTIME, FIXED, PLANNED, of_stopping
@@ -33,8 +35,8 @@ from reprocompare.estimators.reproducibility import (clopper_pearson, model_inte
 from reprocompare.estimators.sequential import (looks, mean_confidence_sequence,
                                                 running_intersection, share_confidence_sequence,
                                                 snr_confidence_sequence)
-from reprocompare.estimators.verdict import (CONFIDENCE, MAX_REPETITIONS, THRESHOLD,
-                                             family_confidence, rule, verdict)
+from reprocompare.estimators.verdict import (MAX_REPETITIONS, family_confidence, rule,
+                                             verdict)
 
 
 
@@ -52,11 +54,51 @@ def _holds(directory: Path, name: str) -> None:
 _SETTINGS = tuple(dict.fromkeys(("ratio", *(key for s in STRATEGIES for key in s.settings))))
 
 
-def load_estimates(directory: str | Path) -> dict:
-    """The estimates of one comparison directory, with its repetition, seed and provenance.
+@dataclass(frozen=True)
+class Repetition:
+    """One repetition as the summaries read it: its strategy's typed record and what its split
+    says of it.
 
-    ``settings`` are the split's strategy settings (ratio, k or m), ``corpus_sha256`` the
-    identity of the corpus it split; ``typed`` is None for runs that did not record it.
+    Parameters
+    ----------
+    estimates : Estimates
+        Its ``estimates.json`` (:func:`reprocompare.strategies.read_estimates`).
+    repetition : int
+        Its number.
+    directory : str
+        Its run directory, as errors name it.
+    seed : int, optional
+        The seed its split was drawn with.
+    corpus_sha256 : str, optional
+        The identity of the corpus it split.
+    settings : mapping
+        The split's strategy settings (ratio, k or m).
+    n_sentences : int, optional
+        The sentences it split.
+    """
+
+    estimates: Estimates
+    repetition: int
+    directory: str
+    seed: int | None = None
+    corpus_sha256: str | None = None
+    settings: Mapping = field(default_factory=dict)
+    n_sentences: int | None = None
+
+    @property
+    def strategy(self) -> str:
+        """Its strategy's name."""
+        return self.estimates.strategy
+
+    @property
+    def models(self) -> Mapping[str, str]:
+        """The specs of A and B (empty for a record without them)."""
+        return self.estimates.models or {}
+
+
+def load_estimates(directory: str | Path) -> Repetition:
+    """The estimates of one comparison directory, with its repetition, seed and provenance,
+    read and verified (:func:`reprocompare.study.verify.check_run`).
 
     Parameters
     ----------
@@ -65,51 +107,47 @@ def load_estimates(directory: str | Path) -> dict:
 
     Returns
     -------
-    dict
-        The record.
+    Repetition
     """
     _holds(Path(directory), ESTIMATES_FILE)
-    estimates = ESTIMATES.read(directory)  # the strategy known, its differences numbers
+    estimates = read_estimates(directory)  # the strategy known, its differences numbers
     _holds(Path(directory), SPLIT_FILE)
     split = read_split(directory)
     check_run(directory)  # the estimates recomputed from its own counts and scores (issue 34)
     try:
         settings = {key: split[key] for key in _SETTINGS if key in split}
-        return {**estimates, "repetition": split["repetition"], "seed": split["seed"],
-                "corpus_sha256": split.get("corpus_sha256"), "settings": settings,
-                "n_sentences": split.get("n_sentences"),
-                "typed": estimates.get("typed"), "train_typed": estimates.get("train_typed"),
-                "directory": str(directory)}
+        return Repetition(estimates, split["repetition"], str(directory), seed=split["seed"],
+                          corpus_sha256=split.get("corpus_sha256"), settings=settings,
+                          n_sentences=split.get("n_sentences"))
     except (KeyError, TypeError, AttributeError) as error:
         raise UserError(f"not a split document of reprocompare (no {error})",
                         path=Path(directory) / SPLIT_FILE) from None
 
 
-def check_poolable(records: list[dict]) -> None:
+def check_poolable(records: list[Repetition]) -> None:
     """Runs pooled into one summary must share the pair of specs, the corpus, typed, and each
     strategy's settings: one UserError naming two runs that differ, and in what.
 
     Parameters
     ----------
-    records : list of dict
+    records : list of Repetition
         The runs' records (:func:`load_estimates`).
     """
     first_of: dict = {}
     for record in records:
-        keys = {"the specs of A and B": json.dumps(record.get("models", {}), sort_keys=True),
-                "corpus (sha256 of its sentences)": record["corpus_sha256"],
-                "typed/untyped scoring": record["typed"],
-                "typed/untyped training": record["train_typed"],
-                f"{record['strategy']} settings": json.dumps(record["settings"],
-                                                             sort_keys=True)}
+        keys = {"the specs of A and B": json.dumps(record.models, sort_keys=True),
+                "corpus (sha256 of its sentences)": record.corpus_sha256,
+                "typed/untyped scoring": record.estimates.typed,
+                "typed/untyped training": record.estimates.train_typed,
+                f"{record.strategy} settings": json.dumps(record.settings, sort_keys=True)}
         for what, value in keys.items():
-            other = first_of.setdefault(what, (value, record["directory"]))
+            other = first_of.setdefault(what, (value, record.directory))
             if other[0] != value:
-                raise UserError(f"cannot pool {other[1]} and {record['directory']}: they differ "
+                raise UserError(f"cannot pool {other[1]} and {record.directory}: they differ "
                                 f"in {what} ({other[0]} vs {value})")
 
 
-def estimator_values(records: list[dict], table4_k: int = TABLE4_K,
+def estimator_values(records: list[Repetition], table4_k: int = TABLE4_K,
                      conclusion: str = "A>B") -> dict:
     """The value of every estimator in every repetition, keyed by estimator name.
 
@@ -121,7 +159,7 @@ def estimator_values(records: list[dict], table4_k: int = TABLE4_K,
 
     Parameters
     ----------
-    records : list of dict
+    records : list of Repetition
         The runs' records (:func:`load_estimates`).
     table4_k : int, default TABLE4_K
         The k of the random-splits estimate Table 4 prints.
@@ -133,21 +171,21 @@ def estimator_values(records: list[dict], table4_k: int = TABLE4_K,
     dict
         The values, by estimator.
     """
-    by_strategy: dict[str, list[dict]] = defaultdict(list)
+    by_strategy: dict[str, list[Repetition]] = defaultdict(list)
     for record in records:
-        by_strategy[record["strategy"]].append(record)
+        by_strategy[record.strategy].append(record)
     values: dict = {}
     for name, group in by_strategy.items():
-        group.sort(key=lambda r: r["repetition"])
-        repetitions = [r["repetition"] for r in group]
+        group.sort(key=lambda r: r.repetition)
+        repetitions = [r.repetition for r in group]
         if len(set(repetitions)) != len(repetitions):
             twice = sorted(r for r in repetitions if repetitions.count(r) > 1)[0]
-            where = [r["directory"] for r in group if r["repetition"] == twice]
+            where = [r.directory for r in group if r.repetition == twice]
             raise UserError(f"repetition {twice} of strategy {name} is given twice: "
                             f"{' and '.join(where)} (runs of another seed or study? give one "
                             "directory per repetition)")
-        values.update(strategy_of(name).values(group, table4_k=table4_k,
-                                               conclusion=conclusion))
+        values.update(strategy_of(name).values([r.estimates for r in group],
+                                               table4_k=table4_k, conclusion=conclusion))
     return values
 
 
@@ -174,16 +212,22 @@ def verdicts(values: dict, offsets: dict, conclusion: str, verdict_settings: dic
     conclusion : str
         The conclusion under test.
     verdict_settings : dict, optional
-        The config's ``verdict``, with the family.
+        The config's ``verdict`` as the schema filled it, with the family; when not given, the
+        schema's defaults (:func:`reprocompare.study.config.section_defaults`).
     stopping : dict, optional
-        The config's ``stopping``, when enabled.
+        The config's ``stopping`` as the schema filled it, when enabled.
 
     Returns
     -------
     dict
         The verdicts, the rule and the study's stopping state.
     """
-    settings = {"threshold": THRESHOLD, "confidence": CONFIDENCE, **(verdict_settings or {})}
+    settings = verdict_settings  # the config's section, as the schema filled it
+    if settings is None:
+        # lazy: jsonschema, for a caller without a config (the workflow always gives one)
+        from reprocompare.study.config import section_defaults
+
+        settings = section_defaults("verdict")
     sequential = bool(stopping and stopping.get("enabled"))
     maximum = stopping["max_repetitions"] if sequential else MAX_REPETITIONS
     # a study without stopping looks once, at its R; a sequential one as its design says
@@ -229,7 +273,7 @@ def verdicts(values: dict, offsets: dict, conclusion: str, verdict_settings: dic
             judged = judge({n: (found[n].get("forecast") or {}).get("probability")
                             if rope is None else None
                             for n in deciding if found[n]["decision"] == "undecided"},
-                           stopping.get("futility", 0.0)).as_dict()
+                           stopping["futility"]).as_dict()
         futile = bool(judged and judged["futile"])
         record["stopping"] = {
             **stopping, "repetitions": repetitions, "decided": decided,
@@ -366,7 +410,7 @@ def summarize_records(records: list[dict], *, conclusion: str = "A>B",
 
     Parameters
     ----------
-    records : list of dict
+    records : list of Repetition
         The runs' records.
     conclusion, table4_k, random_state, verdict_settings, stopping
         As :func:`summarize_runs` takes them.
@@ -383,24 +427,24 @@ def summarize_records(records: list[dict], *, conclusion: str = "A>B",
         values = estimator_values(records, table4_k, conclusion)
     except (KeyError, TypeError, IndexError) as error:
         raise UserError(f"an {ESTIMATES_FILE} lacks {error} (a tampered or foreign file?)",
-                        path=", ".join(r["directory"] for r in records[:3])) from None
+                        path=", ".join(r.directory for r in records[:3])) from None
     # R = 1 has no spread: an error naming the comparison, never a silently empty Table 4
     short = [name for name in ESTIMATORS if name in values and len(values[name]) < 2]
     if short:
-        models = records[0].get("models", {})
+        models = records[0].models
         raise UserError(f"comparison A = {models.get('A', '?')} vs B = {models.get('B', '?')}: "
                         f"{', '.join(short)} has 1 repetition, and SNR, reproducibility and "
                         "their intervals need at least 2; run more repetitions (`compare "
                         "--repetition 1, 2, ...`, or `repetitions: 5` in the config; finished "
                         "ones are kept)")
-    typed = records[0]["typed"]
-    summary: dict = {"models": records[0].get("models", {}), "conclusion": conclusion,
-                     "corpus_sha256": records[0]["corpus_sha256"],
-                     "sentences": records[0]["n_sentences"],
-                     "typed": typed, **({} if typed or records[0]["train_typed"] is None
-                                        else {"train_typed": records[0]["train_typed"]}),
-                     "strategies": {r["strategy"]: r["settings"] for r in records},
-                     "degenerate": degenerate_models([r["directory"] for r in records]),
+    first = records[0]
+    typed, train_typed = first.estimates.typed, first.estimates.train_typed
+    summary: dict = {"models": first.models, "conclusion": conclusion,
+                     "corpus_sha256": first.corpus_sha256, "sentences": first.n_sentences,
+                     "typed": typed, **({} if typed or train_typed is None
+                                        else {"train_typed": train_typed}),
+                     "strategies": {r.strategy: r.settings for r in records},
+                     "degenerate": degenerate_models([r.directory for r in records]),
                      "table4_k": table4_k, "estimators": {}, "random_splits_by_k": {}, "per_model": {}}
     design = of_stopping(stopping)
     # the study's looks: a sequential study's intervals hold over them; a fixed design's one

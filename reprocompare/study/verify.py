@@ -197,9 +197,10 @@ def _votes(split: dict) -> bool:
 def _check_estimates(estimates: dict, f1: dict | None, vote: dict | None, source: str) -> None:
     """estimates.json against itself, and against the fold and vote F1s where known: its
     strategy's own check (:meth:`reprocompare.strategies.strategy.Strategy.check`)."""
-    checker = Checker(estimates, _close, _disagrees,
+    own = strategy(estimates["strategy"])
+    checker = Checker(own.read(estimates), _close, _disagrees,
                       lambda message: Untrusted(ESTIMATES, message), source)
-    strategy(estimates["strategy"]).check(checker, f1, vote)
+    own.check(checker, f1, vote)
 
 
 def _problem(run: Path, complete: bool, split: dict | None = None) -> None:
