@@ -21,8 +21,6 @@ from reprocompare.base.seeds import derive_seed
 # the module, not its names: its strategies draw with this package's drawing module, whose
 # import runs this package's __init__, so the registry may still be loading when this one does
 from reprocompare import strategies
-from reprocompare.splitters._common import check_positive_int
-from reprocompare.splitters.drawing import format_ratio, parse_ratio
 
 
 
@@ -84,19 +82,19 @@ def repetition_seed(seed: int, strategy: str, repetition: int) -> int:
     return derive_seed(seed, code, repetition)
 
 
-def make_splitter(strategy, *, k=10, m=3, ratio="8:1", random_state=None):
+def make_splitter(strategy, *, random_state=None, **settings):
     """The splitter object of a strategy.
 
     Parameters
     ----------
-    strategy : {"holdout", "repeated-holdout", "bcv"}
-    k : int, default=10
-        Hold-outs of ``"repeated-holdout"`` (ignored otherwise, but still checked).
-    m : int, default=3
-        Repetitions of ``"bcv"`` (ignored otherwise, but still checked).
-    ratio : str or tuple of two int, default="8:1"
-        Train:validation ratio of the hold-out strategies.
+    strategy : str
+        A strategy's name (:data:`reprocompare.strategies.NAMES`).
     random_state : int, RandomState instance or None, default=None
+    **settings
+        The strategy's settings (:attr:`~reprocompare.strategies.Strategy.SETTINGS`): ``k``
+        (default 10), the hold-outs of ``"repeated-holdout"``; ``m`` (default 3), the
+        repetitions of 2-fold CV of a BCV; ``ratio`` (default ``"8:1"``), the train:validation
+        ratio of the hold-outs. A setting another strategy reads is ignored, but still checked.
 
     Returns
     -------
@@ -114,46 +112,41 @@ def make_splitter(strategy, *, k=10, m=3, ratio="8:1", random_state=None):
     BlockedMx2CV(m=3, random_state=0)
     """
     found = strategies.strategy(_check_strategy(strategy))
-    arguments = _splitter_arguments(found, k, m, ratio)
+    arguments, _ = found.split_settings(settings)
     # the class is imported on demand (scikit-learn, 1 s of CPU with SciPy and pandas): the
     # split documents every job draws need only numpy
     return found.splitter_class()(**arguments, random_state=random_state)
 
 
-def _splitter_arguments(found, k, m, ratio) -> dict:
-    # All checked although only one of them is used: a typo in the config should fail whatever
-    # strategy it happens to be read with.
-    given = {"k": check_positive_int(k, "k"), "m": check_positive_int(m, "m"),
-             "ratio": parse_ratio(ratio)}
-    return {name: given[name] for name in found.settings}
-
-
-def split_document(strategy, n_sentences, *, groups=None, corpus_sha256="", k=10, m=3,
-                   ratio="8:1", seed=0, repetition=0, tags=None) -> dict:
+def split_document(strategy, n_sentences, *, groups=None, corpus_sha256="", seed=0,
+                   repetition=0, tags=None, **settings) -> dict:
     """The split of one repetition of one strategy, as a JSON-ready dict.
 
     Parameters
     ----------
-    strategy : {"holdout", "repeated-holdout", "bcv"}
+    strategy : str
+        A strategy's name (:data:`reprocompare.strategies.NAMES`).
     n_sentences : int
         Corpus size.
     groups : sequence of length n_sentences, default=None
         Document id of each sentence; documents are kept whole.
     corpus_sha256 : str, default=""
         Identity of the corpus, recorded so that a split is never applied to another corpus.
-    k, m, ratio : see :func:`make_splitter`
     seed, repetition : int, default=0
         The splitter's ``random_state`` is ``repetition_seed(seed, strategy, repetition)``.
     tags : sequence of sequence of str, default=None
         Each sentence's tags, for a strategy whose draw reads them
         (:attr:`~reprocompare.strategies.Strategy.reads_tags`); ignored by the others.
+    **settings
+        The strategy's settings, as :func:`make_splitter` takes them.
 
     Returns
     -------
     dict
         Keys in this order: ``strategy``, ``seed``, ``repetition``, ``n_sentences``,
-        ``corpus_sha256``, then ``k`` (repeated-holdout), ``m`` (bcv), ``ratio`` (hold-outs, as
-        ``"8:1"``), ``blocks`` (bcv: B1..Bb), and ``folds``: a list of
+        ``corpus_sha256``, then the strategy's settings in its order (repeated-holdout: ``k``,
+        ``ratio`` as ``"8:1"``; bcv: ``m``), the ``blocks`` of a voting strategy (bcv: B1..Bb),
+        and ``folds``: a list of
         ``{"train": [...], "validation": [...]}`` in split order, sorted plain ints.
 
     Examples
@@ -169,7 +162,7 @@ def split_document(strategy, n_sentences, *, groups=None, corpus_sha256="", k=10
     n_sentences = _check_non_negative(n_sentences, "n_sentences")
     random_state = repetition_seed(seed, strategy, repetition)
     found = strategies.strategy(strategy)
-    arguments = _splitter_arguments(found, k, m, ratio)
+    arguments, recorded = found.split_settings(settings)
     # The draw of make_splitter(...).split, without scikit-learn (tests/test_splitters.py checks
     # that the two agree).
     if found.reads_tags:
@@ -184,10 +177,9 @@ def split_document(strategy, n_sentences, *, groups=None, corpus_sha256="", k=10
         "n_sentences": n_sentences,
         "corpus_sha256": str(corpus_sha256),
     }
-    recorded = {"k": lambda: int(k), "m": lambda: int(m), "ratio": lambda: format_ratio(ratio),
-                "blocks": lambda: [block.tolist() for block in blocks]}
-    for key in _document_keys(strategy):
-        document[key] = recorded[key]()
+    document.update(recorded)
+    if found.votes:  # the blocks it votes over
+        document["blocks"] = [block.tolist() for block in blocks]
     document["folds"] = [
         {"train": train.tolist(), "validation": validation.tolist()} for train, validation in folds
     ]

@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 from reprocompare.base.errors import UserError
+from reprocompare.splitters._common import check_positive_int
+from reprocompare.splitters.drawing import format_ratio, parse_ratio
 
 #: the two models of a comparison
 PAIR = ("A", "B")
@@ -86,6 +88,33 @@ class Checker:
             model = self.per_model.get(name)
             if isinstance(model, dict) and figure in model:
                 self.figure(f"per_model.{name}.{figure}", model[figure], implied_of(name))
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A setting a split takes: its default, how a value given is checked into the argument of
+    the draw, and how the split document records it.
+
+    Parameters
+    ----------
+    default : object
+        What a caller that does not give it gets.
+    check : callable
+        ``check(value, name) -> argument``: a UserError naming ``name`` for a bad value.
+    record : callable
+        ``record(value) -> JSON value``, the value as given.
+    """
+
+    default: Any
+    check: Callable[[Any, str], Any]
+    record: Callable[[Any], Any]
+
+
+#: the settings of the package's strategies (a split checks every one it is given, whichever
+#: strategy reads it, so that a typo fails with any strategy); a strategy with a setting of its
+#: own extends :attr:`Strategy.SETTINGS` in its module
+SETTINGS = {"k": Setting(10, check_positive_int, int), "m": Setting(3, check_positive_int, int),
+            "ratio": Setting("8:1", lambda value, name: parse_ratio(value), format_ratio)}
 
 
 def _is_number(value) -> bool:
@@ -324,6 +353,41 @@ class Strategy:
         raise NotImplementedError
 
     # ---- splitting ---------------------------------------------------------------------------
+
+    #: every setting a split may be given (:class:`Setting`), of this strategy and the others
+    SETTINGS: ClassVar[Mapping[str, Setting]] = SETTINGS
+
+    def split_settings(self, given: Mapping) -> tuple[dict, dict]:
+        """The draw's arguments and the split document's record of its :attr:`settings`, from
+        the settings given (each checked, its own defaulted).
+
+        Parameters
+        ----------
+        given : mapping
+            Setting -> value, as a caller gives them (``k=6, ratio="8:1"``).
+
+        Returns
+        -------
+        tuple of dict
+            ``(arguments, recorded)``, each keyed by :attr:`settings`, in their order.
+
+        Raises
+        ------
+        TypeError
+            For a setting no strategy takes.
+        """
+        unknown = sorted(set(given) - set(self.SETTINGS))
+        if unknown:
+            raise TypeError(f"a split takes no setting {unknown[0]!r}; the settings are "
+                            f"{', '.join(self.SETTINGS)}")
+        checked = {name: self.SETTINGS[name].check(value, name) for name, value in given.items()}
+        arguments, recorded = {}, {}
+        for name in self.settings:
+            kind = self.SETTINGS[name]
+            value = given.get(name, kind.default)
+            arguments[name] = checked[name] if name in given else kind.check(value, name)
+            recorded[name] = kind.record(value)
+        return arguments, recorded
 
     def splitter_arguments(self, settings: Mapping) -> dict:
         """The arguments of its splitter from its config settings.

@@ -233,3 +233,29 @@ def test_committed_records_round_trip_byte_for_byte(tmp_path):
         again = write_json_atomic(tmp_path / "estimates.json",
                                   read_estimates(path.parent).as_json())
         assert again.read_bytes() == path.read_bytes(), path
+
+
+def test_a_setting_of_its_own_is_checked_defaulted_and_recorded_by_the_strategy():
+    """A split's settings belong to the strategies (Strategy.SETTINGS): a strategy with a new
+    one declares it in its module; every setting given is checked, whichever strategy reads it,
+    and one no strategy takes is refused."""
+    from reprocompare.base.errors import UserError
+    from reprocompare.splitters._common import check_positive_int
+    from reprocompare.strategies.holdout import HoldOutStrategy
+    from reprocompare.strategies.strategy import SETTINGS as SHARED, Setting
+
+    class Tilted(HoldOutStrategy):
+        SETTINGS = {**SHARED, "tilt": Setting(2, check_positive_int, lambda v: f"t{v}")}
+
+    found = Tilted(name="tilted", key="tilted", code=98, short="TI", settings=("ratio", "tilt"),
+                   estimates=("holdout",), estimators=("TI",), tests=(), model_f1="its F1")
+    assert found.split_settings({"tilt": 3, "m": 5}) == ({"ratio": (8, 1), "tilt": 3},
+                                                         {"ratio": "8:1", "tilt": "t3"})
+    with pytest.raises(UserError, match="m must be a positive integer"):
+        found.split_settings({"m": 0})  # not its setting, still checked
+    with pytest.raises(TypeError, match="no setting 'kk'"):
+        strategy("bcv").split_settings({"kk": 3})
+    with pytest.raises(TypeError, match="no setting 'kk'"):
+        split_document("bcv", 8, kk=3)
+    assert list(split_document("holdout", 9, ratio="2:1", m=4)) == [
+        "strategy", "seed", "repetition", "n_sentences", "corpus_sha256", "ratio", "folds"]

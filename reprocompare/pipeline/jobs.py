@@ -149,7 +149,8 @@ def make_split(corpus: Corpus, corpus_conll: str, settings: dict, repetition: in
     dict
         The split document.
     """
-    options = {key: settings[key] for key in ("k", "m", "ratio") if key in settings}
+    options = {key: settings[key] for key in strategy_of(settings["strategy"]).settings
+               if key in settings}
     try:
         return split_document(settings["strategy"], len(corpus),
                               groups=corpus.docs if settings["keep_documents"] else None,
