@@ -14,9 +14,11 @@ that names the sentence: rewrite that template here and run again. Paper values 
 between the blocks are the pages' own.
 
 The same command writes the tables and sentences of studies/beside_the_paper.py (``results``,
-``sizes``, ``two-comparisons``) and studies/sample_overlap.py (``samples``), so one run brings
-every number of both pages in line with the committed studies; tests/test_results_prose.py
-checks that the committed blocks are what it writes.
+``sizes``, ``two-comparisons``) and studies/sample_overlap.py (``samples``), so one run rewrites
+every generated block of both pages (``make docs`` runs it); tests/test_results_prose.py checks
+that the committed blocks are what it writes. Not generated: README's sentence on the
+block-regularized BCV and docs/results.md's section on it (the regularized studies and
+benchmarks/bench_regularized_bcv.py).
 """
 
 from __future__ import annotations
