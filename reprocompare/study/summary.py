@@ -35,8 +35,8 @@ from reprocompare.estimators.reproducibility import (clopper_pearson, model_inte
 from reprocompare.estimators.sequential import (looks, mean_confidence_sequence,
                                                 running_intersection, share_confidence_sequence,
                                                 snr_confidence_sequence)
-from reprocompare.estimators.verdict import (MAX_REPETITIONS, family_confidence, rule,
-                                             verdict)
+from reprocompare.estimators.verdict import (CONFIDENCE, MAX_REPETITIONS, THRESHOLD,
+                                             family_confidence, rule, verdict)
 
 
 
@@ -213,7 +213,8 @@ def verdicts(values: dict, offsets: dict, conclusion: str, verdict_settings: dic
         The conclusion under test.
     verdict_settings : dict, optional
         The config's ``verdict`` as the schema filled it, with the family; when not given, the
-        schema's defaults (:func:`reprocompare.study.config.section_defaults`).
+        schema's threshold and confidence (:data:`~reprocompare.estimators.verdict.THRESHOLD`,
+        :data:`~reprocompare.estimators.verdict.CONFIDENCE`).
     stopping : dict, optional
         The config's ``stopping`` as the schema filled it, when enabled.
 
@@ -222,12 +223,10 @@ def verdicts(values: dict, offsets: dict, conclusion: str, verdict_settings: dic
     dict
         The verdicts, the rule and the study's stopping state.
     """
-    settings = verdict_settings  # the config's section, as the schema filled it
-    if settings is None:
-        # lazy: jsonschema, for a caller without a config (the workflow always gives one)
-        from reprocompare.study.config import section_defaults
-
-        settings = section_defaults("verdict")
+    # the config's section as the schema filled it, or for a caller without a config the
+    # schema's defaults (estimators.verdict reads them there): never merged into a given one
+    settings = verdict_settings if verdict_settings is not None else {
+        "threshold": THRESHOLD, "confidence": CONFIDENCE}
     sequential = bool(stopping and stopping.get("enabled"))
     maximum = stopping["max_repetitions"] if sequential else MAX_REPETITIONS
     # a study without stopping looks once, at its R; a sequential one as its design says
