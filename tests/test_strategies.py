@@ -259,3 +259,19 @@ def test_a_setting_of_its_own_is_checked_defaulted_and_recorded_by_the_strategy(
         split_document("bcv", 8, kk=3)
     assert list(split_document("holdout", 9, ratio="2:1", m=4)) == [
         "strategy", "seed", "repetition", "n_sentences", "corpus_sha256", "ratio", "folds"]
+
+
+@pytest.mark.parametrize("found", STRATEGIES, ids=NAMES)
+def test_every_strategy_has_its_config_keys_in_the_schema(found):
+    """The schema is where a user's keys live: each strategy's key, every setting its splitter
+    takes (with the default a split falls back to), and its estimators as stopping choices."""
+    from reprocompare import schemas
+
+    section = schemas.schema()["properties"]["strategies"]["properties"][found.key]
+    assert set(found.settings) <= set(section["properties"])
+    defaults = {name: schemas.default(f"strategies.{found.key}.{name}") for name in found.settings}
+    # a split's own defaults are the workflow's (RS draws max(k) hold-outs)
+    assert {name: found.SETTINGS[name].default for name in found.settings} == \
+        found.splitter_arguments(defaults)
+    choices = schemas.choices("stopping.estimators[]")
+    assert set(found.estimators) <= set(choices)
