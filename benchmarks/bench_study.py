@@ -28,7 +28,7 @@ from pathlib import Path
 
 from markers import replace_between
 from reprocompare.base.paths import COMPARE, RUNTIME_FILE
-from reprocompare.base.records import read_repetitions
+from reprocompare.base.run_records import read_repetitions
 
 STAMP = re.compile(r"^\[(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]$")
 

@@ -34,7 +34,7 @@ from typing import Iterable, NamedTuple, Sequence
 
 import numpy as np
 
-from reprocompare.base.records import counts_rows
+from reprocompare.base.run_records import counts_rows
 from reprocompare.estimators.reproducibility import clopper_pearson
 
 ALPHA = 0.05
@@ -153,7 +153,7 @@ def read_counts(text: str) -> list[dict[str, np.ndarray]]:
 def fold_counts(counts: Iterable[tuple[str, str, int, int, int, int]]
                 ) -> list[dict[str, np.ndarray]]:
     """Per-fold (gold, pred, correct) arrays of A and B from the rows of a counts table
-    (:func:`reprocompare.base.records.counts_rows`), as :func:`read_counts` returns them.
+    (:func:`reprocompare.base.run_records.counts_rows`), as :func:`read_counts` returns them.
 
     Parameters
     ----------

@@ -24,7 +24,7 @@ from typing import Mapping
 
 from reprocompare.base.markdown import md_table, md_text
 from reprocompare.base.paths import RUNTIME_FILE
-from reprocompare.base.records import read_json
+from reprocompare.base.files import read_json
 from reprocompare.base.run_records import RUNTIME, SCORES, SUMMARY
 from reprocompare.strategies import strategy as strategy_of
 from reprocompare.models import spec_from_mapping, tagger_class_of

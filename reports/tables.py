@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 
 from reprocompare.base.markdown import md_code, md_table, md_text
-from reprocompare.base.records import csv_text
+from reprocompare.base.spreadsheet import csv_text
 from reprocompare.estimators.effect import mean_interval
 from reprocompare.estimators.designs import DEFAULT_SPENDING, SPENDING_NAMES
 from reprocompare.strategies import (CHOSE_VOTE, ESTIMATORS, MIXED, SINGLE, STRATEGIES, TESTS,

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from reprocompare.base.errors import UserError
-from reprocompare.base.records import read_json
+from reprocompare.base.files import read_json
 from reprocompare.base.seeds import FIXED_SPLIT, SEED_RUN, derive_seed
 from reprocompare.models import tagger_class_of
 from reprocompare.search.space import Dimension, parse_space

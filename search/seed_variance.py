@@ -20,7 +20,7 @@ from typing import Iterable, Mapping, Sequence
 import numpy as np
 
 from reprocompare.base.markdown import md_table, md_text
-from reprocompare.base.records import csv_text
+from reprocompare.base.spreadsheet import csv_text
 
 #: Columns of results/tables/seed_variance.csv, in order.
 SEED_COLUMNS = ("corpus", "comparison", "side", "model", "spec", "random", "runs", "mean", "sd",

@@ -22,7 +22,7 @@ from typing import Callable, Iterable, Mapping
 import numpy as np
 
 from reprocompare.base.errors import UserError
-from reprocompare.base.records import csv_text
+from reprocompare.base.spreadsheet import csv_text
 from reprocompare.strategies.holdout import STRATEGY as STANDARD_SPLIT
 from reprocompare.corpora.conll import Corpus
 from reprocompare.models import build_model, spec_from_mapping, tagger_class_of

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from reprocompare.base.errors import UserError
-from reprocompare.base.records import read_json
+from reprocompare.base.files import read_json
 from reprocompare.base.seeds import derive_seed
 # the module, not its names: its strategies draw with this package's drawing module, whose
 # import runs this package's __init__, so the registry may still be loading when this one does

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from reprocompare import schemas
 from reprocompare.base.errors import UserError
-from reprocompare.base.records import TABLE4_K
 from reprocompare.estimators.difference import repeated_holdout
 from reprocompare.splitters.drawing import repeated_holdout_splits
 from reprocompare.strategies.strategy import PAIR, Estimates, Strategy, mean
@@ -27,6 +27,11 @@ class RandomSplitsEstimates(Estimates):
 
     mean: float
     fold_differences: tuple[float, ...]
+
+
+#: Table 4's RS averages this many hold-outs unless the config says otherwise (the paper's k,
+#: the schema's default)
+TABLE4_K = schemas.default("strategies.repeated_holdout.table4_k")
 
 
 class RepeatedHoldOutStrategy(Strategy):

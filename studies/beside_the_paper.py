@@ -29,7 +29,7 @@ import numpy as np
 
 from reprocompare.base.markdown import md_code, md_table
 from reprocompare.base.paths import CLAIMS_SUFFIX, COMPARE, ESTIMATES_FILE, SUMMARIES
-from reprocompare.base.records import read_repetitions
+from reprocompare.base.run_records import read_repetitions
 
 HERE = Path(__file__).resolve().parent
 ESTIMATORS = ("ST", "RS", "Avg", "Vote", "Mixture")

@@ -5,7 +5,7 @@ written from the data between markers, as the tables are.
     .venv/bin/python studies/prose.py --check   # write nothing; exit 1 naming each stale block
 
 A block is the page's own words with each number formatted from the committed summaries
-(studies/*/results/summaries/, read with reprocompare.base.records) or from the generated
+(studies/*/results/summaries/, read with reprocompare.base.files) or from the generated
 blocks of benchmarks/RESULTS.md (the replay over orders, the CRF convergence tables). Where the
 data decide a word ("none decided", "two of three", which direction, which estimators) the
 block chooses it; where the words claim something of the numbers that no word of the template
@@ -31,7 +31,7 @@ import sys
 from pathlib import Path
 
 from reprocompare.base.paths import CLAIMS_SUFFIX, SUMMARIES
-from reprocompare.base.records import read_json
+from reprocompare.base.files import read_json
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent

@@ -19,7 +19,8 @@ import pytest
 
 from committed import derived_split
 from conftest import ROOT
-from reprocompare.base.records import TABULATED, dumps_json, read_repetitions
+from reprocompare.base.files import dumps_json
+from reprocompare.base.run_records import TABULATED, read_repetitions
 from reprocompare.splitters import dumps
 
 pytestmark = pytest.mark.slow

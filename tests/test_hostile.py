@@ -31,7 +31,7 @@ import numpy as np
 import pytest
 
 from reprocompare.base.errors import UserError
-from reprocompare.base.records import TABULATED, tabulate_repetitions
+from reprocompare.base.run_records import TABULATED, tabulate_repetitions
 from reprocompare.base.run_records import finished, restore_tabulated
 from reprocompare.commands import cli, sequential
 from reprocompare.commands.resume import run_problem

@@ -264,7 +264,7 @@ def test_records_name_project_files_relative_to_the_project(tmp_path):
     """corpus.json and the checklist name a corpus or config inside the project by its path in
     the project, so the same study committed from two clones records the same bytes; a file
     outside it keeps the path it was given."""
-    from reprocompare.base.records import project_path
+    from reprocompare.base.paths import project_path
     from reprocompare.pipeline import provenance
     from reprocompare.pipeline.jobs import prepare_corpus
     from reprocompare.study.config import load_yaml, validate

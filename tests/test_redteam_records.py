@@ -519,7 +519,7 @@ def test_a_tampered_run_is_refused_by_summarize_in_one_line(shared):
 def test_the_bounds_are_the_parsers_so_every_reader_refuses_them():
     """counts_rows is the one parser of counts.tsv.gz (resume, the summaries' check, the
     significance tests, kept folds): the bounds hold for all of them."""
-    from reprocompare.base.records import counts_rows
+    from reprocompare.base.run_records import counts_rows
     from reprocompare.estimators.claims import read_counts
 
     header = "fold\tmodel\tsentence\tgold\tpred\tcorrect\n"

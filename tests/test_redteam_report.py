@@ -553,7 +553,7 @@ def test_a_spec_stays_one_code_span_and_one_cell(spec):
 
 
 def test_a_label_that_reads_as_a_formula_is_inert_in_every_csv():
-    from reprocompare.base.records import csv_text
+    from reprocompare.base.spreadsheet import csv_text
 
     text = csv_text([{"label": "=HYPERLINK(\"http://x\")", "mean": -0.25}], ["label", "mean"],
                     lambda v: v if isinstance(v, str) else f"{v:.2f}")

@@ -23,7 +23,7 @@ import yaml
 import conftest
 from conftest import ROOT, TEST_DATA
 from reprocompare.base.errors import UserError
-from reprocompare.base.records import write_text_atomic
+from reprocompare.base.files import write_text_atomic
 from blocking import blocking_study, handshake
 from test_cli import assert_user_error, run
 from test_workflow import SNAKEMAKE, TINY, snakemake, tables
@@ -284,7 +284,7 @@ def test_no_unpickling_of_saved_files():
 
 def test_json_writer_refuses_nan_naming_the_key(tmp_path):
     from reprocompare.base.errors import UserError
-    from reprocompare.base.records import dumps_json, write_json_atomic
+    from reprocompare.base.files import dumps_json, write_json_atomic
 
     assert dumps_json({"snr": float("inf")}) == '{\n "snr": Infinity\n}\n'
     with pytest.raises(UserError, match=r"NaN .* at summary\.estimators\.ST\.snr_low"):
@@ -298,7 +298,7 @@ def test_json_writer_refuses_nan_naming_the_key(tmp_path):
 def test_outputs_respect_the_umask(tmp_path):
     import os
 
-    from reprocompare.base.records import write_directory_atomic, write_text_atomic
+    from reprocompare.base.files import write_directory_atomic, write_text_atomic
 
     previous = os.umask(0o027)
     try:
@@ -315,7 +315,7 @@ def test_full_disk_is_one_error_and_leaves_nothing(tmp_path, monkeypatch):
     import os
 
     from reprocompare.base.errors import UserError
-    from reprocompare.base.records import write_directory_atomic, write_text_atomic
+    from reprocompare.base.files import write_directory_atomic, write_text_atomic
 
     def full(*args, **kwargs):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from reprocompare.base.paths import SUMMARIES
-from reprocompare.base.records import read_json
+from reprocompare.base.files import read_json
 
 ROOT = Path(__file__).resolve().parents[1]
 STUDIES = ROOT / "studies"

@@ -19,7 +19,7 @@ import pytest
 
 from reprocompare.base import paths, run_records as rr
 from reprocompare.base.errors import UserError
-from reprocompare.base.records import dumps_json
+from reprocompare.base.files import dumps_json
 from reprocompare.strategies import ESTIMATES as ESTIMATES_RECORD
 from reprocompare.strategies import STRATEGIES, strategy
 

@@ -19,7 +19,7 @@ import yaml
 
 import conftest
 from conftest import TEST_DATA
-from reprocompare.base.records import tabulate_repetitions
+from reprocompare.base.run_records import tabulate_repetitions
 
 pytestmark = pytest.mark.slow
 

@@ -223,7 +223,7 @@ def test_each_record_is_a_typed_value_that_writes_and_reads_itself(found):
 def test_committed_records_round_trip_byte_for_byte(tmp_path):
     """Every estimates.json of a committed study, read as its typed record and written back,
     is the same bytes (the key order and the optional keys of older runs kept)."""
-    from reprocompare.base.records import write_json_atomic
+    from reprocompare.base.files import write_json_atomic
     from reprocompare.strategies import read_estimates
 
     study = Path(__file__).resolve().parents[1] / "studies" / "ner-full" / "results" / "compare"

@@ -26,8 +26,8 @@ import conftest
 from committed import derived_split
 from conftest import ROOT, SMALL, planned
 from conftest import SNAKEMAKE as WORKFLOW
-from reprocompare.base.records import (TABULATED, dumps_json, read_repetitions,
-                                       tabulate_repetitions)
+from reprocompare.base.files import dumps_json
+from reprocompare.base.run_records import TABULATED, read_repetitions, tabulate_repetitions
 from reprocompare.splitters import dumps
 
 pytestmark = pytest.mark.slow

@@ -5,7 +5,7 @@ reports, the model catalogue, the config reference) is written by :func:`md_tabl
 pipe rows, the separator and its alignment are spelled once. The cells are Markdown: a cell that
 shows what a user wrote (a corpus path, a model spec, a label) goes through :func:`md_text` or
 :func:`md_code` first, so that it shows as written and can neither end its code span nor split its
-cell. It sits on the ground floor beside ``records.csv_text`` because the stages and the study
+cell. It sits on the ground floor beside ``spreadsheet.csv_text`` because the stages and the study
 configuration (floor 2) write tables too.
 """
 

@@ -4,10 +4,14 @@ The rules (workflow/rules/*.smk) take their ``output:`` paths from here, and so 
 that reads or lists what they wrote (the records, ``resume``, ``sequential``). Patterns are
 relative to the study's directory and use the rules' wildcards (``{corpus}``, ``{comparison}``,
 ``{strategy}``, ``{repetition}``, ``{model}``), so that ``PATTERN.format(...)`` is a file of a
-study and the pattern itself is a rule's output.
+study and the pattern itself is a rule's output. The project's root (:data:`PROJECT`) is named
+here too, once: records name a file inside it relative to it (:func:`project_path`).
 """
 
 from __future__ import annotations
+
+import os
+from pathlib import Path
 
 #: the prepared copy of a corpus (rule corpus): its sentences and what was read
 CORPUS = "results/corpora/{corpus}/corpus.conll"
@@ -100,3 +104,58 @@ def figure(name: str) -> str:
     'results/figures/figure1.png'
     """
     return FIGURE.format(name=name)
+
+
+#: the project's root, in a clone (an installed package lies elsewhere: its paths stay as given)
+PROJECT = Path(__file__).resolve().parents[2]
+
+
+def project_path(path: str | Path) -> str:
+    """``path`` relative to the project's root where it lies inside it, else as given: what a
+    record says of a corpus or config file, so that the same study committed from two clones
+    (or from a study's working directory and the repository) records the same bytes.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The path.
+
+    Returns
+    -------
+    str
+        The path, relative to the project's root where it can be.
+    """
+    # the path as it reads first: a link inside the project to a corpus outside it (CoNLL-2002,
+    # linked from ../shared) is the project's file
+    for candidate in (Path(os.path.abspath(path)), Path(path).resolve()):
+        try:
+            return candidate.relative_to(PROJECT).as_posix()
+        except ValueError:
+            continue
+    return str(path)
+
+
+def run_directory(corpus: str, comparison: str, strategy: str, repetition: int,
+                  root: str | Path = ".") -> Path:
+    """Where repetition ``repetition`` of ``strategy`` (the splitters' name) keeps its files.
+
+    Parameters
+    ----------
+    corpus : str
+        The corpus's name.
+    comparison : str
+        The comparison's name.
+    strategy : str
+        The strategy, as the splitters name it.
+    repetition : int
+        The repetition's number.
+    root : str or os.PathLike, default '.'
+        The study's directory.
+
+    Returns
+    -------
+    pathlib.Path
+        The directory.
+    """
+    return Path(root) / RUN.format(corpus=corpus, comparison=comparison, strategy=strategy,
+                                   repetition=repetition)

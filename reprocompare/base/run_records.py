@@ -6,14 +6,18 @@ the split (:func:`read_split`), the settings it ran with (:data:`SETTINGS`), the
 and the estimates (:data:`ESTIMATES`), last; a summarize job writes a comparison's summary
 and claims (:data:`SUMMARY`, :data:`CLAIMS`). Each JSON record here is a :class:`Record`: its
 file name (from :mod:`reprocompare.base.paths`), the keys it must hold and of what type, and
-its reader and writer, through :func:`reprocompare.base.records.read_json` and
-:func:`reprocompare.base.records.write_json_atomic`. A record that lacks a key, or holds it as
+its reader and writer, through :func:`reprocompare.base.files.read_json` and
+:func:`reprocompare.base.files.write_json_atomic`. A record that lacks a key, or holds it as
 another type, is one UserError naming the file, whoever reads it; the writer refuses the same
 record before anything is written.
 
-What the records say of one another (the estimates a function of the counts, the counts of the
-sentences the split validated) is checked by :mod:`reprocompare.study.verify`; the split
-document's own fields by :mod:`reprocompare.splitters`.
+The per-sentence counts table (:data:`COUNTS_COLUMNS`) is parsed by :func:`counts_rows` alone.
+A committed study keeps, in place of its repetitions' JSON files, one table per strategy
+(``records.jsonl``: :func:`tabulate_repetitions`, :func:`read_repetitions`), whose lines are
+checked and written back by :func:`restore_tabulated`. What the records say of one another (the
+estimates a function of the counts, the counts of the sentences the split validated) is checked
+by :mod:`reprocompare.study.verify`; the split document's own fields by
+:mod:`reprocompare.splitters`.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from __future__ import annotations
 import gzip
 import json
 import math
+import re
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,8 +33,64 @@ from typing import Any, Callable, Mapping
 
 from reprocompare.base import paths
 from reprocompare.base.errors import UserError
-from reprocompare.base.records import (counts_rows, read_json, write_bytes_atomic,
-                                       write_json_atomic, write_text_atomic)
+from reprocompare.base.files import (read_json, write_bytes_atomic, write_json_atomic,
+                                     write_text_atomic)
+
+#: a repetition's per-sentence counts (counts.tsv.gz): a row per validation sentence of every
+#: fold, and of a BCV's vote (fold "vote"), for model A and for model B
+COUNTS_COLUMNS = ("fold", "model", "sentence", "gold", "pred", "correct")
+
+
+def counts_rows(text: str) -> list[tuple[str, str, int, int, int, int]]:
+    """The rows of a counts table, (fold, model, sentence, gold, pred, correct), checked: the one
+    parser of counts.tsv.gz. Raises ValueError naming the line of anything that is not one:
+    every count a non-negative integer, and correct chunks at most the gold and the predicted.
+
+    Parameters
+    ----------
+    text : str
+        The decompressed text of counts.tsv.gz.
+
+    Returns
+    -------
+    list of tuple
+        The rows, after the header.
+    """
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines or tuple(lines[0].split("\t")) != COUNTS_COLUMNS:
+        raise ValueError("not a counts table: the header must be "
+                         f"{', '.join(COUNTS_COLUMNS)} (tab-separated)")
+    rows = []
+    for number, line in enumerate(lines[1:], start=2):
+        match = _COUNTS_ROW.fullmatch(line)
+        if match is None:  # say what is wrong with it
+            _counts_row_problem(line, number)
+        fold, model, *numbers = match.groups()
+        sentence, gold, pred, correct = map(int, numbers)
+        # a correct chunk is a predicted chunk that is also gold: counts beyond that are no
+        # tagger's (an edit), and would give an F1 above 1 to every reader
+        if correct > gold or correct > pred:
+            raise ValueError(f"line {number}: {correct} correct chunks of {gold} gold and "
+                             f"{pred} predicted (correct can exceed neither)")
+        rows.append((fold, model, sentence, gold, pred, correct))
+    return rows
+
+
+#: a row of the counts table: ASCII digits only (a superscript digit is no count, and int()
+#: would refuse it), so a row that matches is one int() reads (one regex: half the time of
+#: checking field by field, and resume reads every committed repetition's counts)
+_COUNTS_ROW = re.compile(r"(vote|[0-9]+)\t([AB])\t([0-9]+)\t([0-9]+)\t([0-9]+)\t([0-9]+)")
+
+
+def _counts_row_problem(line: str, number: int) -> None:
+    fields = line.split("\t")
+    if len(fields) != len(COUNTS_COLUMNS):
+        raise ValueError(f"line {number}: expected {len(COUNTS_COLUMNS)} tab-separated "
+                         f"fields, got {len(fields)}")
+    if fields[1] not in ("A", "B"):
+        raise ValueError(f"line {number}: model must be A or B, got {fields[1]!r}")
+    raise ValueError(f"line {number}: fold, sentence and counts must be integers")
+
 
 #: the files a complete compare job wrote in its run directory (estimates.json last)
 OUTPUTS = (paths.SPLIT_FILE, paths.SETTINGS_FILE, paths.SCORES_FILE, paths.COUNTS_FILE,
@@ -114,7 +175,7 @@ class Record:
 
     def read_file(self, path: str | Path) -> dict:
         """The record in the file ``path``, checked (:meth:`validate`): a missing, unreadable or
-        foreign file is one UserError naming it (:func:`reprocompare.base.records.read_json`).
+        foreign file is one UserError naming it (:func:`reprocompare.base.files.read_json`).
 
         Parameters
         ----------
@@ -147,7 +208,7 @@ class Record:
 
     def read(self, directory: str | Path) -> dict:
         """The record in ``directory``, checked (:meth:`validate`): a missing, unreadable or
-        foreign file is one UserError naming it (:func:`reprocompare.base.records.read_json`).
+        foreign file is one UserError naming it (:func:`reprocompare.base.files.read_json`).
 
         Parameters
         ----------
@@ -163,7 +224,7 @@ class Record:
 
     def write(self, directory: str | Path, data: dict) -> Path:
         """Write the record to ``directory`` atomically, once it passes :meth:`validate`
-        (:func:`reprocompare.base.records.write_json_atomic`).
+        (:func:`reprocompare.base.files.write_json_atomic`).
 
         Parameters
         ----------
@@ -285,7 +346,7 @@ class UnreadableCounts(UserError):
 
 def read_counts(run_dir: str | Path) -> list[tuple[str, str, int, int, int, int]]:
     """The rows of a run directory's counts.tsv.gz, (fold, model, sentence, gold, pred,
-    correct), checked by :func:`reprocompare.base.records.counts_rows`: a file that is not a
+    correct), checked by :func:`counts_rows`: a file that is not a
     whole gzip of text, not a counts table, or empty is an :class:`UnreadableCounts` naming it.
 
     Parameters
@@ -315,7 +376,7 @@ def read_counts(run_dir: str | Path) -> list[tuple[str, str, int, int, int, int]
 
 def write_counts(run_dir: str | Path, data: bytes) -> Path:
     """Write a run directory's counts.tsv.gz: ``data``, the gzip of a counts table
-    (:data:`reprocompare.base.records.COUNTS_COLUMNS`), atomically.
+    (:data:`COUNTS_COLUMNS`), atomically.
 
     Parameters
     ----------
@@ -333,6 +394,78 @@ def write_counts(run_dir: str | Path, data: bytes) -> Path:
 
 
 # ---- a committed study's table of a strategy's repetitions (records.jsonl) -------------------
+
+#: the files of a repetition a committed study's records.jsonl holds, in a line's order
+TABULATED = (paths.SETTINGS_FILE, paths.SCORES_FILE, paths.RUNTIME_FILE, paths.ESTIMATES_FILE)
+
+
+def _repetition_number(run: Path) -> int | None:
+    number = run.name.removeprefix("rep")
+    return int(number) if run.name.startswith("rep") and number.isdigit() else None
+
+
+def tabulate_repetitions(strategy_dir: str | Path) -> Path | None:
+    """Write the strategy's records.jsonl from its complete repetitions (estimates.json,
+    written last, exists), in the order of their numbers: a line ``{"repetition": r,
+    "settings.json": ..., ...}`` with each of :data:`TABULATED` that is there and reads as
+    JSON (one that does not is left out, and the repetition restored without it is one that
+    ``resume`` trains again). None, and nothing written, when no repetition is complete.
+
+    Parameters
+    ----------
+    strategy_dir : str or os.PathLike
+        The strategy's directory (its repetitions under it).
+
+    Returns
+    -------
+    pathlib.Path or None
+        The records.jsonl written, or None.
+    """
+    strategy_dir = Path(strategy_dir)
+    runs = sorted((number, run) for run in strategy_dir.glob("rep*")
+                  if (number := _repetition_number(run)) is not None
+                  and (run / paths.ESTIMATES_FILE).is_file())
+    if not runs:
+        return None
+    lines = []
+    for number, run in runs:
+        line: dict[str, Any] = {"repetition": number}
+        for name in TABULATED:
+            try:
+                line[name] = json.loads((run / name).read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                continue
+        lines.append(json.dumps(line, separators=(",", ":")))
+    return write_text_atomic(strategy_dir / "records.jsonl", "\n".join(lines) + "\n")
+
+
+def read_repetitions(strategy_dir: str | Path) -> dict[int, dict[str, Any]]:
+    """The records of records.jsonl by repetition number (each file's JSON by its name),
+    or {} where the strategy has none; a line that is not a record is a UserError naming it.
+
+    Parameters
+    ----------
+    strategy_dir : str or os.PathLike
+        The strategy's directory (its repetitions under it).
+
+    Returns
+    -------
+    dict of int to dict
+        Each repetition's files, by number.
+    """
+    path = Path(strategy_dir) / "records.jsonl"
+    if not path.is_file():
+        return {}
+    out = {}
+    for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        try:
+            line = json.loads(text)
+            out[int(line.pop("repetition"))] = line
+        except (ValueError, KeyError, TypeError, AttributeError):
+            raise UserError("not a line of repetition records", path=path, line=number) \
+                from None
+    return out
+
 
 #: the records a line of records.jsonl holds, by file name
 #: the files of a repetition a records.jsonl line holds, in the order the job writes them; a

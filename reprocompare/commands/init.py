@@ -23,7 +23,7 @@ import yaml
 
 from reprocompare.base.errors import UserError
 from reprocompare.base.paths import COMPARE
-from reprocompare.base.records import write_text_atomic
+from reprocompare.base.files import write_text_atomic
 from reprocompare.corpora.conll import DOCSTART, check_has_chunks, read_conll, read_lines
 from reprocompare.corpora.schemes import is_chunk_tag, split_tag
 from reprocompare import schemas

@@ -10,7 +10,7 @@ belong to the config, which would turn a stale result into a current one.
 
 A committed study holds what cannot be derived, in as few files as serve (.gitignore; issue
 35): each repetition's counts.tsv.gz, and a table per strategy (records.jsonl,
-:func:`reprocompare.base.records.tabulate_repetitions`, written by :func:`tabulate` after every
+:func:`reprocompare.base.run_records.tabulate_repetitions`, written by :func:`tabulate` after every
 run of `make study-NAME`) of its settings.json, scores.json, runtime.json and estimates.json,
 never its split.json, which its seed gives back byte for byte. Once every repetition's settings
 (its settings.json, else its table's) are checked against the config and the corpus is
@@ -49,13 +49,13 @@ import os
 import subprocess
 from pathlib import Path
 
-from reprocompare.base import paths, records
+from reprocompare.base import paths
 from reprocompare.base.errors import UserError
 from reprocompare.base.paths import ESTIMATES_FILE, SETTINGS_FILE, SPLIT_FILE
-from reprocompare.base.records import read_json
+from reprocompare.base.files import read_json
 from reprocompare.base.run_records import (ESTIMATES, SETTINGS, DamagedLine, finished, read_split,
-                                           read_tabulated, restore_tabulated, unfinish,
-                                           write_split)
+                                           read_tabulated, restore_tabulated,
+                                           tabulate_repetitions, unfinish, write_split)
 from reprocompare.strategies import TABULATED_RECORDS, strategy as strategy_of
 from reprocompare.study.verify import run_problem
 from reprocompare.pipeline import jobs, provenance
@@ -87,7 +87,7 @@ def planned_runs(config: dict) -> list[tuple[str, str, str, int]]:
 def run_directory(directory: Path, corpus: str, comparison: str, strategy: str,
                   repetition: int) -> Path:
     """Where repetition ``repetition`` of ``strategy`` keeps its files in the study of ``directory``
-    (:func:`reprocompare.base.records.run_directory`).
+    (:func:`reprocompare.base.paths.run_directory`).
 
     Parameters
     ----------
@@ -107,7 +107,7 @@ def run_directory(directory: Path, corpus: str, comparison: str, strategy: str,
     pathlib.Path
         The directory.
     """
-    return records.run_directory(corpus, comparison, strategy, repetition, root=directory)
+    return paths.run_directory(corpus, comparison, strategy, repetition, root=directory)
 
 
 def _first_difference(recorded, expected, key: str = "") -> str:
@@ -157,7 +157,7 @@ def tabulate(directory: str | Path) -> list[Path]:
     """
     strategies = sorted(Path(directory).glob(
         paths.STRATEGY.format(corpus="*", comparison="*", strategy="*")))
-    return [path for path in map(records.tabulate_repetitions, strategies) if path]
+    return [path for path in map(tabulate_repetitions, strategies) if path]
 
 
 def _strategies(config: dict, directory: Path) -> list[Path]:

@@ -12,8 +12,9 @@ import time
 from pathlib import Path
 
 from reprocompare.base.errors import UserError
-from reprocompare.base.records import (TABLE4_K, project_path, read_json, write_json_atomic,
-                                       write_text_atomic)
+from reprocompare.base.files import read_json, write_json_atomic, write_text_atomic
+from reprocompare.base.paths import project_path
+from reprocompare.strategies.repeated_holdout import TABLE4_K
 from reprocompare.base.run_records import CLAIMS, SETTINGS, SUMMARY, read_split, unfinish
 from reprocompare.base.seeds import SAMPLE, derive_seed
 from reprocompare.strategies import ESTIMATORS, strategy as strategy_of

@@ -20,7 +20,7 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from reprocompare.base.records import project_path
+from reprocompare.base.paths import project_path
 from reprocompare.strategies import splitter_arguments, strategy as strategy_of
 from reprocompare.models import spec_from_mapping, tagger_class_of
 from reprocompare.search.config import curves_corpus, fixed_split_seed, search_corpus
@@ -123,8 +123,10 @@ def _source_digests(module_names) -> list[str]:
 #: the library code a summary computes with, and the code that writes tables, figures, the front
 #: page and the checklist from summaries: a job whose numbers or words this code decides reruns
 #: when it changes (an upgrade of reprocompare), where Snakemake's own "code" trigger sees only
-#: the rule's script
-SUMMARY_CODE = ("reprocompare.estimators", "reprocompare.study", "reprocompare.base")
+#: the rule's script (the strategies among it: they compute each repetition's record and
+#: Table 4's values)
+SUMMARY_CODE = ("reprocompare.estimators", "reprocompare.study", "reprocompare.base",
+                "reprocompare.strategies")
 REPORT_CODE = (*SUMMARY_CODE, "reprocompare.reports")
 
 

@@ -15,7 +15,7 @@ from typing import Iterable, Mapping
 
 import numpy as np
 
-from reprocompare.base.records import read_json, write_json_atomic, write_text_atomic
+from reprocompare.base.files import read_json, write_json_atomic, write_text_atomic
 from reprocompare.corpora.conll import task_corpus
 from reprocompare.pipeline.jobs import load_prepared
 from reprocompare.reports.checklist import collect, render

@@ -10,7 +10,7 @@ from __future__ import annotations
 from reprocompare.base.paths import (BEST, BUDGET, CORPUS_INFO, CURVE_RUNS, FIXED_SPLIT,
                                       RUNTIME_FILE, SCORES_FILE, SEED_RUNS, TRIALS,
                                       TRIALS_TABLE, figure, table)
-from reprocompare.base.records import SUMMARY, run_directory
+from reprocompare.base.paths import SUMMARY, run_directory
 from reprocompare.strategies import strategy as strategy_of
 from reprocompare.models import tagger_class_of
 from reprocompare.search.config import (curves_corpus, feed_best, search_corpus, search_enabled,

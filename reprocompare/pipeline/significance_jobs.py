@@ -31,7 +31,7 @@ import numpy as np
 from reprocompare.base.errors import UserError
 from reprocompare.base import run_records
 from reprocompare.base.paths import COUNTS_FILE
-from reprocompare.base.records import write_text_atomic
+from reprocompare.base.files import write_text_atomic
 from reprocompare.base.seeds import derive_seed
 from reprocompare.strategies import repetition_tests, strategy as strategy_of
 from reprocompare.estimators import aso

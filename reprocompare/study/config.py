@@ -22,7 +22,7 @@ import yaml
 from reprocompare import schemas
 from reprocompare.base.errors import UserError
 from reprocompare.base.markdown import md_table
-from reprocompare.base.records import PROJECT
+from reprocompare.base.paths import PROJECT
 from reprocompare.base.seeds import derive_seed
 from reprocompare.corpora.conll import check_has_chunks, read_conll
 from reprocompare.corpora.subsample import too_small

@@ -19,7 +19,7 @@ import numpy as np
 
 from reprocompare.base.errors import UserError
 from reprocompare.base.paths import ESTIMATES_FILE, SCORES_FILE, SPLIT_FILE
-from reprocompare.base.records import TABLE4_K
+from reprocompare.strategies.repeated_holdout import TABLE4_K
 from reprocompare.base.run_records import SCORES, read_split
 from reprocompare.strategies import (CHOSE_VOTE, ESTIMATORS, STRATEGIES, Estimates,
                                      read_estimates, strategy as strategy_of)

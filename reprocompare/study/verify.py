@@ -15,7 +15,7 @@ validated; and estimates.json is a function of them all (Xue et al., section 3):
 - per model: the same figures of A and of B.
 
 So an in-range edit (estimates.json's avg set to 0.9 while its counts say -0.066), counts out of
-their bounds (correct chunks above the gold or predicted ones: :func:`records.counts_rows`
+their bounds (correct chunks above the gold or predicted ones: :func:`reprocompare.base.run_records.counts_rows`
 refuses them), or files of two different runs side by side are found by recomputing, not by
 trusting. :func:`run_problem` says why a directory cannot be trusted (``resume`` removes its
 estimates.json, so that Snakemake trains it again); :func:`check_run` raises the same finding as
