@@ -7,12 +7,14 @@ import atexit
 import fcntl
 import json
 import os
+import resource
 import select
 import signal
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import unittest.mock
 import venv
 from pathlib import Path
@@ -192,6 +194,42 @@ class _ForkServer:
             return subprocess.CompletedProcess([sys.executable, "-m", program, *argv],
                                                answer["returncode"], out.read_text(),
                                                err.read_text())
+
+
+#: REPROCOMPARE_TESTS_CPU=DIR: each test's CPU seconds, one ``nodeid<TAB>cpu<TAB>wall`` line
+#: per test in DIR/<worker>.tsv, written as it ends (benchmarks/RESULTS.md, "Test suite": the
+#: suite is CPU-bound on 2 cores, and a loaded machine inflates the wall times --durations shows)
+CPU_LOG = os.environ.get("REPROCOMPARE_TESTS_CPU")
+
+
+def cpu_seconds() -> float:
+    """User + system seconds of this process, the children it reaped, and its fork server with
+    what that reaped (its forks and the jobs they ran; /proc/PID/stat's utime to cstime)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), \
+        resource.getrusage(resource.RUSAGE_CHILDREN)
+    total = own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    server = _ForkServer._process
+    if server is not None and server.poll() is None:
+        try:
+            fields = Path(f"/proc/{server.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return total
+        total += sum(map(int, fields[11:15])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    if not CPU_LOG:
+        yield
+        return
+    cpu, wall = cpu_seconds(), time.monotonic()
+    yield
+    cpu, wall = cpu_seconds() - cpu, time.monotonic() - wall
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    Path(CPU_LOG).mkdir(parents=True, exist_ok=True)
+    with open(Path(CPU_LOG) / f"{worker}.tsv", "a") as log:
+        log.write(f"{item.nodeid}\t{cpu:.2f}\t{wall:.2f}\n")
 
 
 def run(command: list, cwd: Path | None = None, env: dict | None = None,

@@ -183,6 +183,7 @@ def test_bilstm_fit_leaves_global_torch_state_alone(train):
     assert torch.get_num_threads() == threads
 
 
+@pytest.mark.slow
 def test_bilstm_char_lstm_trains(train, test):
     model = small_bilstm(char_dim=4, char_hidden=3, char_model="lstm", epochs=1).fit(*train)
     assert [len(p) for p in model.predict(test[0])] == [len(s) for s in test[0]]

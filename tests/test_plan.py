@@ -72,6 +72,7 @@ def test_a_planned_design_stops_where_its_replay_does(seed):
     assert study.verdicts["ST"].planned and not study.verdicts["ST"].time_uniform
 
 
+@pytest.mark.slow
 def test_a_planned_design_decides_more_studies_by_a_short_maximum():
     """At SNR 2 with a maximum of 20 the planned design's narrower intervals decide more of the
     same seeded studies than the confidence sequences do, its futility stops fewer (it forecasts
@@ -110,9 +111,10 @@ def test_several_estimators_stop_where_the_workflows_summaries_do(seed):
     assert study.decisions == {n: record["verdicts"][n]["decision"] for n in ("Avg", "Mixture")}
 
 
-@pytest.mark.parametrize("wave,maximum,design", [(20, 20, "anytime"), (5, 30, "anytime"),
-                                                (5, 30, "planned")],
-                         ids=["fixed R", "waves", "planned"])
+@pytest.mark.parametrize("wave,maximum,design", [
+    pytest.param(20, 20, "anytime", id="fixed R", marks=pytest.mark.slow),
+    pytest.param(5, 30, "anytime", id="waves", marks=pytest.mark.slow),
+    pytest.param(5, 30, "planned", id="planned")])
 def test_wrong_share_at_snr_0_is_within_the_verdicts_error(wave, maximum, design):
     """At SNR 0 the right verdict is "none"; a direction is decided only when the interval
     excludes SNR 0, which the 95% confidence sequence does with probability <= 5% at any
@@ -147,6 +149,7 @@ def test_the_same_seed_gives_the_same_numbers():
         run(9).repetitions.tolist() != run(7).repetitions.tolist()
 
 
+@pytest.mark.slow
 def test_the_pilot_bootstrap_of_a_committed_study_gives_finite_numbers():
     values, conclusion = _pilot(CHUNKING)
     pilot = {name: values[name] for name in ("Avg", "Vote", "Mixture")}
@@ -222,6 +225,7 @@ def test_plan_snr_json_has_the_issues_keys():
             out["futility"], out["design"]) == (5, 20, 0.8, 0.95, 0.0, "planned")  # the schema's
 
 
+@pytest.mark.slow
 def test_plan_runs_a_planned_design_and_says_so():
     """--design chooses the design: the table's first line names it (the default is the
     planned one), the JSON's "design" key too, and the planned design's shorter intervals
@@ -262,6 +266,7 @@ def test_plan_study_takes_the_design_its_pilot_records(tmp_path):
     assert json.loads(_cli(*common).stdout)["design"] == "anytime"
 
 
+@pytest.mark.slow
 def test_plan_simulates_futility_stopping_as_the_workflow_runs_it():
     """On the threshold no verdict is reachable by R = 40: at a level of 0.2 most simulated
     studies stop early for futility and say so; with the default, 0, none does, and they run
@@ -363,7 +368,8 @@ def _law(law: str, snr: float):
     return lambda rng, n: {"Avg": np.round((snr + rng.standard_normal(n)) * 2) / 2}  # ties
 
 
-@pytest.mark.parametrize("design,maximum", [("planned", 40), ("fixed", 20), ("planned", 10)])
+@pytest.mark.parametrize("design,maximum", [pytest.param("planned", 40, marks=pytest.mark.slow),
+                                            ("fixed", 20), ("planned", 10)])
 @pytest.mark.parametrize("law,snr", [("normal", 0.84), ("normal", 2.0), ("normal", 0.0),
                                      ("left-skewed", 0.6), ("tied", 1.5)])
 def test_all_studies_at_once_stop_where_the_rule_does(design, maximum, law, snr):
@@ -392,6 +398,7 @@ def test_the_smoothed_bootstrap_keeps_the_pilots_mean_and_covariance_and_makes_n
         planning.smoothed_source({"Avg": [0.1, 0.2], "Vote": [0.3, 0.3]})
 
 
+@pytest.mark.slow
 def test_a_pilot_forecasts_what_its_snr_forecasts():
     """A 10-repetition pilot at SNR 2.17 exactly: the smoothed bootstrap's stop is the one a
     true SNR of 2.17 gives (median 20 both, maximum 40), where resampling with replacement made
@@ -407,6 +414,7 @@ def test_a_pilot_forecasts_what_its_snr_forecasts():
     assert resampled["median_repetitions"] > normal["median_repetitions"]
 
 
+@pytest.mark.slow
 def test_plan_study_of_ner_full_stops_where_it_did():
     """studies/ner-full decided at R = 10 (Avg SNR about 13): its plan stops at the first look."""
     out = json.loads(_cli("--study", NER_FULL, "--max-repetitions", "20", "--studies", "200",
