@@ -12,10 +12,13 @@ claims under its own names.
 from __future__ import annotations
 
 import pickle
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from scipy import stats
 
 from reprocompare.base.errors import UserError
 from reprocompare.corpora.conll import read_conll
@@ -26,7 +29,9 @@ from reprocompare.estimators.reproducibility import summarize
 from reprocompare.reports.tables import table4_rows
 from reprocompare.strategies import (CHOSE_VOTE, ESTIMATORS, MIXED, TESTS, kind_of_test, labels,
                                      of_estimator, repetition_tests, strategy)
-from reprocompare.strategies.regularized_bcv import (STRATEGY, Balance, fold_divergences,
+from reprocompare.strategies.regularized_bcv import (BLOCKED_T_CONSTANT, BLOCKED_T_DF, FOLD_RHO1,
+                                                     FOLD_RHO2, STRATEGY, Balance,
+                                                     blocked_t_calibration, fold_divergences,
                                                      positional_tags, regularized_layout)
 from reprocompare.splitters.document import repetition_seed
 from reprocompare.study.summary import Repetition, estimator_values
@@ -196,8 +201,56 @@ def test_its_claims_carry_its_test_names():
     assert tuple(tested) == STRATEGY.tests
     assert all(claim.test == name for name, claim in tested.items())
     plain = repetition_tests(folds, "bcv")
-    for name, kind in zip(STRATEGY.tests, ("paired_t_mx2", "combined_f_mx2", "blocked_3x2_t")):
+    for name, kind in zip(STRATEGY.tests[:2], ("paired_t_mx2", "combined_f_mx2")):
         assert tested[name].p_value == plain[kind].p_value
+    # the blocked 3x2 t: the plain statistic over the regularized folds' constant, its own df
+    blocked = tested["regularized_blocked_3x2_t"]
+    t = plain["blocked_3x2_t"].statistic / BLOCKED_T_CONSTANT
+    assert blocked.statistic == pytest.approx(t, rel=1e-12)
+    assert blocked.p_value == pytest.approx(2 * stats.t.sf(abs(t), BLOCKED_T_DF), rel=1e-12)
+    assert blocked.p_value < plain["blocked_3x2_t"].p_value
+
+
+def test_the_blocked_t_constant_is_the_hand_computed_one():
+    """C^2 = (1 + kappa) / (5 - kappa), kappa = rho1 + 4 rho2, and Satterthwaite's degrees of
+    freedom of a chi^2_2 + b chi^2_3, a = 1 + rho1 - 2 rho2, b = 1 - rho1, by hand at the
+    measured rho1 = 0.14, rho2 = -0.07: kappa = -0.14, C^2 = 0.86 / 5.14, a = 1.28, b = 0.86,
+    df = (2.56 + 2.58)^2 / (2 * 1.6384 + 3 * 0.7396) = 26.4196 / 5.4956."""
+    assert (FOLD_RHO1, FOLD_RHO2) == (0.14, -0.07)
+    assert BLOCKED_T_CONSTANT == pytest.approx(0.409041776713915, rel=1e-12)
+    assert BLOCKED_T_CONSTANT ** 2 == pytest.approx(0.86 / 5.14, rel=1e-12)
+    assert BLOCKED_T_DF == pytest.approx(26.4196 / 5.4956, rel=1e-12)
+    # the authors' 2014 test where the two correlations give kappa = 2 and a = b
+    assert blocked_t_calibration(2 / 5, 2 / 5) == pytest.approx((1.0, 5.0))
+    with pytest.raises(ValueError, match="no 3 x 2 BCV correlation"):
+        blocked_t_calibration(0.2, -0.4)
+
+
+def test_a_small_simulation_finds_the_authors_constant_conservative_and_ours_near_alpha():
+    """The bench's finding in little (benchmarks/bench_regularized_calibration.py): six normal
+    fold differences at the regularized folds' correlation, no difference between A and B; the
+    blocked t with C = 1 rejects far less than alpha / 2, with the module's constant within
+    [alpha / 2, 1.5 alpha]."""
+    corr = np.full((6, 6), FOLD_RHO2)
+    for i in range(3):
+        corr[2 * i, 2 * i + 1] = corr[2 * i + 1, 2 * i] = FOLD_RHO1
+    np.fill_diagonal(corr, 1.0)
+    folds = np.random.default_rng(51).standard_normal((40_000, 6)) @ np.linalg.cholesky(corr).T
+    mean = folds.mean(axis=1)
+    t = mean / np.sqrt(((folds - mean[:, None]) ** 2).mean(axis=1))
+    authors = np.mean(2 * stats.t.sf(np.abs(t), 5) <= 0.05)
+    ours = np.mean(2 * stats.t.sf(np.abs(t / BLOCKED_T_CONSTANT), BLOCKED_T_DF) <= 0.05)
+    assert authors < 0.01
+    assert 0.025 <= ours <= 0.075, ours
+
+
+def test_the_calibration_blocks_are_what_the_bench_writes():
+    """benchmarks/RESULTS.md's and docs/statistics.md's blocks are those the bench renders from
+    its saved cells (``--check``: nothing simulated)."""
+    bench = ROOT / "benchmarks" / "bench_regularized_calibration.py"
+    done = subprocess.run([sys.executable, str(bench), "--check"], capture_output=True,
+                          text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
 
 
 def test_beside_the_plain_bcv_each_keeps_its_own_values_and_table4_rows():
