@@ -30,9 +30,10 @@ from typing import Any
 import numpy as np
 import pytest
 
+from reprocompare.base import paths
 from reprocompare.base.errors import UserError
-from reprocompare.base.run_records import TABULATED, tabulate_repetitions
-from reprocompare.base.run_records import finished, restore_tabulated
+from reprocompare.base.run_records import (TABULATED, finished, restore_tabulated,
+                                           tabulate_repetitions)
 from reprocompare.commands import cli, sequential
 from reprocompare.commands.resume import run_problem
 from reprocompare.estimators import difference, expected_max, expected_max_bias, reproducibility
@@ -969,7 +970,7 @@ def test_resume_rebuilds_what_it_cannot_trust_and_touches_only_the_rest(tmp_path
     config_path.write_text(json.dumps(config))
     directory = tmp_path / "study"
     template = good_run(tmp_path)
-    runs = [study.run_directory(directory, "tiny", "p", "bcv", r) for r in range(3)]
+    runs = [paths.run_directory("tiny", "p", "bcv", r, root=directory) for r in range(3)]
     for run in runs:
         shutil.copytree(template, run)
         (run / "settings.json").write_text(json.dumps(
@@ -1003,7 +1004,7 @@ def test_resume_stops_on_another_configs_results_before_removing_anything(tmp_pa
     config_path = tmp_path / "study.yaml"
     config_path.write_text(json.dumps(config))
     directory = tmp_path / "study"
-    broken, foreign = (study.run_directory(directory, "tiny", "p", "bcv", r) for r in (0, 1))
+    broken, foreign = (paths.run_directory("tiny", "p", "bcv", r, root=directory) for r in (0, 1))
     for run in (broken, foreign):
         shutil.copytree(good_run(tmp_path), run)
     (broken / "settings.json").write_text("{")  # unreadable: trained again
@@ -1023,7 +1024,7 @@ def test_results_of_an_older_model_version_say_so_and_not_restore_that_value(tmp
     config_path = tmp_path / "study.yaml"
     config_path.write_text(json.dumps(config))
     directory = tmp_path / "study"
-    run = study.run_directory(directory, "tiny", "p", "bcv", 0)
+    run = paths.run_directory("tiny", "p", "bcv", 0, root=directory)
     shutil.copytree(good_run(tmp_path), run)
     from reprocompare.pipeline import provenance
 

@@ -253,7 +253,7 @@ def test_a_comparison_without_results_resumes_the_waves_from_its_first(tmp_path)
     # would get no look before R = 20 and no chance to stop early (found rerunning a study's
     # BiLSTMs at new defaults beside its finished CRFs)
     from reprocompare.base.run_records import ESTIMATES
-    from reprocompare.commands.resume import run_directory
+    from reprocompare.base.paths import run_directory
     from reprocompare.commands.sequential import _cloned, _complete
     from reprocompare.study.config import validate
 
@@ -263,7 +263,7 @@ def test_a_comparison_without_results_resumes_the_waves_from_its_first(tmp_path)
     config["comparisons"]["q"] = {"a": "a", "b": "c", "corpora": ["tiny"]}
     config = validate(config, "study.yaml")
     for r in range(20):
-        run = run_directory(tmp_path, "tiny", "p", "holdout", r)
+        run = run_directory("tiny", "p", "holdout", r, root=tmp_path)
         run.mkdir(parents=True)
         (run / ESTIMATES.name).write_text("{}")
     assert _complete(config, tmp_path) == 0
@@ -274,7 +274,7 @@ def test_a_comparison_without_results_resumes_the_waves_from_its_first(tmp_path)
     (tmp_path / ".snakemake" / "metadata").mkdir(parents=True)
     assert not _cloned(config, tmp_path)
     for r in range(7):
-        run = run_directory(tmp_path, "tiny", "q", "holdout", r)
+        run = run_directory("tiny", "q", "holdout", r, root=tmp_path)
         run.mkdir(parents=True)
         (run / ESTIMATES.name).write_text("{}")
     assert _complete(config, tmp_path) == 7

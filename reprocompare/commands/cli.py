@@ -23,10 +23,9 @@ try:
     from reprocompare import __version__
     from reprocompare.base.errors import UserError
     from reprocompare import schemas
+    from reprocompare.base.files import dumps_json, write_directory_atomic, write_text_atomic
     from reprocompare.base.paths import ESTIMATES_FILE, SCORES_FILE, SPLIT_FILE
-    from reprocompare.base.files import dumps_json
     from reprocompare.strategies.repeated_holdout import TABLE4_K
-    from reprocompare.base.files import write_directory_atomic, write_text_atomic
     from reprocompare.strategies import NAMES, RECOMMENDED, STRATEGIES
     from reprocompare.commands import init, plan, run
     from reprocompare.commands.options import bounded as _bounded

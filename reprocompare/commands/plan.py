@@ -22,8 +22,7 @@ from reprocompare import schemas
 from reprocompare.base.errors import UserError
 from reprocompare.base.paths import CLAIMS_SUFFIX, COMPARE, RUNTIME_FILE, SUMMARIES
 from reprocompare.base.files import dumps_json
-from reprocompare.base.run_records import read_repetitions
-from reprocompare.base.run_records import RUNTIME, SUMMARY
+from reprocompare.base.run_records import RUNTIME, SUMMARY, read_repetitions
 from reprocompare.commands.options import bounded, shown_range
 from reprocompare.estimators.designs import design_named, of_stopping
 from reprocompare.strategies import ESTIMATORS, MIXED

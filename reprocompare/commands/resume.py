@@ -84,32 +84,6 @@ def planned_runs(config: dict) -> list[tuple[str, str, str, int]]:
             for r in range(config["repetitions"])]
 
 
-def run_directory(directory: Path, corpus: str, comparison: str, strategy: str,
-                  repetition: int) -> Path:
-    """Where repetition ``repetition`` of ``strategy`` keeps its files in the study of ``directory``
-    (:func:`reprocompare.base.paths.run_directory`).
-
-    Parameters
-    ----------
-    directory : pathlib.Path
-        The study's directory.
-    corpus : str
-        The corpus's name.
-    comparison : str
-        The comparison's name.
-    strategy : str
-        The strategy, as the splitters name it.
-    repetition : int
-        The repetition's number.
-
-    Returns
-    -------
-    pathlib.Path
-        The directory.
-    """
-    return paths.run_directory(corpus, comparison, strategy, repetition, root=directory)
-
-
 def _first_difference(recorded, expected, key: str = "") -> str:
     """The first key whose value differs, as a dotted path with both values."""
     if isinstance(recorded, dict) and isinstance(expected, dict):
@@ -162,7 +136,7 @@ def tabulate(directory: str | Path) -> list[Path]:
 
 def _strategies(config: dict, directory: Path) -> list[Path]:
     """The strategy directories of every repetition the config plans."""
-    return list(dict.fromkeys(run_directory(directory, *planned).parent
+    return list(dict.fromkeys(paths.run_directory(*planned, root=directory).parent
                               for planned in planned_runs(config)))
 
 
@@ -205,7 +179,7 @@ def damaged_records(config: dict, directory: Path) -> list[tuple[DamagedLine, li
     """
     planned: dict[Path, list[Path]] = {}
     for key in planned_runs(config):
-        run = run_directory(directory, *key)
+        run = paths.run_directory(*key, root=directory)
         planned.setdefault(run.parent, []).append(run)
     found = []
     for strategy_dir, runs in planned.items():
@@ -240,7 +214,7 @@ def check_settings(config: dict, directory: Path) -> tuple[list[Path], int]:
     """
     claimed, planned, tables = [], planned_runs(config), {}
     for corpus, comparison, strategy, r in planned:
-        run = run_directory(directory, corpus, comparison, strategy, r)
+        run = paths.run_directory(corpus, comparison, strategy, r, root=directory)
         if run.parent not in tables:  # its whole lines: a damaged one claims nothing
             tables[run.parent] = read_tabulated(run.parent, TABULATED_RECORDS)[0]
         tabulated = tables[run.parent].get(r, {})
@@ -397,7 +371,7 @@ def _stale_summaries(config: dict, directory: Path, complete: list[Path],
     if sequential:
         missing = [run for run, _ in broken]
     else:
-        missing = [run_directory(directory, *planned) for planned in planned_runs(config)]
+        missing = [paths.run_directory(*planned, root=directory) for planned in planned_runs(config)]
         missing = [run for run in missing if run not in done]
     pairs = dict.fromkeys(run.relative_to(directory / paths.COMPARE).parts[:2]
                           for run in missing)

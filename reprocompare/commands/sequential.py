@@ -45,9 +45,10 @@ from pathlib import Path
 import psutil
 
 from reprocompare.base.errors import UserError
+from reprocompare.base.paths import run_directory
 from reprocompare.base.run_records import SUMMARY, finished
 from reprocompare.commands.options import check_cores
-from reprocompare.commands.resume import planned_runs, restore_records, resume, run_directory
+from reprocompare.commands.resume import planned_runs, restore_records, resume
 from reprocompare.estimators.designs import of_stopping
 from reprocompare.pipeline.workflow_files import (LOCAL_PROFILE, profile, report_stylesheet,
                                                   snakemake_command)
@@ -85,7 +86,7 @@ def _complete(config: dict, directory: Path) -> int:
         # every planned cell counts, none run too: a comparison added to a finished study (or
         # one whose results were moved away to train again) starts the waves from its first
         if complete.setdefault(key, 0) == r and \
-                finished(run_directory(directory, corpus, comparison, strategy, r)):
+                finished(run_directory(corpus, comparison, strategy, r, root=directory)):
             complete[key] = r + 1
     return min(complete.values(), default=0)
 
@@ -123,7 +124,7 @@ def _cloned(config: dict, directory: Path) -> bool:
     study has none, and its neighbours' results must still be made current first."""
     if (directory / ".snakemake" / "metadata").is_dir():
         return False
-    return any(finished(run_directory(directory, *run)) for run in planned_runs(widest(config)))
+    return any(finished(run_directory(*run, root=directory)) for run in planned_runs(widest(config)))
 
 
 def _summary_paths(config: dict, directory: Path) -> list[Path]:

@@ -8,9 +8,8 @@ the working directory, under ``results/``, as the rules write them.
 from __future__ import annotations
 
 from reprocompare.base.paths import (BEST, BUDGET, CORPUS_INFO, CURVE_RUNS, FIXED_SPLIT,
-                                      RUNTIME_FILE, SCORES_FILE, SEED_RUNS, TRIALS,
-                                      TRIALS_TABLE, figure, table)
-from reprocompare.base.paths import SUMMARY, run_directory
+                                      RUNTIME_FILE, SCORES_FILE, SEED_RUNS, SUMMARY, TRIALS,
+                                      TRIALS_TABLE, figure, run_directory, table)
 from reprocompare.strategies import strategy as strategy_of
 from reprocompare.models import tagger_class_of
 from reprocompare.search.config import (curves_corpus, feed_best, search_corpus, search_enabled,

@@ -23,9 +23,8 @@ import numpy as np
 
 from reprocompare.base.errors import UserError
 from reprocompare.base.files import write_text_atomic
-from reprocompare.base.run_records import COUNTS_COLUMNS
-from reprocompare.base.run_records import (RUNTIME, SCORES, finished, read_counts, read_split,
-                                           write_counts, write_split)
+from reprocompare.base.run_records import (COUNTS_COLUMNS, RUNTIME, SCORES, finished,
+                                           read_counts, read_split, write_counts, write_split)
 from reprocompare.base.seeds import FOLD_TRAINING, derive_seed
 from reprocompare.corpora.conll import Corpus
 from reprocompare.corpora.scoring import ChunkCounts, count_chunks
