@@ -1,7 +1,7 @@
 """Calibration of every interval and test under the block-regularized BCV's correlation
 (issue 51, item 4): benchmarks/RESULTS.md, docs/statistics.md and docs/regularized_calibration.png.
 
-    nice -n 19 .venv/bin/python benchmarks/bench_regularized_calibration.py --fresh 100   # resumable
+    nice -n 19 .venv/bin/python benchmarks/bench_regularized_calibration.py --fresh 200  # resumable
     nice -n 19 .venv/bin/python benchmarks/bench_regularized_calibration.py --studies 2000 --write
     .venv/bin/python benchmarks/bench_regularized_calibration.py --check   # the blocks as written?
 
@@ -466,30 +466,6 @@ def _interval(value: float, pair) -> str:
     return f"{value:+.2f} [{pair[0]:+.2f}, {pair[1]:+.2f}]"
 
 
-def verdicts(cells: list[dict]) -> dict:
-    """The findings the text states: every test's size range and every interval's lowest
-    coverage, by strategy and point, and what falls outside the targets."""
-    out = {}
-    for c in cells:
-        key = (c["strategy"], c["point"])
-        entry = out.setdefault(key, {"sizes": {}, "coverage": {}})
-        for name, result in c["results"].items():
-            if name.endswith(" size"):
-                entry["sizes"].setdefault(name[:-5], []).append(result)
-            else:
-                kind = name.split(" ", 1)[1] if not name.endswith(" claims") else "claims"
-                low = entry["coverage"].get(kind)
-                shortfall = CONFIDENCE - 2 * result["se"] - result["rate"]
-                if low is None or result["rate"] < low[0]["rate"]:
-                    entry["coverage"][kind] = (result, name, c["law"], c["theta"], c["R"],
-                                               shortfall)
-                if shortfall > 0:
-                    entry.setdefault("short", []).append(
-                        f"{name} ({c['law']}, SNR {c['theta']:g}, R = {c['R']}): "
-                        f"{100 * result['rate']:.1f}%")
-    return out
-
-
 def correlation_table(measured: dict) -> list[str]:
     lines = ["| source | strategy | R | rho1 [95%] | rho2 [95%] | kappa = rho1 + 4 rho2 [95%] "
              "| C^2 = (1 + kappa) / (5 - kappa) [95%] | Var(Avg) / mean sigma_hat^2 [95%] "
@@ -533,7 +509,8 @@ def lowest_coverage(cells: list[dict]) -> dict:
             if name.endswith(" size"):
                 continue
             kind = "claims share" if name.endswith(" claims") else name.split(" ", 1)[1]
-            where = name[:-7] if kind == "claims share" else f"{name.split(' ')[0]}, SNR {c['theta']:g}"
+            where = (name[:-7] if kind == "claims share"
+                     else f"{name.split(' ')[0]}, SNR {c['theta']:g}")
             slot = out.setdefault((c["strategy"], c["point"], c["law"], kind), {})
             if c["R"] not in slot or result["rate"] < slot[c["R"]][0]["rate"]:
                 slot[c["R"]] = (result, where)
@@ -614,7 +591,8 @@ def results_block(measured: dict, cells: list[dict], studies: int, seconds: floa
              "kappa's 95% interval (the (rho1, rho2) the bootstrap drew there); the regularized "
              f"blocked t's constant C = {constant:.3f} with {df:.2f} degrees of freedom "
              "(`strategies/regularized_bcv.py`, `blocked_t_calibration`), beside the authors' "
-             f"C = 1 with 5. {studies} studies per cell; SNR of Avg {', '.join(f'{t:g}' for t in SNRS)}; "
+             f"C = 1 with 5. {studies} studies per cell; SNR of Avg "
+             f"{', '.join(f'{t:g}' for t in SNRS)}; "
              "the tests at SNR 0.", "",
              "**Size at alpha 0.05, percent ± MC SE** (over the cell's studies x R "
              "repetitions; outside [2.5, 7.5] in bold):", "",
@@ -669,7 +647,8 @@ def docs_block(measured: dict, cells: list[dict]) -> str:
     lines += ["", "Lowest coverage of each 95% interval in percent (over Avg, Vote and the "
                   "Mixture, SNR 0, 0.84 and 2, R = 5 to 1,000, both laws and the three "
                   "correlations):", "",
-              "| BCV | mean | SNR | Phi(SNR) | reproducibility (verdict's) | share | claims share |",
+              "| BCV | mean | SNR | Phi(SNR) | reproducibility (verdict's) | share "
+              "| claims share |",
               "|---|---|---|---|---|---|---|"]
     for strategy in ("bcv", "regularized-bcv"):
         lows = []
@@ -725,20 +704,12 @@ def figure(cells: list[dict]) -> list[Path]:
     return save(fig, FIGURE)
 
 
-def replace_block(path: Path, begin: str, end: str, text: str, before: str | None) -> str:
-    """The file's text with the block between ``begin`` and ``end`` replaced by ``text``, or,
-    where there is none yet, ``text`` inserted before the line ``before``."""
+def replace_block(path: Path, begin: str, end: str, text: str) -> str:
+    """The file's text with its block between ``begin`` and ``end`` replaced by ``text``."""
     current = path.read_text(encoding="utf-8")
-    if begin in current:
-        return re.sub(re.escape(begin) + ".*?" + re.escape(end), lambda _: text, current,
-                      flags=re.S)
-    if before is None or before not in current:
+    if begin not in current:
         raise SystemExit(f"{path} has no {begin} ... {end} block to fill")
-    return current.replace(before, text + "\n\n" + before, 1)
-
-
-RESULTS_BEFORE = None  # RESULTS.md's block is placed by hand once, then replaced
-DOCS_BEFORE = None
+    return re.sub(re.escape(begin) + ".*?" + re.escape(end), lambda _: text, current, flags=re.S)
 
 
 def remeasure() -> int:
@@ -821,9 +792,9 @@ def blocks(saved: dict) -> tuple[str, str]:
 
 def write_blocks(saved: dict) -> None:
     results, docs = blocks(saved)
-    RESULTS.write_text(replace_block(RESULTS, BEGIN, END, results, RESULTS_BEFORE),
+    RESULTS.write_text(replace_block(RESULTS, BEGIN, END, results),
                        encoding="utf-8")
-    DOCS.write_text(replace_block(DOCS, DOC_BEGIN, DOC_END, docs, DOCS_BEFORE), encoding="utf-8")
+    DOCS.write_text(replace_block(DOCS, DOC_BEGIN, DOC_END, docs), encoding="utf-8")
 
 
 def check() -> int:
