@@ -29,7 +29,6 @@ from pathlib import Path
 
 import numpy as np
 
-from reprocompare import schemas
 from reprocompare.base.markdown import md_table
 from reprocompare.estimators.planning import DESIGNS, futility_rule, simulate, truth_of_snr
 
@@ -41,7 +40,9 @@ SNRS = (0.0, 0.3, 0.6, 0.84, 1.0, 1.5, 2.0, 4.0, 12.0)
 #: the skewed law on fewer SNRs: each of its rows costs minutes (the share path's looks)
 LAWS = {"normal": SNRS, "skewed": (0.0, 0.84, 1.5, 4.0)}
 WAVE, MAXIMUM = 5, 200
-LEVEL = schemas.default("stopping.futility")
+#: the level the tables run beside "off" (the schema's stopping.futility is off by default;
+#: 0.2 is the level a user who wants to save trainings near a tie tries first)
+LEVEL = 0.2
 SEED = 39
 
 
@@ -177,6 +178,101 @@ def _write(made: str, marker: str) -> None:
     replace_between(DOCS, f"<!-- {marker}:begin -->\n", f"<!-- {marker}:end -->", made)
 
 
+def _committed_rows(marker: str) -> dict:
+    """(law, SNR, futility level) -> row of docs/sequential.md's ``marker`` table."""
+    text = DOCS.read_text(encoding="utf-8")
+    block = text.split(f"<!-- {marker}:begin -->\n", 1)[1].split(f"<!-- {marker}:end -->", 1)[0]
+    rows = [[c.strip() for c in line.strip().strip("|").split("|")]
+            for line in block.split("\n\n", 1)[0].splitlines()[2:] if line.startswith("|")]
+    return {(r[0], r[1], r[3]): r for r in rows}
+
+
+def _readers(table: dict):
+    mean = lambda snr, level=f"{LEVEL:g}": table[("normal", snr, level)][4]  # noqa: E731
+    decided = lambda snr, level=f"{LEVEL:g}": table[("normal", snr, level)][7]  # noqa: E731
+    futile = lambda snr, level: table[("normal", snr, level)][8]  # noqa: E731
+    return mean, decided, futile
+
+
+NEAR = ("0.6", "0.84", "1")
+
+
+def _span(table: dict, level: str, column: int = 4) -> str:
+    values = [float(table[("normal", snr, level)][column].rstrip("%")) for snr in NEAR]
+    return f"{min(values):.1f}-{max(values):.1f}"
+
+
+def levels_reading() -> str:
+    """What the confidence sequences' higher futility levels say (the futility-levels block),
+    made from it and the futility block."""
+    base, levels = _committed_rows("futility"), _committed_rows("futility-levels")
+    mean, decided, _ = _readers(base)
+    lmean, ldecided, lfutile = _readers(levels)
+    tried = sorted({key[2] for key in levels}, key=float)
+    top, *_ = tried[::-1]
+    same = all(lmean(snr, level) == mean(snr) for snr in ("2", "4") for level in tried)
+    return (f"At level {top} the mean R near the threshold (SNR 0.6, 0.84 and 1) is "
+            f"{', '.join(lmean(snr, top) for snr in NEAR)}, against "
+            f"{', '.join(mean(snr) for snr in NEAR)} at {LEVEL:g}; the price is verdicts given up "
+            f"that would have come: at SNR 0.3 {lfutile('0.3', top)} of the studies stop "
+            f"without their \"neither\" ({'; '.join(f'level {v}: ' + lfutile('0.3', v) for v in tried[:-1])}"
+            f"; {LEVEL:g}: {base[('normal', '0.3', f'{LEVEL:g}')][8]}), at SNR 1.5 "
+            f"{lfutile('1.5', top)} without their \"A > B\" "
+            f"({'; '.join(f'level {v}: ' + lfutile('1.5', v) for v in tried[:-1])}; {LEVEL:g}: "
+            f"{base[('normal', '1.5', f'{LEVEL:g}')][8]}), and at SNR 0 {lfutile('0', top)} "
+            f"({'; '.join(f'level {v}: ' + lfutile('0', v) for v in tried[:-1])}). "
+            + ("At SNR 2 and 4 the mean R is that of level "
+               f"{LEVEL:g} at every level tried." if same else
+               "At SNR 2 and 4 the mean R changes with the level.")
+            + " A study that would rather save trainings than wait for a late verdict raises "
+            "`stopping.futility`; `reprocompare plan --futility P` measures any level first.")
+
+
+def planned_reading() -> str:
+    """What the planned design's futility tables say against the confidence sequences' (the
+    four futility blocks), made from them."""
+    anytime, planned = _committed_rows("futility"), _committed_rows("futility-planned")
+    levels, planned_levels = _committed_rows("futility-levels"), _committed_rows(
+        "futility-levels-planned")
+    mean, decided, _ = _readers(anytime)
+    pmean, pdecided, _ = _readers(planned)
+    lmean, ldecided, lfutile = _readers(planned_levels)
+    _, _, afutile = _readers(levels)
+    wrong = lambda t, level: t[("normal", "0.84", level)][9]  # noqa: E731
+    return (
+        "What it says, against the confidence sequences on the same studies (the futility table "
+        f"above): the planned design's mean R is {pmean('0')} against {mean('0')} at SNR 0, "
+        f"{pmean('0.3')} against {mean('0.3')} at 0.3 and {pmean('1.5')} against {mean('1.5')} "
+        f"at 1.5; near the threshold it decides {pdecided('0.6')} against {decided('0.6')} at "
+        f"SNR 0.6 and {pdecided('1')} against {decided('1')} at SNR 1, and its mean R there is "
+        f"{_span(planned, f'{LEVEL:g}')} against {_span(anytime, f'{LEVEL:g}')}. At SNR 2, 4 "
+        f"and 12 its mean R is {pmean('2')}, {pmean('4')} and {pmean('12')} (the confidence "
+        f"sequences: {mean('2')}, {mean('4')} and {mean('12')}). Wrong verdicts at SNR 0.84 "
+        f"(where the right answer, \"neither\", sits on the threshold) are "
+        f"{wrong(planned, f'{LEVEL:g}')} with futility and {wrong(planned, 'off')} without. At "
+        f"futility level 0.4 the planned design's mean R near the threshold is "
+        f"{_span(planned_levels, '0.4')} while it still decides "
+        f"{_span(planned_levels, '0.4', 7)}% of those studies, and it gives up "
+        f"{lfutile('0.3', '0.4')} of the verdicts at SNR 0.3 and {lfutile('1.5', '0.4')} at "
+        f"1.5, against {afutile('0.3', '0.4')} and {afutile('1.5', '0.4')} for the confidence "
+        f"sequences at that level. At level 0.5 its mean R near the threshold is "
+        f"{_span(planned_levels, '0.5')} and it decides "
+        f"{', '.join(ldecided(snr, '0.5') for snr in NEAR[:2])} and {ldecided('1', '0.5')} of "
+        f"the studies at SNR 0.6, 0.84 and 1 (the confidence sequences at {LEVEL:g}: "
+        f"{', '.join(decided(snr) for snr in NEAR[:2])} and {decided('1')}), at the price of "
+        f"{lfutile('0.3', '0.5')} and {lfutile('1.5', '0.5')} of the verdicts at SNR 0.3 and "
+        f"1.5 (and {lfutile('0', '0.5')} at SNR 0); at SNR 2 and 4 its mean R is "
+        f"{lmean('2', '0.5')} and {lmean('4', '0.5')}.")
+
+
+def _with_reading(marker: str, reading: str) -> None:
+    """Put ``reading`` after the table and note of ``marker``'s block (replacing any)."""
+    text = DOCS.read_text(encoding="utf-8")
+    block = text.split(f"<!-- {marker}:begin -->\n", 1)[1].split(f"<!-- {marker}:end -->", 1)[0]
+    table, rest = block.split("\n\n", 1)
+    _write(f"{table}\n\n{rest.split(chr(10) + chr(10), 1)[0].strip()}\n\n{reading}\n", marker)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--studies", type=int, default=400)
@@ -191,7 +287,14 @@ def main() -> None:
                         help="the designs (stopping.design) to run each row under, on the same "
                              "seeded studies (anytime; several: a design column)")
     parser.add_argument("--write", action="store_true", help="into docs/sequential.md")
+    parser.add_argument("--reading", action="store_true",
+                        help="remake the readings of the futility-levels and "
+                             "futility-levels-planned blocks from the committed tables")
     args = parser.parse_args()
+    if args.reading:
+        _with_reading("futility-levels", levels_reading())
+        _with_reading("futility-levels-planned", planned_reading())
+        return
     designs = tuple(dict.fromkeys(args.design))
     # the default design's tables keep their markers; another design's get their own
     other = "" if designs == ("anytime",) else "-" + "-".join(designs)
@@ -205,6 +308,9 @@ def main() -> None:
         made = table(args.studies, args.jobs, designs)
         if args.write:
             _write(made, f"futility{other}")
+    if args.write:  # the readings are made from the committed tables, this one included
+        _with_reading("futility-levels", levels_reading())
+        _with_reading("futility-levels-planned", planned_reading())
     sys.stdout.write(made)
 
 

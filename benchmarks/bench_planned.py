@@ -15,14 +15,18 @@ stderr.
 
 ``--spending`` instead measures the choice of spending function: the normal path's decisions
 (the verdict's thresholds on the t statistic, intersected over the looks; no normality check, no
-futility) of the confidence sequence and of planned designs with Lan and DeMets' Pocock-type
+futility) of the confidence sequence and of planned designs with the default spending
+(estimators/group_sequential.py's ``early_then_late_spending``) and Lan and DeMets' Pocock-type
 and O'Brien-Fleming-type spending, on the same seeded normal studies (``planned-spending``
 markers).
 
 ``--budget`` measures what a small fixed budget buys: the rule exactly as `reprocompare
 sequential` runs it (estimators/planning.py's ``simulate``: the normality check at every look,
-futility stopping at the schema's level, one deciding estimator) at the maxima our users run,
-under each design, on the same seeded normal studies (``planned-budget`` markers).
+futility stopping at 0.2, one deciding estimator) at the maxima our users run, under each
+design, on the same seeded normal studies (``planned-budget`` markers).
+
+Each block ends with its reading, made from its table (docs/sequential.md types no number);
+``--reading`` remakes the three readings from the committed tables without simulating.
 """
 
 from __future__ import annotations
@@ -39,7 +43,6 @@ from pathlib import Path
 import numpy as np
 from scipy import stats
 
-from reprocompare import schemas
 from reprocompare.base.markdown import md_table
 from reprocompare.estimators.futility import t_threshold
 from reprocompare.estimators.group_sequential import look_levels, planned_looks
@@ -117,6 +120,8 @@ def _rows(args) -> list[list[str]]:
     return rows
 
 
+#: the spending comparison's rows: the confidence sequence and the planned design's spendings
+SPENDINGS = ("confidence sequence", "default spending", "Pocock type", "O'Brien-Fleming type")
 #: maximum R -> true SNRs of the spending comparison
 SPENDING_CELLS = {10: (0.0, 2.0, 4.0, 12.0), 20: (0.0, 1.5, 2.0, 4.0),
                   200: (0.0, 0.6, 0.84, 1.0, 1.5, 2.0, 4.0, 12.0)}
@@ -139,7 +144,8 @@ def _thresholds(design: str, r: int, level: float) -> list[float]:
 def spending_row(maximum: int, snr: float, design: str, studies: int) -> list[str]:
     """Mean R at the decision, decided and wrong shares, normal path only."""
     plan = planned_looks(5, maximum)
-    spending = {"Pocock type": "pocock", "O'Brien-Fleming type": "obrien-fleming"}
+    spending = {"default spending": "early-then-late", "Pocock type": "pocock",
+                "O'Brien-Fleming type": "obrien-fleming"}
     levels = (look_levels(plan, ALPHA, spending[design]) if design in spending
               else [ALPHA] * len(plan))
     x = np.random.default_rng([SEED, maximum, int(1000 * snr)]).standard_normal(
@@ -168,8 +174,8 @@ def spending_table(studies: int) -> str:
     """The spending comparison's Markdown table."""
     rows = [spending_row(m, snr, design, studies) for m, snrs in SPENDING_CELLS.items()
             for snr in snrs
-            for design in ("confidence sequence", "Pocock type", "O'Brien-Fleming type")]
-    note = (f"{studies:,} normal studies per row (seed {SEED}), the same studies in the three "
+            for design in SPENDINGS]
+    note = (f"{studies:,} normal studies per row (seed {SEED}), the same studies in the four "
             "rows of a cell; waves of 5, one verdict at 95%, threshold 0.8, the normal path's "
             "decisions only (no normality check, no futility); `benchmarks/bench_planned.py "
             f"--spending --studies {studies}` on {cpu_name()}, {os.cpu_count()} cores, beside "
@@ -181,7 +187,9 @@ def spending_table(studies: int) -> str:
 BUDGET_CELLS = {10: (0.0, 1.5, 2.0, 3.0, 4.0), 20: (0.0, 1.5, 2.0, 3.0)}
 BUDGET_HEADER = ["maximum R", "true SNR", "design", "mean R", "90th pct R", "decided",
                  "stopped for futility", "wrong verdict"]
-LEVEL = schemas.default("stopping.futility")
+#: the futility level the budget table runs (off by default, ``stopping.futility``; 0.2 is the
+#: level a user who wants to save trainings near a tie tries first)
+LEVEL = 0.2
 
 
 def budget_row(maximum: int, snr: float, design: str, studies: int) -> list[str]:
@@ -230,11 +238,102 @@ def table(studies: int, jobs: int = 1) -> str:
     se = 100 * math.sqrt(0.95 * 0.05 / studies)
     note = (f"Percent of {studies:,} simulated studies per row (seed {SEED}; Monte Carlo "
             f"standard error of a coverage near 95: {se:.2f}), nominal 95, looks every wave up "
-            "to the maximum (and R = 2 when the wave is 1), Pocock-type spending; "
+            "to the maximum (and R = 2 when the wave is 1), the default spending; "
             f"`benchmarks/bench_planned.py --studies {studies} --jobs {jobs}` on {cpu_name()}, "
             f"{os.cpu_count()} cores, Python {platform.python_version()}, numpy "
             f"{np.__version__}, scipy {__import__('scipy').__version__}, beside other work.")
     return "\n".join(md_table(HEADER, rows)) + "\n\n" + note + "\n"
+
+
+def _committed(marker: str) -> tuple[str, str]:
+    """The table and its note in docs/sequential.md's ``marker`` block (the reading dropped)."""
+    text = DOCS.read_text(encoding="utf-8")
+    block = text.split(f"<!-- {marker}:begin -->\n", 1)[1].split(f"<!-- {marker}:end -->", 1)[0]
+    table, rest = block.split("\n\n", 1)
+    return table, rest.split("\n\n", 1)[0].strip()
+
+
+def _rows(table: str) -> list[list[str]]:
+    return [[c.strip() for c in line.strip().strip("|").split("|")]
+            for line in table.splitlines()[2:] if line.startswith("|")]
+
+
+def coverage_reading(table: str, studies: int) -> str:
+    """What the coverage table says, made from it."""
+    rows = _rows(table)
+    normal = [r for r in rows if r[0] == "normal"]
+    skewed = [r for r in rows if r[0] == "skewed"]
+    cover = [float(r[5]) for r in normal]
+    lowest = min(normal, key=lambda r: float(r[8]))
+    snr_skewed = [float(r[5]) for r in skewed]
+    share_skewed = [float(r[9]) for r in skewed]
+    fewest = min(normal, key=lambda r: int(r[3]))
+    most = max(normal, key=lambda r: int(r[3]))
+    se = 100 * math.sqrt(0.95 * 0.05 / studies)
+    return (f"On normal estimates the SNR's repeated intervals cover at every planned look in "
+            f"{min(cover):.1f}-{max(cover):.1f}% of studies (nominal 95, a standard error of "
+            f"{se:.2f} per row), from {fewest[3]} look(s) up to R = {fewest[1]} to {most[3]} looks "
+            f"up to R = {most[1]}. The textbook levels fall to {float(lowest[8]):.1f}% (a "
+            f"maximum of {lowest[1]}, a look every {lowest[2]} repetition(s)). Skewed estimates "
+            "(standardized Gamma(2)) break the normal model the SNR's interval rests on "
+            f"({math.floor(min(snr_skewed)):.0f}-{math.floor(max(snr_skewed)):.0f}%, the same as "
+            "any normal-theory interval on them): the verdict then reads Eq. 1's share, whose "
+            f"Clopper-Pearson intervals cover in {min(share_skewed):.1f}-{max(share_skewed):.0f}%, "
+            "once ties or Shapiro-Wilk reject the normal model at a look (docs/statistics.md "
+            "measures that gate).")
+
+
+def spending_reading(table: str) -> str:
+    """What the spending comparison says, made from it."""
+    cell = {(r[0], r[1], r[2]): r for r in _rows(table)}
+    cs, default, pocock, obf = SPENDINGS
+    d = lambda m, snr, k: cell[(m, snr, k)][5]  # noqa: E731
+    mean = lambda m, snr, k: cell[(m, snr, k)][3]  # noqa: E731
+    planned = [r for r in cell.values() if r[2] != cs]
+    worst = max(planned, key=lambda r: float(r[6].rstrip("%")))
+    return (f"With the default spending, the planned design decides SNR 2 at a maximum of 10 in "
+            f"{d('10', '2', default)} of studies (the confidence sequence: {d('10', '2', cs)}) "
+            f"and equal models (\"neither\") in {d('10', '0', default)} (the confidence sequence: "
+            f"{d('10', '0', cs)}); at a maximum of 20, {d('20', '2', default)} against "
+            f"{d('20', '2', cs)} and {d('20', '0', default)} against {d('20', '0', cs)}. Near the "
+            f"threshold at a maximum of 200 it decides SNR 1 in {d('200', '1', default)}, the "
+            f"Pocock type {d('200', '1', pocock)} and the O'Brien-Fleming type "
+            f"{d('200', '1', obf)}; SNR 4 stops at a mean R of {mean('200', '4', default)}, "
+            f"{mean('200', '4', pocock)} and {mean('200', '4', obf)}. At a maximum of 10 the "
+            f"three decide SNR 2 in {d('10', '2', default)}, {d('10', '2', pocock)} and "
+            f"{d('10', '2', obf)}, and stop SNR 4 at a mean R of {mean('10', '4', default)}, "
+            f"{mean('10', '4', pocock)} and {mean('10', '4', obf)} (the confidence sequence: "
+            f"{mean('10', '4', cs)}). Wrong verdicts of the planned designs stay at most "
+            f"{worst[6]} (the {worst[2]} at SNR {worst[1]} and a maximum of {worst[0]}).")
+
+
+def budget_reading(table: str) -> str:
+    """What the budget table says, made from it."""
+    cell = {(r[0], r[1], r[2]): r for r in _rows(table)}
+    d = lambda m, snr, k: cell[(m, snr, k)][5]  # noqa: E731
+    mean = lambda m, snr, k: cell[(m, snr, k)][3]  # noqa: E731
+    futile = lambda r: float(r[6].rstrip("%"))  # noqa: E731
+    pairs = [(cell[(m, snr, "planned")], cell[(m, snr, "anytime")]) for (m, snr, k) in cell
+             if k == "planned"]
+    fewer = sum(futile(p) < futile(a) for p, a in pairs)
+    worst = max(float(r[7].rstrip("%")) for r in cell.values())
+    return (f"With a maximum of 10 the planned design decides {d('10', '2', 'planned')} of the "
+            f"studies at SNR 2, against {d('10', '2', 'anytime')}, and {d('10', '3', 'planned')} "
+            f"at SNR 3, against {d('10', '3', 'anytime')}; SNR 4 stops at a mean R of "
+            f"{mean('10', '4', 'planned')}, against {mean('10', '4', 'anytime')}. With a maximum "
+            f"of 20, equal models are found to be \"neither\" in {d('20', '0', 'planned')} of "
+            f"studies, against {d('20', '0', 'anytime')}. Futility stops fewer planned studies "
+            f"than anytime ones in {fewer} of the {len(pairs)} cells (a verdict stays in reach "
+            f"longer); wrong verdicts stay at most {worst:.1f}%.")
+
+
+def _with_reading(made: str, reading: str) -> str:
+    return made.rstrip("\n") + "\n\n" + reading + "\n"
+
+
+def _studies_of(note: str) -> int:
+    """The studies per row of the coverage note ("Percent of 10,000 simulated studies ...")."""
+    return int(note.split()[2].replace(",", ""))
 
 
 def main() -> None:
@@ -246,9 +345,23 @@ def main() -> None:
                         help="compare the spending functions instead")
     parser.add_argument("--budget", action="store_true",
                         help="the rule as it runs at maxima of 10 and 20, both designs")
+    parser.add_argument("--reading", action="store_true",
+                        help="remake the three blocks' readings from their committed tables")
     args = parser.parse_args()
+    if args.reading:
+        table_, note = _committed("planned-coverage")
+        made = _with_reading(f"{table_}\n\n{note}", coverage_reading(table_, _studies_of(note)))
+        replace_between(DOCS, "<!-- planned-coverage:begin -->\n", "<!-- planned-coverage:end -->",
+                        made)
+        for marker, reading in (("planned-spending", spending_reading),
+                                ("planned-budget", budget_reading)):
+            table_, note = _committed(marker)
+            replace_between(DOCS, f"<!-- {marker}:begin -->\n", f"<!-- {marker}:end -->",
+                            _with_reading(f"{table_}\n\n{note}", reading(table_)))
+        return
     if args.budget:
         made = budget_table(args.studies, args.jobs)
+        made = _with_reading(made, budget_reading(made.split("\n\n", 1)[0]))
         if args.write:
             replace_between(DOCS, "<!-- planned-budget:begin -->\n",
                             "<!-- planned-budget:end -->", made)
@@ -256,12 +369,14 @@ def main() -> None:
         return
     if args.spending:
         made = spending_table(args.studies)
+        made = _with_reading(made, spending_reading(made.split("\n\n", 1)[0]))
         if args.write:
             replace_between(DOCS, "<!-- planned-spending:begin -->\n",
                             "<!-- planned-spending:end -->", made)
         sys.stdout.write(made)
         return
     made = table(args.studies, args.jobs)
+    made = _with_reading(made, coverage_reading(made.split("\n\n", 1)[0], args.studies))
     if args.write:
         replace_between(DOCS, "<!-- planned-coverage:begin -->\n",
                         "<!-- planned-coverage:end -->", made)

@@ -26,7 +26,9 @@ from typing import Mapping
 #: the spending of a planned design (the schema's stopping.design: planned)
 DEFAULT_SPENDING = "early-then-late"
 #: each spending function in words, for the rule and the intervals' kinds
-SPENDING_NAMES = {"early-then-late": "spending: shares at R = 5 and 10, the rest as alpha t^4",
+SPENDING_NAMES = {"early-then-late": "spending: shares at R = 5 and 10, the rest as alpha t^4; "
+                                     "past a maximum of 20, shares at R = 5, 10 and 15, the rest "
+                                     "as alpha (0.9 t^12 + 0.1 t^2)",
                   "pocock": "Pocock-type spending",
                   "obrien-fleming": "O'Brien-Fleming-type spending"}
 

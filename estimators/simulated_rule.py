@@ -119,10 +119,17 @@ def first_decisions(values: np.ndarray, looks: dict[int, float], *, threshold: f
     up = [np.zeros(studies), np.ones(studies)]      # P(x > 0), intersected
     down = [np.zeros(studies), np.ones(studies)]    # P(x < 0)
     for n, level in sorted(looks.items()):
-        head = signed[:, :n]
+        # only the studies still undecided: a study's ends, shares and normality check are its
+        # own row's, so leaving out the decided ones changes nothing else (and the cost of a
+        # clear difference's study ends at its first decided look)
+        live_rows = np.flatnonzero(code == UNDECIDED)
+        if not live_rows.size:
+            break
+        head = signed[live_rows, :n]
         mean, sd = head.mean(axis=1), head.std(axis=1, ddof=1)
         largest = np.abs(head).max(axis=1)
         constant = sd <= RELATIVE_TOLERANCE * largest
+        low, high = low_end[live_rows], high_end[live_rows]
         if level < 1 and n >= 2:
             with np.errstate(divide="ignore", invalid="ignore"):
                 t = math.sqrt(n) * mean / sd
@@ -133,28 +140,33 @@ def first_decisions(values: np.ndarray, looks: dict[int, float], *, threshold: f
             if live.any():
                 lows[live] = _roots(t[live], n - 1, 1 - alpha / 2) / math.sqrt(n)
                 highs[live] = _roots(t[live], n - 1, alpha / 2) / math.sqrt(n)
-            low_end, high_end = np.maximum(low_end, lows), np.minimum(high_end, highs)
+            low, high = np.maximum(low, lows), np.minimum(high, highs)
+            low_end[live_rows], high_end[live_rows] = low, high
             half = 1 - alpha / 2
             for ends, count in ((up, (head > 0).sum(axis=1)), (down, (head < 0).sum(axis=1))):
-                low, high = _clopper_pearson(count, n, half)
-                ends[0], ends[1] = np.maximum(ends[0], low), np.minimum(ends[1], high)
+                cp_low, cp_high = _clopper_pearson(count, n, half)
+                ends[0][live_rows] = np.maximum(ends[0][live_rows], cp_low)
+                ends[1][live_rows] = np.minimum(ends[1][live_rows], cp_high)
         rejected = _ties(head)
         if n >= SHAPIRO_FROM:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", UserWarning)
                 pvalue = stats.shapiro(head, axis=1).pvalue
             rejected |= ~rejected & (pvalue < SHAPIRO_LEVEL)
-        off = rejected | (low_end > high_end)
-        normal = np.where(low_end >= above, SUPPORTED, np.where(
-            high_end <= below, OPPOSED, np.where((low_end > below) & (high_end < above),
-                                                 NO_DIFFERENCE, UNDECIDED)))
+        off = rejected | (low > high)
+        normal = np.where(low >= above, SUPPORTED, np.where(
+            high <= below, OPPOSED, np.where((low > below) & (high < above),
+                                             NO_DIFFERENCE, UNDECIDED)))
         one_side = (head > 0).all(axis=1) | (head < 0).all(axis=1)
         normal = np.where(one_side & (normal == NO_DIFFERENCE), UNDECIDED, normal)
-        shares = np.where(up[0] >= need_up, SUPPORTED, np.where(
-            down[0] >= need_down, OPPOSED, np.where((up[1] < need_up) & (down[1] < need_down),
-                                                    NO_DIFFERENCE, UNDECIDED)))
+        up_low, up_high = up[0][live_rows], up[1][live_rows]
+        down_low, down_high = down[0][live_rows], down[1][live_rows]
+        shares = np.where(up_low >= need_up, SUPPORTED, np.where(
+            down_low >= need_down, OPPOSED, np.where((up_high < need_up)
+                                                     & (down_high < need_down),
+                                                     NO_DIFFERENCE, UNDECIDED)))
         here = np.where(off, shares, normal)
         here = np.where(constant, DEGENERATE, here)
-        new = (code == UNDECIDED) & (here != UNDECIDED)
-        code[new], at[new] = here[new], n
+        new = here != UNDECIDED
+        code[live_rows[new]], at[live_rows[new]] = here[new], n
     return code, at

@@ -69,6 +69,28 @@ def test_the_default_spending_by_hand():
         [0.05 / 81, 0.05 * 16 / 81, 0.05])
 
 
+def test_the_default_spending_of_a_longer_plan_by_hand():
+    """Past a maximum of 20: shares of 16%, 3% and 1% of alpha at the first looks at or after
+    R = 5, 10 and 15, the rest as alpha (0.9 t^12 + 0.1 t^2) (issue 47: near the threshold it
+    keeps the error for the last looks); a maximum of 20 keeps the short schedule."""
+    assert group_sequential.SHORT_MAXIMUM == 20
+    late = lambda t: 0.9 * t ** 12 + 0.1 * t ** 2  # noqa: E731
+    rest = 0.05 * (1 - 0.20)
+    spent = group_sequential.early_then_late_spending([5, 10, 15, 20, 25], 0.05)
+    assert spent == pytest.approx([0.008 + rest * late(0.2), 0.0095 + rest * late(0.4),
+                                   0.01 + rest * late(0.6), 0.01 + rest * late(0.8), 0.05])
+    # waves of 2: the shares fall on the first looks at or after 5, 10 and 15 (R = 6, 10, 16)
+    looks = list(range(2, 42, 2))
+    spent = group_sequential.early_then_late_spending(looks, 0.05)
+    allotted = [0.008 * (r >= 6) + 0.0015 * (r >= 10) + 0.0005 * (r >= 16) for r in looks]
+    assert spent[:-1] == pytest.approx([a + rest * late(r / 40)
+                                        for a, r in zip(allotted, looks)][:-1])
+    assert spent[-1] == 0.05 and np.all(np.diff(spent) > 0)
+    # the longer plan's last look keeps more of alpha than t^4 would leave it
+    plan = planned_looks(5, 200)
+    assert look_levels(plan, 0.05)[-1] > 0.035
+
+
 def _coverage_at_every_look(plan, levels, studies=40_000, seed=5):
     """Share of simulated null studies (SNR 0, t statistics) whose interval covers 0 at every
     planned look: an independent simulation (another seed, values drawn one by one)."""
