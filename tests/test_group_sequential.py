@@ -110,7 +110,8 @@ def _canonical_levels(plan, alpha, spending="pocock"):
 
 
 @pytest.mark.parametrize("spending", ["early-then-late", "pocock"])
-@pytest.mark.parametrize("wave, maximum", [(1, 30), (5, 10), (2, 20), (5, 200)])
+@pytest.mark.parametrize("wave, maximum", [(1, 30), (5, 10), (2, 20),
+                                           pytest.param(5, 200, marks=pytest.mark.slow)])
 def test_the_levels_cover_at_every_planned_look(wave, maximum, spending):
     plan = planned_looks(wave, maximum)
     covered = _coverage_at_every_look(plan, look_levels(plan, 0.05, spending))
@@ -126,6 +127,7 @@ def test_the_textbook_boundaries_would_not_cover():
     assert _coverage_at_every_look(plan, look_levels(plan, 0.05, "pocock")) > 0.9465
 
 
+@pytest.mark.slow
 def test_levels_are_deterministic_and_below_alpha():
     plan = planned_looks(5, 200)
     levels = look_levels(plan, 0.05)

@@ -243,6 +243,7 @@ def test_a_small_simulation_finds_the_authors_constant_conservative_and_ours_nea
     assert 0.025 <= ours <= 0.075, ours
 
 
+@pytest.mark.slow
 def test_the_calibration_blocks_are_what_the_bench_writes():
     """benchmarks/RESULTS.md's and docs/statistics.md's blocks are those the bench renders from
     its saved cells (``--check``: nothing simulated)."""
