@@ -65,6 +65,7 @@ def test_the_planned_sections_readings_are_made_from_their_tables(bench):
 
 
 def test_the_futility_readings_are_made_from_their_tables(bench):
+    assert _block("futility").endswith(bench.futility.futility_reading())
     assert _block("futility-levels").endswith(bench.futility.levels_reading())
     assert _block("futility-levels-planned").endswith(bench.futility.planned_reading())
 
