@@ -9,7 +9,8 @@ does, once its environment is built (``make env``, not measured): the suite with
 pytest options (``-n auto``). Each further ``--workers`` value reruns only the suite in the same
 clone with ``-n N``; ``--fast`` then runs the fast lane there too (``pytest -m "not slow"``: the
 tests that neither train, nor run the workflow or a command, docs/development.md "Tests"). Per
-run: the tests passed, pytest's own wall seconds (its "passed in" line), and the CPU seconds
+run: the tests passed (and how many failed: a run with failures is measured and recorded, not
+dropped), pytest's own wall seconds (its "passed in" line), and the CPU seconds
 of everything it started and waited for (user + system, getrusage of the children; the SLURM
 jobs run under slurmd and are not in it). The machine's 1-minute load average before and after
 says whether it was otherwise idle. ``--write`` puts the table between the
@@ -35,7 +36,8 @@ from markers import replace_between
 ROOT = Path(__file__).resolve().parents[1]
 CLONE = ROOT.parent / "reprocompare-suite-clone"
 BEGIN, END = "<!-- suite:begin -->\n", "<!-- suite:end -->"
-SUMMARY = re.compile(r"=+ (?P<passed>\d+) passed.* in (?P<seconds>[\d.]+)s")
+SUMMARY = re.compile(r"=+ (?:(?P<failed>\d+) failed, )?(?P<passed>\d+) passed.* "
+                     r"in (?P<seconds>[\d.]+)s")
 
 
 def children_cpu() -> float:
@@ -50,11 +52,17 @@ def measured(command: list[str], cwd: Path) -> dict:
                             capture_output=True, text=True)
     cpu, wall = children_cpu() - before_cpu, time.time() - start
     summary = [m for m in map(SUMMARY.search, result.stdout.splitlines()) if m]
-    if result.returncode != 0 or not summary:
+    if not summary:
         sys.exit(f"bench_suite: {' '.join(command)} failed ({result.returncode}):\n"
                  + (result.stdout + result.stderr)[-3000:])
-    return {"passed": int(summary[-1]["passed"]), "pytest_s": float(summary[-1]["seconds"]),
-            "wall_s": wall, "cpu_s": cpu, "load": (before_load, os.getloadavg()[0])}
+    # a run with failures still measures the suite (a shared tree often holds another
+    # session's unfinished commit): the table says how many failed, the log which
+    failed = [line for line in result.stdout.splitlines() if line.startswith("FAILED ")]
+    if failed:
+        print("\n".join(failed), file=sys.stderr)
+    return {"passed": int(summary[-1]["passed"]), "failed": int(summary[-1]["failed"] or 0),
+            "pytest_s": float(summary[-1]["seconds"]), "wall_s": wall, "cpu_s": cpu,
+            "load": (before_load, os.getloadavg()[0])}
 
 
 def machine() -> str:
@@ -94,7 +102,8 @@ def main() -> None:
             run = measured(command, CLONE)
             print(f"{' '.join(command)}: {run}", file=sys.stderr, flush=True)
             shown = " ".join(f'"{word}"' if " " in word else word for word in command)
-            rows.append(f"| `{shown}` | {workers} | {run['passed']} | "
+            passed = f"{run['passed']}" + (f" ({run['failed']} failed)" if run["failed"] else "")
+            rows.append(f"| `{shown}` | {workers} | {passed} | "
                         f"{run['pytest_s']:.0f} | {run['cpu_s']:.0f} | "
                         f"{run['load'][0]:.1f} / {run['load'][1]:.1f} |")
     finally:
