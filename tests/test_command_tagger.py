@@ -366,15 +366,20 @@ def test_a_sigterm_removes_the_temporary_copy_and_kills_the_command(tmp_path):
         "model.fit(s, [x.tags for x in s], corpus_scheme=corpus.scheme)\n")
     tmp = tmp_path / "tmp"
     tmp.mkdir()
+    # stderr into a file, not a pipe: the command's `sleep` inherits it, and reading a pipe
+    # waits for its end, so a sleep the SIGTERM left running held the test 300 s and then
+    # passed its check below, the sleep gone by itself
+    stderr = (tmp_path / "stderr").open("w")
     process = subprocess.Popen([sys.executable, str(script)], env={**os.environ, "TMPDIR": str(tmp)},
-                               stderr=subprocess.PIPE, text=True)
+                               stderr=stderr, text=True)
     deadline = time.monotonic() + 60
     while not (pid_file.exists() and pid_file.read_text().strip()) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert list(tmp.glob("reprocompare-command-*"))  # the copy exists while it trains
     process.send_signal(signal.SIGTERM)
     assert process.wait(timeout=30) == 128 + signal.SIGTERM
-    assert "Traceback" not in process.stderr.read()
+    stderr.close()
+    assert "Traceback" not in (tmp_path / "stderr").read_text()
     assert not list(tmp.glob("reprocompare-command-*"))
     deadline = time.monotonic() + 10
     while _running(int(pid_file.read_text())) and time.monotonic() < deadline:
