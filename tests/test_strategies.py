@@ -221,18 +221,24 @@ def test_each_record_is_a_typed_value_that_writes_and_reads_itself(found):
 
 
 def test_committed_records_round_trip_byte_for_byte(tmp_path):
-    """Every estimates.json of a committed study, read as its typed record and written back,
-    is the same bytes (the key order and the optional keys of older runs kept)."""
+    """Every estimates.json a committed study holds (in its records.jsonl, the tracked table of
+    its repetitions' files), read as its typed record and written back, is the same bytes: the
+    key order and the optional keys of older runs kept."""
     from reprocompare.base.files import write_json_atomic
-    from reprocompare.strategies import read_estimates
+    from reprocompare.base.run_records import read_repetitions
+    from reprocompare.strategies import ESTIMATES, read_estimates
 
-    study = Path(__file__).resolve().parents[1] / "studies" / "ner-full" / "results" / "compare"
-    found = sorted(study.glob("*/*/*/rep*/estimates.json"))
-    assert {path.parent.parent.name for path in found} == {"holdout", "repeated-holdout", "bcv"}
-    for path in found:
-        again = write_json_atomic(tmp_path / "estimates.json",
-                                  read_estimates(path.parent).as_json())
-        assert again.read_bytes() == path.read_bytes(), path
+    study = ROOT / "studies" / "ner-full" / "results" / "compare" / "conll2002_esp"
+    tables = sorted(study.glob("*/*/records.jsonl"))
+    assert {table.parent.name for table in tables} == {"holdout", "repeated-holdout", "bcv"}
+    run, checked = tmp_path / "rep", 0
+    for table in tables:
+        for number, files in read_repetitions(table.parent).items():
+            original = ESTIMATES.write(run, files["estimates.json"]).read_bytes()
+            again = write_json_atomic(tmp_path / "again.json", read_estimates(run).as_json())
+            assert again.read_bytes() == original, (table, number)
+            checked += 1
+    assert checked >= 3 * 10  # every repetition of the three strategies (R = 10 or more)
 
 
 def test_a_setting_of_its_own_is_checked_defaulted_and_recorded_by_the_strategy():
