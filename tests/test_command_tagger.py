@@ -7,11 +7,13 @@ the Snakemake workflow, on tests/data/tiny.conll.
 
 from __future__ import annotations
 
+import glob
 import json
 import os
 import re
 import shlex
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -129,7 +131,7 @@ def test_the_seed_and_scheme_reach_the_command_and_the_train_file_is_conll(tmp_p
 
 
 def test_a_failing_command_shows_its_status_and_stderr_tail_and_leaves_nothing(tmp_path):
-    before = set(Path(tempfile.gettempdir()).glob("reprocompare-command-*"))
+    before = _work_dirs()
     train = f"{PYTHON} -c \"import sys; [print('line', i, file=sys.stderr) for i in range(50)]; " \
             "sys.exit(3)\" {train}"
     model = command(train=train)
@@ -138,7 +140,7 @@ def test_a_failing_command_shows_its_status_and_stderr_tail_and_leaves_nothing(t
     message = str(error.value)
     assert "train command failed with exit status 3" in message
     assert "line 49" in message and "line 29" not in message  # the tail: the last 20 lines
-    assert set(Path(tempfile.gettempdir()).glob("reprocompare-command-*")) == before
+    assert _work_dirs() == before
 
 
 @pytest.mark.parametrize("body, message, line", [
@@ -304,7 +306,10 @@ def _running(pid: int) -> bool:
 
 
 def _work_dirs() -> set[Path]:
-    return set(Path(tempfile.gettempdir()).glob("reprocompare-command-*"))
+    """This process's working copies (reprocompare-command-HOST-PID-*): another worker's, or a
+    dead process's that a run sweeps away, come and go beside a test and say nothing of it."""
+    mine = f"reprocompare-command-{socket.gethostname()}-{os.getpid()}-"
+    return set(Path(tempfile.gettempdir()).glob(f"{glob.escape(mine)}*"))
 
 
 def test_the_timeout_is_a_spec_key_whose_default_changes_no_spec():
