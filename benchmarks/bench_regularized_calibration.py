@@ -75,6 +75,9 @@ from reprocompare.estimators.reproducibility import snr_exact_interval  # noqa: 
 from reprocompare.estimators.significance import (blocked_3x2_t, combined_f_mx2,  # noqa: E402
                                                   paired_t_mx2)
 from reprocompare.strategies import regularized_bcv  # noqa: E402
+# bench_calibration.py's 3 x 2 BCV correlation root: the plain BCV's simulation, the same draws
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from bench_calibration import bcv_covariance_root  # noqa: E402 (a script beside this one)
 
 RESULTS = ROOT / "benchmarks" / "RESULTS.md"
 DOCS = ROOT / "docs" / "statistics.md"
@@ -268,20 +271,6 @@ def fresh(repetitions: int) -> None:
 
 # ---- 2. the simulation -----------------------------------------------------------------------
 
-def correlation_root(rho1: float, rho2: float) -> np.ndarray:
-    """Symmetric square root of the 3 x 2 BCV correlation matrix (fold order rep1-fold1,
-    rep1-fold2, rep2-fold1, ...), as benchmarks/bench_calibration.py: every fold keeps the
-    marginal law, the skew shared alike."""
-    corr = np.full((6, 6), float(rho2))
-    for i in range(3):
-        corr[2 * i, 2 * i + 1] = corr[2 * i + 1, 2 * i] = rho1
-    np.fill_diagonal(corr, 1.0)
-    values, vectors = np.linalg.eigh(corr)
-    if values.min() <= 0:
-        raise ValueError(f"rho1 = {rho1}, rho2 = {rho2} is no 3 x 2 BCV correlation")
-    return vectors @ np.diag(np.sqrt(values)) @ vectors.T
-
-
 def law_draws(law: str, shape, rng) -> np.ndarray:
     if law == "normal":
         return rng.standard_normal(shape)
@@ -294,7 +283,7 @@ def repetitions(model: dict, law: str, theta: float, shape, rng) -> dict:
     rho1, rho2 = model["rho1"], model["rho2"]
     sd_avg = math.sqrt((1 + rho1 + 4 * rho2) / 6)
     mu = theta * sd_avg
-    folds = mu + law_draws(law, (*shape, 6), rng) @ correlation_root(rho1, rho2).T
+    folds = mu + law_draws(law, (*shape, 6), rng) @ bcv_covariance_root(rho1, rho2).T
     avg = folds.mean(axis=-1)
     vote_model = model["vote"]
     c = vote_model["corr"]
