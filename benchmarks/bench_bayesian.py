@@ -26,7 +26,11 @@ docs/bayesian_calibration.png.
    summary's ``values``): the one-way ICC(1) of each estimator with its F interval
    (:func:`intraclass_correlation`), beside the rho derived.
 
-3. **A worked example**: the correlated t on two committed studies' values per estimator (the
+3. **The rope**: the size of the differences the committed studies measure (every estimator's
+   |mean A - B| of every committed summary), against the schema's default
+   ``verdict.posterior_rope``.
+
+4. **A worked example**: the correlated t on two committed studies' values per estimator (the
    full-corpus NER study, 10 repetitions; the 300-sentence chunking study, 200), rope 0.5 F1
    points, both rhos; and the signed-rank test across the size studies' samples.
 """
@@ -43,9 +47,10 @@ import numpy as np
 import scipy
 
 from markers import replace_between
-from reprocompare.estimators.bayesian import (correlated_t_probabilities, correlated_ttest,
-                                              intraclass_correlation, repetition_rho,
+from reprocompare.estimators.bayesian import (POSTERIOR_ROPE, correlated_t_probabilities,
+                                              correlated_ttest, intraclass_correlation,
                                               signed_rank)
+from reprocompare.strategies import ESTIMATORS, of_estimator, repetition_rho
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "RESULTS.md"
@@ -54,6 +59,7 @@ FIGURE = ROOT / "docs" / "bayesian_calibration.png"
 CALIBRATION = ("<!-- bayesian-calibration:begin -->\n", "<!-- bayesian-calibration:end -->")
 MEASURED = ("<!-- bayesian-rho:begin -->\n", "<!-- bayesian-rho:end -->")
 EXAMPLE = ("<!-- bayesian-example:begin -->\n", "<!-- bayesian-example:end -->")
+ROPE_SIZES = ("<!-- bayesian-rope:begin -->\n", "<!-- bayesian-rope:end -->")
 
 REPETITIONS = (5, 10, 20, 50, 100, 200)
 STUDIES = 10_000
@@ -70,11 +76,8 @@ SAMPLES = {300: ("s0", "s0_p1", "s0_p2"), 1200: ("s0", "s0_p1", "s0_p2"),
            4800: ("s0", "s1", "s2")}
 EXAMPLE_SUMMARIES = ("studies/ner-full/results/summaries/conll2002_esp/crf_iobes_vs_iob2.json",
                      "studies/chunking/results/summaries/conll2000/crf_iob2_vs_iobes.json")
-EXAMPLE_ROPE = 0.5              # F1 points
-#: which strategy's settings an estimator's rho reads
-SETTINGS_OF = {"ST": "holdout", "RS": "repeated-holdout", "Avg": "bcv", "Vote": "bcv",
-               "Mixture": "bcv", "rAvg": "regularized-bcv", "rVote": "regularized-bcv",
-               "rMixture": "regularized-bcv"}
+#: the rope of the worked example, in F1 points: the schema's default
+EXAMPLE_ROPE = POSTERIOR_ROPE
 
 
 def committed(path: str) -> dict:
@@ -159,6 +162,36 @@ def measured_block() -> str:
     return "\n".join(lines) + "\n"
 
 
+def committed_summaries() -> list[str]:
+    """Every committed study's summaries (git's HEAD), in path order."""
+    listed = subprocess.run(["git", "ls-files", "studies/*/results/summaries/*/*.json"], cwd=ROOT,
+                            capture_output=True, text=True, check=True).stdout.split()
+    return sorted(path for path in listed if not path.endswith(".claims.json"))
+
+
+def rope_block() -> str:
+    """The size of the differences the committed studies measure, against the default rope."""
+    by_study: dict = {}
+    for path in committed_summaries():
+        for row in committed(path)["summary"]["estimators"].values():
+            by_study.setdefault(path.split("/")[1], []).append(
+                (100 * abs(row["mean"]), 100 * row["sd"]))
+    means = np.array([m for rows in by_study.values() for m, _ in rows])
+    sds = np.array([sd for rows in by_study.values() for _, sd in rows])
+    inside = float(np.mean(means <= POSTERIOR_ROPE))
+    lines = [f"The {means.size} Table 4 estimates of the {len(committed_summaries())} committed "
+             f"summaries (every estimator of every comparison and corpus): |mean A - B| median "
+             f"{np.median(means):.2f} F1 points (quartiles {np.percentile(means, 25):.2f} and "
+             f"{np.percentile(means, 75):.2f}, largest {means.max():.2f}); a repetition's sd "
+             f"median {np.median(sds):.2f}; {100 * inside:.0f}% of the means lie within the "
+             f"default rope of {POSTERIOR_ROPE} points. Per study, the smallest and largest "
+             f"|mean A - B|:", "", "| study | estimates | smallest | largest |", "|---|---|---|---|"]
+    for study, rows in by_study.items():
+        sizes = [m for m, _ in rows]
+        lines.append(f"| {study} | {len(rows)} | {min(sizes):.2f} | {max(sizes):.2f} |")
+    return "\n".join(lines) + "\n"
+
+
 def example_block() -> str:
     lines = []
     for path in EXAMPLE_SUMMARIES:
@@ -172,9 +205,10 @@ def example_block() -> str:
                   f"{summary['summary']['conclusion']} (Eq. 1) | this corpus (rho = 0) "
                   f"| corpora like it (rho) |", "|---|---|---|---|---|---|"]
         for estimator, values in summary["values"].items():
-            if estimator not in SETTINGS_OF:
+            if estimator not in ESTIMATORS:
                 continue
-            rho = repetition_rho(estimator, strategies.get(SETTINGS_OF[estimator]))
+            rho = repetition_rho(estimator, strategies.get(of_estimator(estimator).name),
+                                 summary["summary"]["table4_k"])
             answers = []
             for assumed in (0.0, rho):
                 post = correlated_ttest(values, rope=EXAMPLE_ROPE, rho=assumed)
@@ -230,7 +264,7 @@ def figure(cells: dict) -> None:
 def blocks() -> dict:
     cells = simulate()
     return {"cells": cells, CALIBRATION: calibration_block(cells), MEASURED: measured_block(),
-            EXAMPLE: example_block()}
+            EXAMPLE: example_block(), ROPE_SIZES: rope_block()}
 
 
 def main(argv=None) -> int:
@@ -242,7 +276,8 @@ def main(argv=None) -> int:
                         help="exit 1 unless the written blocks are what the bench computes")
     args = parser.parse_args(argv)
     made = blocks()
-    places = [(RESULTS, CALIBRATION), (DOCS, CALIBRATION), (DOCS, MEASURED), (DOCS, EXAMPLE)]
+    places = [(RESULTS, CALIBRATION), (DOCS, CALIBRATION), (DOCS, MEASURED), (DOCS, EXAMPLE),
+              (DOCS, ROPE_SIZES)]
     if args.check:
         wrong = [f"{path.relative_to(ROOT)} {markers[0].strip()}" for path, markers in places
                  if markers[0] + made[markers] + markers[1]
@@ -252,7 +287,7 @@ def main(argv=None) -> int:
                   file=sys.stderr)
             return 1
         return 0
-    for markers in (CALIBRATION, MEASURED, EXAMPLE):
+    for markers in (CALIBRATION, MEASURED, EXAMPLE, ROPE_SIZES):
         sys.stdout.write(made[markers] + "\n")
     if args.write:
         for path, markers in places:

@@ -4,7 +4,7 @@ A reproducibility verdict answers "will another split of this corpus agree?". Re
 follow Benavoli, Corani, Demšar and Zaffalon (2017, "Time for a change", JMLR 18:77) ask another
 question: "how probable is it that A is practically better than B, equivalent to it, or worse?".
 This module answers it twice, for a region of practical equivalence (rope) of +-``rope`` F1
-points around 0:
+points around 0 (a study's ``verdict.posterior_rope``, half a point unless set):
 
 * on one corpus, from an estimator's R per-repetition values (a summary's ``values``), with the
   correlated Bayesian t-test (Benavoli et al. 2017, Sec. 4, Eq. 8; Corani and Benavoli 2015),
@@ -14,7 +14,7 @@ points around 0:
   :func:`signed_rank`.
 
 Estimates are F1 shares (0.01 is one F1 point), as every summary holds them; the rope is in F1
-points, as the config's ``verdict.rope`` is (null there means 0 here: no rope). P(A > B) is the
+points, as the config's ``verdict.posterior_rope`` is (None here means 0: no rope). P(A > B) is the
 posterior probability that the mean of A - B exceeds +rope, P(B > A) that it is below -rope,
 P(rope) the rest.
 
@@ -28,8 +28,9 @@ estimates of the same corpus on different random splits correlate by the test sh
     rho_0 = n_test / (n_train + n_test)                      (1/9 at 8:1; 1/2 at 1:1)
 
 through the corpus they share: rho is the share of an estimate's variance that comes from which
-corpus was drawn, not from how it was split. :func:`repetition_rho` carries it to the values a
-summary holds, one per repetition. A repetition's estimator averages J fold estimates of one
+corpus was drawn, not from how it was split. Each strategy carries it to the values a summary
+holds, one per repetition (:meth:`reprocompare.strategies.strategy.Strategy.repetition_rho`,
+from :func:`holdout_rho` and :func:`averaged_rho` here). A repetition's estimator averages J fold estimates of one
 fresh random split design (ST: J = 1 hold-out; RS: J = ``table4_k`` hold-outs at the ratio;
 BCV's Avg: J = 2m half-splits). With every pair of folds correlated rho_0 (the convention
 baycomp uses for repeated k-fold CV, where all runs x k scores share rho = 1/k), two
@@ -58,20 +59,20 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Mapping, Sequence
+from typing import Sequence
 
 import numpy as np
 from scipy import stats
 
+from reprocompare import schemas
 from reprocompare.base.errors import UserError
 from reprocompare.estimators.reproducibility import RELATIVE_TOLERANCE
 
-#: estimates are F1 shares, a rope is in F1 points (the config's ``verdict.rope``)
+#: estimates are F1 shares, a rope is in F1 points (the config's ``verdict.posterior_rope``)
 POINTS_PER_SHARE = 100.0
-#: Table 4's estimators by the split design their repetition averages over: a hold-out's
-#: (ST, RS) or an m x 2 BCV's (Avg, Vote, Mixture and the regularized BCV's)
-HOLDOUT_ESTIMATORS = ("ST", "RS")
-BCV_ESTIMATORS = ("Avg", "Vote", "Mixture", "rAvg", "rVote", "rMixture")
+#: the posteriors' rope, in F1 points, for a caller without a config (the schema's default; a
+#: study's summaries read its config's ``verdict.posterior_rope``)
+POSTERIOR_ROPE = schemas.default("verdict.posterior_rope")
 #: the Dirichlet process's prior strength on its pseudo-observation at 0 (Benavoli et al. 2014;
 #: baycomp's default)
 PRIOR_STRENGTH = 0.5
@@ -161,8 +162,8 @@ def correlated_ttest(values: Sequence[float], *, rope: float | None, rho: float)
     rope : float or None
         The rope's half-width in F1 points, finite and >= 0 (None: 0).
     rho : float
-        The estimates' correlation, in [0, 1): :func:`repetition_rho` for a summary's values
-        on the population of corpora, 0 for this corpus's population of splits.
+        The estimates' correlation, in [0, 1): the strategy's ``repetition_rho`` for a summary's
+        values on the population of corpora, 0 for this corpus's population of splits.
 
     Returns
     -------
@@ -300,44 +301,6 @@ def averaged_rho(fold_rho: float, folds: int) -> float:
     if folds < 1:
         raise UserError(f"folds must be at least 1, got {folds!r}", key="folds")
     return folds * fold_rho / (1.0 + (folds - 1) * fold_rho)
-
-
-def repetition_rho(estimator: str, settings: Mapping | None = None) -> float:
-    """The correlation of a Table 4 estimator's per-repetition values across corpora.
-
-    ST: one hold-out, rho = n_test / n; RS: the mean of ``table4_k`` hold-outs at the ratio;
-    BCV's Avg (and Vote, Mixture, the regularized BCV's, approximately): the mean of 2m
-    half-splits, rho_0 = 1/2 (module docstring). A strategy's own home for this is its
-    Strategy object (strategies/); it lives here until it moves there.
-
-    Parameters
-    ----------
-    estimator : str
-        Table 4's name: ST, RS, Avg, Vote, Mixture, rAvg, rVote, rMixture.
-    settings : mapping, optional
-        ``ratio`` (default "8:1"), ``table4_k`` (default 6), ``m`` (default 3).
-
-    Returns
-    -------
-    float
-        rho of the estimator's per-repetition values, in [0, 1).
-
-    Examples
-    --------
-    >>> [round(repetition_rho(name), 4) for name in ("ST", "RS", "Avg", "Mixture")]
-    [0.1111, 0.4286, 0.8571, 0.8571]
-    >>> round(repetition_rho("RS", {"table4_k": 3}), 4)
-    0.2727
-    """
-    settings = dict(settings or {})
-    if estimator in HOLDOUT_ESTIMATORS:
-        fold_rho = holdout_rho(settings.get("ratio", "8:1"))
-        return fold_rho if estimator == "ST" else averaged_rho(
-            fold_rho, int(settings.get("table4_k", 6)))
-    if estimator in BCV_ESTIMATORS:
-        return averaged_rho(0.5, 2 * int(settings.get("m", 3)))
-    raise UserError(f"no correlation known for estimator {estimator!r}; expected one of "
-                    f"{', '.join(HOLDOUT_ESTIMATORS + BCV_ESTIMATORS)}", key="estimator")
 
 
 def intraclass_correlation(groups: Sequence[Sequence[float]],

@@ -26,12 +26,13 @@ from typing import Mapping
 from reprocompare.base import paths, run_records
 from reprocompare.strategies.strategy import (Checker, Estimates, Strategy, UnfitEstimates,
                                               chose_vote_key)
+from reprocompare.strategies.repeated_holdout import TABLE4_K
 
 __all__ = ["CHOSE_VOTE", "ESTIMATES", "ESTIMATORS", "MIXED", "NAMES", "SINGLE", "RECOMMENDED",
            "STRATEGIES", "TABULATED_RECORDS", "TESTS", "Checker", "Estimates", "Strategy",
            "UnfitEstimates", "kind_of_test", "labels", "of_estimator", "of_test",
-           "read_estimates", "repetition_tests", "splitter_arguments", "strategy",
-           "write_estimates"]
+           "read_estimates", "repetition_rho", "repetition_tests", "splitter_arguments",
+           "strategy", "write_estimates"]
 
 
 def _found() -> tuple[Strategy, ...]:
@@ -132,6 +133,37 @@ def of_estimator(estimator: str) -> Strategy:
     Strategy
     """
     return _owner(_BY_ESTIMATOR, estimator, "estimator")
+
+
+def repetition_rho(estimator: str, settings: Mapping | None = None,
+                   table4_k: int | None = None) -> float:
+    """The correlation across corpora of a Table 4 estimator's per-repetition values, as its
+    strategy says it (:meth:`~.strategy.Strategy.repetition_rho`): the rho of the correlated
+    Bayesian t-test (:mod:`reprocompare.estimators.bayesian`).
+
+    Parameters
+    ----------
+    estimator : str
+        One of :data:`ESTIMATORS`.
+    settings : mapping, optional
+        Its strategy's settings as a summary records them (ratio, k, m); each one not given is
+        its split's default.
+    table4_k : int, optional
+        The k of Table 4's RS (the schema's default, 6, when not given).
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> [round(repetition_rho(name), 4) for name in ("ST", "RS", "Avg", "Mixture")]
+    [0.1111, 0.4286, 0.8571, 0.8571]
+    >>> round(repetition_rho("RS", {"ratio": "8:1"}, table4_k=3), 4)
+    0.2727
+    """
+    return of_estimator(estimator).repetition_rho(
+        settings or {}, TABLE4_K if table4_k is None else table4_k)[estimator]
 
 
 def of_test(test: str) -> Strategy:

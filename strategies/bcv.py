@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from reprocompare.estimators.bayesian import averaged_rho
 from reprocompare.estimators.difference import bcv_estimates, mixture
 from reprocompare.splitters.drawing import bcv_layout
 from reprocompare.strategies.strategy import Estimates, Strategy, chose_vote_key, mean
@@ -99,6 +100,17 @@ class BlockedCVStrategy(Strategy):
         return {avg: [r.avg for r in records], vote: [r.vote for r in records],
                 mixed_name: [value for value, _ in mixed],
                 chose_vote_key(mixed_name): [chose == "vote" for _, chose in mixed]}
+
+    #: Nadeau and Bengio's correlation of two of its folds: each validates on half the corpus
+    FOLD_RHO = 0.5
+
+    def repetition_rho(self, settings, table4_k):
+        # Avg is the mean of 2m half splits: 6/7 at m = 3. Vote and the mixture are no means of
+        # folds; they take Avg's rho, the conservative end (their own variance per repetition
+        # is larger, so the corpus's share of it smaller). By this object's names, so that a
+        # variant of the BCV gives its own
+        rho = averaged_rho(self.FOLD_RHO, 2 * self._setting(settings, "m"))
+        return {name: rho for name in self.estimators}
 
     def repetition_tests(self, folds, *, n_train=None, n_resamples=10_000, random_state=0):
         # lazy: scipy, for the significance jobs alone

@@ -13,6 +13,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
+from reprocompare.estimators.bayesian import holdout_rho
 from reprocompare.estimators.difference import holdout
 from reprocompare.splitters.drawing import holdout_splits
 from reprocompare.strategies.strategy import PAIR, Estimates, Strategy
@@ -72,6 +73,10 @@ class HoldOutStrategy(Strategy):
                 # each model's F1 on its one hold-out: Table 3's standard split
                 "models": {model: [r.of_model(model, "holdout") for r in records]
                            for model in PAIR}}
+
+    def repetition_rho(self, settings, table4_k):
+        # one hold-out: Nadeau and Bengio's test share, 1/9 at 8:1
+        return {"ST": holdout_rho(self._setting(settings, "ratio"))}
 
     def repetition_tests(self, folds: Sequence[Mapping], *, n_train=None, n_resamples=10_000,
                          random_state=0):

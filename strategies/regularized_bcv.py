@@ -368,6 +368,12 @@ class RegularizedBlockedCVStrategy(BlockedCVStrategy):
 
     #: its draw reads the corpus's tags
     reads_tags = True
+    #: Nadeau and Bengio's correlation of two of its folds across corpora, the rho of its
+    #: estimators' correlated Bayesian t (6/7 for rAvg at m = 3): its folds validate on half the
+    #: corpus, as the plain BCV's do, and balancing the blocks changes no fold's size.
+    #: FOLD_RHO1 and FOLD_RHO2 are another correlation: of fold differences within one corpus's
+    #: repetitions, which its blocked t reads
+    FOLD_RHO = 0.5
 
     def label(self, settings, table4_k=None):
         return (f"regularized {settings['m']}x2 BCV" if settings.get("m")

@@ -15,6 +15,7 @@ import numpy as np
 
 from reprocompare import schemas
 from reprocompare.base.errors import UserError
+from reprocompare.estimators.bayesian import averaged_rho, holdout_rho
 from reprocompare.estimators.difference import repeated_holdout
 from reprocompare.splitters.drawing import repeated_holdout_splits
 from reprocompare.strategies.strategy import PAIR, Estimates, Strategy, mean
@@ -92,6 +93,11 @@ class RepeatedHoldOutStrategy(Strategy):
         by_k = {k: [float(np.mean(r.fold_differences[:k])) for r in records]
                 for k in range(1, k_max + 1)}
         return {"RS@k": by_k, "RS": by_k[table4_k]}
+
+    def repetition_rho(self, settings, table4_k):
+        # the mean of Table 4's k hold-outs, each pair correlated by the test share: k / (k + 8)
+        # at 8:1
+        return {"RS": averaged_rho(holdout_rho(self._setting(settings, "ratio")), table4_k)}
 
     def asked(self, summary, values, settings):
         summary["random_splits_by_k"] = {k: v for k, v in summary["random_splits_by_k"].items()

@@ -7,7 +7,8 @@ holds: how it draws its folds (:meth:`Strategy.draw`), which differences of A an
 from the folds and records (:meth:`Strategy.estimate`, the ``estimates.json`` of a repetition),
 how that record is checked against itself and its counts (:meth:`Strategy.fit`,
 :meth:`Strategy.check`), which of Table 4's estimators it feeds and how they are read from the
-records of many repetitions (:meth:`Strategy.values`), which significance tests fit one
+records of many repetitions (:meth:`Strategy.values`) and how those values correlate across
+corpora (:meth:`Strategy.repetition_rho`), which significance tests fit one
 repetition (:meth:`Strategy.repetition_tests`), and how a report names it
 (:meth:`Strategy.label`, :meth:`Strategy.describe`).
 
@@ -560,6 +561,30 @@ class Strategy:
             Estimator -> values (and whatever else its tables read).
         """
         raise NotImplementedError
+
+    def repetition_rho(self, settings: Mapping, table4_k: int) -> dict[str, float]:
+        """The correlation across corpora of each of its estimators' per-repetition values: the
+        rho of the correlated Bayesian t-test (Benavoli et al. 2017, Eq. 7; Nadeau and Bengio's
+        test share, :mod:`reprocompare.estimators.bayesian`).
+
+        Parameters
+        ----------
+        settings : mapping
+            Its settings as a summary records them (ratio, k, m); a setting not recorded is its
+            split's default (:attr:`SETTINGS`).
+        table4_k : int
+            The k of Table 4's RS.
+
+        Returns
+        -------
+        dict
+            Estimator -> rho in [0, 1), for each of :attr:`estimators`.
+        """
+        raise NotImplementedError
+
+    def _setting(self, settings: Mapping, name: str):
+        # a hand-made record may not hold it: the split's default, as its draw would have taken
+        return settings.get(name, self.SETTINGS[name].default)
 
     def asked(self, summary: dict, values: dict, settings: Mapping) -> None:
         """Keep, of what its repetitions ran, what the config asks to report (RS: the k of

@@ -12,8 +12,7 @@ from baycomp import CorrelatedTTest, SignedRankTest
 
 from reprocompare.base.errors import UserError
 from reprocompare.estimators.bayesian import (averaged_rho, correlated_ttest, holdout_rho,
-                                              intraclass_correlation, repetition_rho,
-                                              signed_rank)
+                                              intraclass_correlation, signed_rank)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -85,7 +84,6 @@ def test_zero_spread_is_a_point_not_nan(values, rope, expected):
     (lambda: signed_rank([0.01, 0.02], rope=-1), "rope"),
     (lambda: signed_rank([0.01, 0.02], rope=0.5, prior=0), "prior"),
     (lambda: signed_rank([0.01, 0.02], rope=0.5, samples=0), "samples"),
-    (lambda: repetition_rho("Best"), "estimator"),
     (lambda: holdout_rho("8-1"), "ratio"),
     (lambda: holdout_rho("0:1"), "ratio"),
 ])
@@ -102,15 +100,10 @@ def test_no_rope_is_a_rope_of_zero():
         correlated_ttest([0.01, 0.02, 0.04], rope=0, rho=0.1)
 
 
-def test_rho_of_each_strategy():
+def test_hold_out_rho_is_the_test_share():
     assert holdout_rho("8:1") == pytest.approx(1 / 9)
-    assert repetition_rho("ST") == pytest.approx(1 / 9)
-    assert repetition_rho("ST", {"ratio": "4:1"}) == pytest.approx(1 / 5)
-    assert repetition_rho("RS") == pytest.approx(3 / 7)
-    assert repetition_rho("RS", {"table4_k": 3}) == pytest.approx(3 / 11)
-    for name in ("Avg", "Vote", "Mixture", "rAvg", "rVote", "rMixture"):
-        assert repetition_rho(name) == pytest.approx(6 / 7)
-    assert repetition_rho("Avg", {"m": 5}) == pytest.approx(10 / 11)
+    assert holdout_rho("4:1") == pytest.approx(1 / 5)
+    assert holdout_rho("1:1") == 0.5
 
 
 @pytest.mark.parametrize("fold_rho, folds", [(1 / 9, 1), (1 / 9, 6), (0.5, 6), (0.3, 4)])

@@ -21,8 +21,8 @@ import pytest
 
 from reprocompare.splitters import make_splitter, split_document
 from reprocompare.strategies import (ESTIMATORS, NAMES, RECOMMENDED, STRATEGIES, labels,
-                                     of_estimator, repetition_tests, splitter_arguments,
-                                     strategy)
+                                     of_estimator, repetition_rho, repetition_tests,
+                                     splitter_arguments, strategy)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -54,6 +54,28 @@ def test_estimators_are_table4s_columns_in_order():
                                                               "bcv", "bcv", "bcv"]
     with pytest.raises(KeyError, match="Mixture"):
         of_estimator("mixture")
+
+
+@pytest.mark.parametrize("found", STRATEGIES, ids=NAMES)
+def test_each_strategy_says_the_rho_of_every_estimator_it_feeds(found):
+    rhos = found.repetition_rho({}, 6)
+    assert list(rhos) == list(found.estimators)
+    assert all(0 < rho < 1 for rho in rhos.values())
+
+
+def test_rho_of_each_strategy_by_hand():
+    """Nadeau and Bengio's test share rho_0, and J of them averaged: J rho_0 / (1 + (J - 1)
+    rho_0) (estimators.bayesian)."""
+    assert repetition_rho("ST") == pytest.approx(1 / 9)
+    assert repetition_rho("ST", {"ratio": "4:1"}) == pytest.approx(1 / 5)
+    assert repetition_rho("RS") == pytest.approx(6 / 14)  # 6 / 9 over 1 + 5 / 9
+    assert repetition_rho("RS", {"ratio": "8:1"}, table4_k=3) == pytest.approx(3 / 11)
+    for name in ("Avg", "Vote", "Mixture", "rAvg", "rVote", "rMixture"):
+        assert repetition_rho(name) == pytest.approx(6 / 7)  # 3 / (1 + 5 / 2)
+    assert repetition_rho("Avg", {"m": 5}) == pytest.approx(10 / 11)
+    assert repetition_rho("rAvg", {"m": 2}) == pytest.approx(4 / 5)
+    with pytest.raises(KeyError, match="Best"):
+        repetition_rho("Best")
 
 
 @pytest.mark.parametrize("found", STRATEGIES, ids=NAMES)
