@@ -40,9 +40,11 @@ import numpy as np
 
 from scipy import stats
 
+from reprocompare.base.files import read_json
+from reprocompare.base.paths import CLAIMS_SUFFIX, SUMMARIES
+from reprocompare.base.run_records import read_repetitions
 from reprocompare.corpora.conll import read_conll
 from reprocompare.corpora.subsample import subsample
-from reprocompare.estimators.difference import mixture
 from reprocompare.estimators.reproducibility import snr
 from reprocompare.splitters.document import repetition_seed
 from reprocompare.splitters.drawing import bcv_layout
@@ -131,64 +133,77 @@ def markdown(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def study(directory: Path) -> list[dict]:
-    compare = sorted(directory.glob("results/compare/*/*"))
+#: the plain BCV's Table 4 estimators beside the regularized one's, in table order
+PAIRS = (("Avg", "rAvg"), ("Vote", "rVote"), ("Mixture", "rMixture"))
+
+
+def comparisons(directory: Path) -> list[tuple[str, dict, Path]]:
+    """A study's comparisons: "corpus/comparison", its summary record and its compare folder,
+    all read from what a clean clone holds (the summaries and each strategy's records.jsonl)."""
+    found = []
+    for path in sorted(directory.glob(f"{SUMMARIES}/*/*.json")):
+        if path.name.endswith(CLAIMS_SUFFIX):
+            continue
+        corpus, comparison = path.parent.name, path.stem
+        found.append((f"{corpus}/{comparison}", read_json(path),
+                      directory / "results" / "compare" / corpus / comparison))
+    return found
+
+
+def variance_ratios(name: str, record: dict, rng: np.random.Generator) -> list[dict]:
+    """Each pair's SNRs and the ratio of its variances (regularized over plain) with the F
+    interval of two independent samples and a bootstrap over the R repetition pairs."""
     rows = []
-    for where in compare:
-        values = {}
-        for strategy, (avg, vote, mixed) in (("bcv", ("Avg", "Vote", "Mixture")),
-                                              ("regularized-bcv", ("rAvg", "rVote", "rMixture"))):
-            records = [json.loads((rep / "estimates.json").read_text())
-                       for rep in sorted((where / strategy).glob("rep*"),
-                                         key=lambda p: int(p.name[3:]))
-                       if (rep / "estimates.json").is_file()]
-            values[avg] = np.array([r["avg"] for r in records])
-            values[vote] = np.array([r["vote"] for r in records])
-            values[mixed] = np.array([mixture(r["vote"], r["avg"], "A>B")[0] for r in records])
-        rows.extend(_correlations(where))
-        rng = np.random.default_rng(0)
-        for plain, regular in (("Avg", "rAvg"), ("Vote", "rVote"), ("Mixture", "rMixture")):
-            r = min(len(values[plain]), len(values[regular]))
-            a, b = values[plain][:r], values[regular][:r]
-            ratio = np.var(b, ddof=1) / np.var(a, ddof=1)
-            picks = rng.integers(0, r, size=(10_000, r))
-            boot = np.var(b[picks], axis=1, ddof=1) / np.var(a[picks], axis=1, ddof=1)
-            f_low, f_high = (ratio / stats.f.ppf(0.975, r - 1, r - 1),
-                             ratio / stats.f.ppf(0.025, r - 1, r - 1))
-            row = {"comparison": f"{where.parent.name}/{where.name}", "plain": plain,
-                   "regularized": regular, "R": r,
-                   "mean_plain": float(a.mean()), "mean_regularized": float(b.mean()),
-                   "sd_plain": float(a.std(ddof=1)), "sd_regularized": float(b.std(ddof=1)),
-                   "snr_plain": float(snr(a, "A>B")), "snr_regularized": float(snr(b, "A>B")),
-                   "variance_ratio": float(ratio),
-                   "bootstrap_95": [float(np.quantile(boot, 0.025)),
-                                    float(np.quantile(boot, 0.975))],
-                   "f_95": [float(f_low), float(f_high)]}
-            rows.append(row)
-            print(json.dumps(row), flush=True)
+    for plain, regular in PAIRS:
+        a, b = (np.asarray(record["values"][e], dtype=float) for e in (plain, regular))
+        r = min(len(a), len(b))
+        a, b = a[:r], b[:r]
+        ratio = np.var(b, ddof=1) / np.var(a, ddof=1)
+        picks = rng.integers(0, r, size=(10_000, r))
+        boot = np.var(b[picks], axis=1, ddof=1) / np.var(a[picks], axis=1, ddof=1)
+        f_low, f_high = (ratio / stats.f.ppf(0.975, r - 1, r - 1),
+                         ratio / stats.f.ppf(0.025, r - 1, r - 1))
+        rows.append({"comparison": name, "plain": plain, "regularized": regular, "R": r,
+                     "mean_plain": float(a.mean()), "mean_regularized": float(b.mean()),
+                     "sd_plain": float(a.std(ddof=1)), "sd_regularized": float(b.std(ddof=1)),
+                     "snr_plain": float(snr(a, "A>B")), "snr_regularized": float(snr(b, "A>B")),
+                     "variance_ratio": float(ratio),
+                     "bootstrap_95": [float(np.quantile(boot, 0.025)),
+                                      float(np.quantile(boot, 0.975))],
+                     "f_95": [float(f_low), float(f_high)]})
     return rows
 
 
-def _correlations(where: Path) -> list[dict]:
+def fold_correlations(name: str, where: Path) -> list[dict]:
     """Item 4's question: the correlation of the 6 fold differences of a 3 x 2 BCV over the
     repetitions, within a 2-fold CV (rho1: folds 2r and 2r + 1) and between two (rho2), from the
     6 x 6 covariance over the R repetitions (each pair's covariance over the mean variance)."""
     rows = []
     for strategy in ("bcv", "regularized-bcv"):
-        folds = np.array([json.loads((rep / "estimates.json").read_text())["fold_differences"]
-                          for rep in sorted((where / strategy).glob("rep*"))
-                          if (rep / "estimates.json").is_file()])
+        found = read_repetitions(where / strategy)
+        folds = np.array([found[r]["estimates.json"]["fold_differences"] for r in sorted(found)])
         if len(folds) < 3:
             continue
         covariance = np.cov(folds, rowvar=False)
         scale = np.mean(np.diag(covariance))
         within = [covariance[2 * r, 2 * r + 1] for r in range(3)]
         between = [covariance[i, j] for i in range(6) for j in range(i + 1, 6) if i // 2 != j // 2]
-        row = {"comparison": f"{where.parent.name}/{where.name}", "strategy": strategy,
-               "R": len(folds), "fold_sd": float(np.sqrt(scale)),
-               "rho1": float(np.mean(within) / scale), "rho2": float(np.mean(between) / scale)}
-        rows.append(row)
-        print(json.dumps(row), flush=True)
+        rows.append({"comparison": name, "strategy": strategy, "R": len(folds),
+                     "fold_sd": float(np.sqrt(scale)),
+                     "rho1": float(np.mean(within) / scale), "rho2": float(np.mean(between) / scale)})
+    return rows
+
+
+def study(directory: Path) -> list[dict]:
+    """--study DIR: every comparison's fold correlations, then its pairs' variance ratios (one
+    bootstrap generator per comparison, seed 0), each row printed as JSON as it comes."""
+    rows = []
+    for name, record, where in comparisons(directory):
+        found = fold_correlations(name, where) + variance_ratios(name, record,
+                                                                 np.random.default_rng(0))
+        for row in found:
+            print(json.dumps(row), flush=True)
+        rows.extend(found)
     return rows
 
 
