@@ -15,7 +15,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from reprocompare.estimators.bayesian import averaged_rho
 from reprocompare.estimators.difference import bcv_estimates, mixture
 from reprocompare.splitters.drawing import bcv_layout
 from reprocompare.strategies.strategy import Estimates, Strategy, chose_vote_key, mean
@@ -105,6 +104,9 @@ class BlockedCVStrategy(Strategy):
     FOLD_RHO = 0.5
 
     def repetition_rho(self, settings, table4_k):
+        # lazy: estimators.bayesian imports scipy, which only the posteriors need
+        from reprocompare.estimators.bayesian import averaged_rho
+
         # Avg is the mean of 2m half splits: 6/7 at m = 3. Vote and the mixture are no means of
         # folds; they take Avg's rho, the conservative end (their own variance per repetition
         # is larger, so the corpus's share of it smaller). By this object's names, so that a

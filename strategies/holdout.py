@@ -13,7 +13,6 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from reprocompare.estimators.bayesian import holdout_rho
 from reprocompare.estimators.difference import holdout
 from reprocompare.splitters.drawing import holdout_splits
 from reprocompare.strategies.strategy import PAIR, Estimates, Strategy
@@ -75,6 +74,9 @@ class HoldOutStrategy(Strategy):
                            for model in PAIR}}
 
     def repetition_rho(self, settings, table4_k):
+        # lazy: estimators.bayesian imports scipy, which only the posteriors need
+        from reprocompare.estimators.bayesian import holdout_rho
+
         # one hold-out: Nadeau and Bengio's test share, 1/9 at 8:1
         return {"ST": holdout_rho(self._setting(settings, "ratio"))}
 

@@ -15,7 +15,6 @@ import numpy as np
 
 from reprocompare import schemas
 from reprocompare.base.errors import UserError
-from reprocompare.estimators.bayesian import averaged_rho, holdout_rho
 from reprocompare.estimators.difference import repeated_holdout
 from reprocompare.splitters.drawing import repeated_holdout_splits
 from reprocompare.strategies.strategy import PAIR, Estimates, Strategy, mean
@@ -95,6 +94,9 @@ class RepeatedHoldOutStrategy(Strategy):
         return {"RS@k": by_k, "RS": by_k[table4_k]}
 
     def repetition_rho(self, settings, table4_k):
+        # lazy: estimators.bayesian imports scipy, which only the posteriors need
+        from reprocompare.estimators.bayesian import averaged_rho, holdout_rho
+
         # the mean of Table 4's k hold-outs, each pair correlated by the test share: k / (k + 8)
         # at 8:1
         return {"RS": averaged_rho(holdout_rho(self._setting(settings, "ratio")), table4_k)}

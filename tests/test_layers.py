@@ -74,10 +74,10 @@ LAZY = {
     ("reprocompare.strategies.bcv", "reprocompare.splitters.bcv"): "scikit-learn",
     ("reprocompare.strategies.regularized_bcv", "reprocompare.splitters.bcv"): "scikit-learn",
     # every training job draws its split through its strategy; only the significance jobs
-    # test a repetition
+    # test a repetition, and only the posteriors ask for its rho (estimators.bayesian)
     **{(f"reprocompare.strategies.{name}", f"reprocompare.estimators.{module}"): "scipy"
        for name in ("holdout", "repeated_holdout", "bcv")
-       for module in ("claims", "significance")},
+       for module in ("claims", "significance", "bayesian")},
     # the BiLSTM's declaration (specs, capabilities, GPU requests) never imports torch
     ("reprocompare.models.bilstm", "reprocompare.models.bilstm_torch"): "torch",
     # the transformer tagger's declaration (specs, configs, GPU requests) imports neither torch
