@@ -299,6 +299,9 @@ CASES = {
     "verdict.threshold": [("0.9", change("verdict.threshold", 0.9), summaries(2))],
     "verdict.confidence": [("0.99", change("verdict.confidence", 0.99), summaries(2))],
     "verdict.rope": [("0.5 F1 points", change("verdict.rope", 0.5), summaries(2))],
+    # the posteriors beside the verdicts are computed in the summaries too
+    "verdict.posterior_rope": [("1 F1 point", change("verdict.posterior_rope", 1.0),
+                                summaries(2))],
     # stopping is off: its values change nothing; on, the verdicts read confidence sequences
     "stopping.enabled": [("on", change("stopping.enabled", True), summaries(2))],
     # the deciding estimators make the verdicts' family (Bonferroni), stopping on or off

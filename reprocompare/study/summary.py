@@ -22,8 +22,9 @@ from reprocompare.base.paths import ESTIMATES_FILE, SCORES_FILE, SPLIT_FILE
 from reprocompare.strategies.repeated_holdout import TABLE4_K
 from reprocompare.base.run_records import SCORES, read_split
 from reprocompare.strategies import (CHOSE_VOTE, ESTIMATORS, STRATEGIES, Estimates,
-                                     read_estimates, strategy as strategy_of)
+                                     of_estimator, read_estimates, strategy as strategy_of)
 from reprocompare.study.verify import check_run
+from reprocompare.estimators.bayesian import POSTERIOR_ROPE, correlated_ttest
 from reprocompare.estimators.difference import mixture
 from reprocompare.estimators.designs import ANYTIME, FIXED, PLANNED, of_stopping
 from reprocompare.estimators.effect import mean_interval
@@ -282,6 +283,41 @@ def verdicts(values: dict, offsets: dict, conclusion: str, verdict_settings: dic
     return record
 
 
+def posteriors(values: dict, strategies: Mapping, table4_k: int, rope: float) -> dict:
+    """Every Table 4 estimator's posterior of the mean of A - B beside its verdict: the
+    correlated Bayesian t-test (Benavoli et al. 2017, Sec. 4, Eq. 8) at the rho its strategy
+    says (:meth:`~reprocompare.strategies.strategy.Strategy.repetition_rho`), for ``rope``.
+
+    The question it answers is "is A practically better on corpora like this one?"
+    (docs/bayesian.md): a posterior, not a reproducibility.
+
+    Parameters
+    ----------
+    values : dict
+        The estimators' values (:func:`estimator_values`).
+    strategies : mapping
+        Each strategy's settings as its splits recorded them (ratio, k, m), by name.
+    table4_k : int
+        The k of Table 4's RS.
+    rope : float
+        The rope's half-width in F1 points (``verdict.posterior_rope``).
+
+    Returns
+    -------
+    dict
+        Estimator -> ``{"p_a_better", "p_rope", "p_b_better", "rope", "rho", "point"}``, in
+        Table 4's order, for each estimator with two values or more.
+    """
+    found = {}
+    for name in ESTIMATORS:
+        if len(values.get(name, ())) < 2:
+            continue
+        strategy = of_estimator(name)
+        rho = strategy.repetition_rho(strategies.get(strategy.name, {}), table4_k)[name]
+        found[name] = correlated_ttest(values[name], rope=rope, rho=rho).as_record()
+    return found
+
+
 def _planned_intervals(values: np.ndarray, conclusion: str, wave: int, max_repetitions: int,
                        confidence: float) -> dict:
     """Repeated confidence intervals (:mod:`reprocompare.estimators.group_sequential`): each
@@ -461,6 +497,10 @@ def summarize_records(records: list[dict], *, conclusion: str = "A>B",
     if offsets:  # what each estimator shows when A and B do not differ (estimators.null)
         summary["null_offsets"] = {name: offset.as_dict() for name, offset in offsets.items()}
     summary.update(verdicts(values, offsets, conclusion, verdict_settings, stopping))
+    # beside each verdict, the posterior at the config's rope (a caller without a config: the
+    # schema's, as the verdicts read theirs)
+    rope = POSTERIOR_ROPE if verdict_settings is None else verdict_settings["posterior_rope"]
+    summary["posteriors"] = posteriors(values, summary["strategies"], table4_k, rope)
     for k, ks in values.get("RS@k", {}).items():
         if len(ks) >= 2:  # Figure 1's intervals: sequences too where the study looked
             row = summarize(ks, conclusion, random_state=random_state).as_dict()
