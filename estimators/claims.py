@@ -21,6 +21,11 @@ significance claim itself (Eq. 1 of the paper applied to the claim instead of th
 with a Clopper-Pearson interval. "Significantly better" is the two-sided test at ``alpha`` with
 the difference in A's favour, the claim a paper makes.
 
+Across corpora (or a variation study's samples), :func:`across_corpora` answers beside the
+partial-conjunction count (:mod:`reprocompare.estimators.replicability`) how probable it is
+that A beats B on the population of such corpora: the Bayesian signed-rank test (Benavoli et
+al. 2014) on each corpus's mean difference.
+
 Some of these tests reject a true null more often than alpha says, or far less often: the
 calibration benchmark measured it, and :data:`MEASURED_SIZE` keeps those measurements so that
 the claims table can say so beside each test (:func:`calibration_note`).
@@ -30,11 +35,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass
-from typing import Iterable, NamedTuple, Sequence
+from typing import Iterable, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
 from reprocompare.base.run_records import counts_rows
+from reprocompare.estimators.bayesian import signed_rank
 from reprocompare.estimators.reproducibility import clopper_pearson
 
 ALPHA = 0.05
@@ -254,3 +260,42 @@ def claim_reproducibility(per_repetition: Sequence[dict[str, Claim]],
                                          sum(c.b_better(alpha) for c in claims),
                                          wins / len(claims), low, high, alpha)
     return out
+
+
+def across_corpora(groups: Mapping[str, Sequence[Sequence[float]]], *, rope: float,
+                   seed: int = 0) -> dict[str, dict]:
+    """Per estimator, the Bayesian signed-rank test across corpora (Benavoli et al. 2014;
+    :func:`reprocompare.estimators.bayesian.signed_rank`) on the mean difference of each corpus
+    (or each sample of a variation study): P(A > B), P(rope), P(B > A) on the population of
+    corpora like these.
+
+    Parameters
+    ----------
+    groups : mapping of str to sequence of sequence of float
+        Per estimator, one sequence of A - B values (F1 shares) per corpus, in the corpora's
+        order; at least 2 corpora.
+    rope : float
+        The rope's half-width in F1 points (the summaries' ``verdict.posterior_rope``).
+    seed : int, default 0
+        The Monte Carlo seed: the same groups, the same probabilities.
+
+    Returns
+    -------
+    dict of str to dict
+        Per estimator, the posterior's record (``p_a_better``, ``p_rope``, ``p_b_better``,
+        ``rope``, ``rho`` = 0, ``point`` = False), its Monte Carlo ``mc_se`` and the per-corpus
+        ``means``.
+
+    Examples
+    --------
+    >>> found = across_corpora({"Avg": [[0.004, 0.005], [0.009, 0.010], [0.004, 0.006]]},
+    ...                        rope=0.1, seed=0)
+    >>> round(found["Avg"]["p_a_better"], 2), [round(m, 4) for m in found["Avg"]["means"]]
+    (0.99, [0.0045, 0.0095, 0.005])
+    """
+    found = {}
+    for name, per_corpus in groups.items():
+        means = [float(np.mean(values)) for values in per_corpus]
+        posterior = signed_rank(means, rope=rope, seed=seed)
+        found[name] = {**posterior.as_record(), "mc_se": posterior.mc_se, "means": means}
+    return found

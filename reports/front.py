@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 
 from reprocompare.reports.tables import (advice_of, comparison_groups, few_repetitions_caution,
-                                         format_interval, repetitions_text, verdict_cell)
+                                         format_interval, posterior_cell, posterior_note,
+                                         posterior_rope, repetitions_text, verdict_cell)
 
 
 
@@ -39,6 +40,7 @@ def _cell(text: str) -> str:
 
 def _comparison(group: list[dict]) -> list[str]:
     first = group[0]
+    rope = posterior_rope(group)
     size = f", {first['sentences']:,} sentences" if first["sentences"] is not None else ""
     conclusion = first["conclusion"].replace(">", " > ")
     lines = [f"**{_escaped(first['comparison'])}**: does {conclusion} reproduce? A = "
@@ -48,6 +50,8 @@ def _comparison(group: list[dict]) -> list[str]:
              ".. list-table::", "   :header-rows: 1", "   :class: answer", "",
              "   * - Estimator", "     - Strategy", "     - Verdict",
              "     - The interval it was decided on",
+             *([f"     - Posterior P(A > B) / P(rope) / P(B > A), rope +-{rope:g} F1 points "
+                "(not a reproducibility)"] if rope is not None else []),
              "     - Mean of A - B, F1 points [95% CI]",
              "     - Reproducibility, Eq. 1's share [95% CI]"]
     for r in group:
@@ -56,9 +60,13 @@ def _comparison(group: list[dict]) -> list[str]:
         lines += [f"   * - {r['estimator']}", f"     - {_cell(r['strategy'])}",
                   f"     - {_cell(verdict_cell(r))}",
                   f"     - {_escaped(r['verdict_claim']) or '--'}",
+                  # beside it, the posterior: another question (docs/bayesian.md)
+                  *([f"     - {_escaped(posterior_cell(r))}"] if rope is not None else []),
                   f"     - {format_interval(r['mean_f1_points'], r['mean_low_f1_points'], r['mean_high_f1_points'], 2)}",
                   f"     - {format_interval(r['reproducibility'], r['reproducibility_low'], r['reproducibility_high'], 2)}"]
     lines.append("")
+    if rope is not None:
+        lines += [f"{_escaped(posterior_note(group))}", ""]
     if first["warning"]:
         lines += [".. warning::", "", f"   {_escaped(first['warning'])}. "
                   f"{_escaped(advice_of(first))}", ""]

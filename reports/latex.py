@@ -24,9 +24,10 @@ from reprocompare.reports.tables import (CLAIMS_NOTE, DECISION_TEXT, HOLM_NOTE,
                                          TEST_NAMES, advice_of, bootstrap_caveat,
                                          few_repetitions_caution,
                                          calibration_text, comparison_groups, format_shown,
-                                         null_offset_note, repetitions_text, snr_interval_name,
-                                         table3_note, table3_strategies, table4_note,
-                                         stopping_state, verdict_cell, verdict_lines)
+                                         null_offset_note, posterior_note, posterior_rope,
+                                         repetitions_text, snr_interval_name, table3_note,
+                                         table3_strategies, table4_note, stopping_state,
+                                         verdict_cell, verdict_lines)
 from reprocompare.strategies import MIXED, STRATEGIES, TESTS, kind_of_test
 
 #: what Table 3 takes as a model's F1 in one repetition, by the strategy's short name
@@ -299,8 +300,21 @@ def _table4_notes(first: dict, group: list[dict]) -> list[str]:
          f"{number(mixture[0]['null_snr_normal'], 2)} (reproducibility / SNR), the others "
          f"0.5 / 0; it took Vote in {100 * chose[0]:.0f}\\% of the repetitions. "
          if mixture and chose else ""),
+        _posterior_short(group),
         prose(bootstrap_caveat(group)),
     ]
+
+
+def _posterior_short(group: list[dict]) -> str:
+    """What the posterior's column or rows are, in one sentence (the reading has the rest)."""
+    rope = posterior_rope(group)
+    if rope is None:
+        return ""
+    points = [r["estimator"] for r in group if r["posterior_point"]]
+    return (rf"Posterior: correlated Bayesian $t$ of the mean of $A-B$ over corpora like this "
+            rf"one (rope $\pm${rope:g} F1 points, each strategy's $\rho$), a posterior, not a "
+            rf"reproducibility" + (f"; {escape(', '.join(points))}: a point (no spread)"
+                                   if points else "") + ". ")
 
 
 def _claims_note(group: list[dict]) -> str:
@@ -312,7 +326,7 @@ def _claims_note(group: list[dict]) -> str:
 
 def _table4_reading(first: dict, group: list[dict]) -> list[str]:
     notes = verdict_lines(group, first["verdict_rule"], first["stopping"])
-    notes += [null_offset_note(group), table4_note(group)]
+    notes += [null_offset_note(group), posterior_note(group), table4_note(group)]
     return _how_to_read(" ".join(n for n in notes if n))
 
 
@@ -334,25 +348,32 @@ def table4_latex(rows: list[dict]) -> str:
            "% the full-width variant with every row is table4-wide.tex"]
     for group in comparison_groups(rows):
         first = group[0]
+        posterior = posterior_rope(group) is not None
         out += [r"\begin{table}[htbp]", r"\centering", r"\footnotesize",
                 r"\setlength{\tabcolsep}{2.5pt}",  # negative intervals of whole corpora fit
                 r"\caption{" + _caption(first, group, f"Does ``{prose(first['conclusion'])}'' "
                                                       f"reproduce?") + "}",
                 r"\label{" + label("table4", first["comparison"]) + "}",
-                r"\begin{tabular}{lcccc}", r"\toprule",
-                r" & Mean $A-B$ & SNR & Reprod. & Verdict \\",
-                r" & (F1 points) & (Eq.~4) & (Eq.~1) & \\", r"\midrule"]
+                r"\begin{tabular}{lcccc" + ("c" if posterior else "") + "}", r"\toprule",
+                r" & Mean $A-B$ & SNR & Reprod. & Verdict"
+                + (r" & Posterior" if posterior else "") + r" \\",
+                r" & (F1 points) & (Eq.~4) & (Eq.~1) & "
+                + (r" & $P(A>B)$" if posterior else "") + r"\\", r"\midrule"]
         for r in group:
             # an undecided verdict's "(+n)" goes to the interval's line: a narrow column
             verdict, more = (_verdict_short(r).split(" ", 1) + [""])[:2] if r["verdict"] \
                 else ("--", "")
+            # the posterior's P(A > B) on the first line, P(rope) / P(B > A) on the second
+            first_line = f" & {number(r['posterior_p_a_better'], 2)}" if posterior else ""
+            second_line = (f" & {number(r['posterior_p_rope'], 2)}/"
+                           f"{number(r['posterior_p_b_better'], 2)}") if posterior else ""
             out.append(f"{r['estimator']} & {number(r['mean_f1_points'], 2)} & "
                        f"{number(r['snr'], 2)} & {number(r['reproducibility'], 2)} & "
-                       f"{verdict} \\\\")
+                       f"{verdict}{first_line} \\\\")
             out.append(f" & {interval(r['mean_low_f1_points'], r['mean_high_f1_points'])} & "
                        f"{interval(r['snr_low'], r['snr_high'], 1)} & "
                        f"{interval(r['reproducibility_low'], r['reproducibility_high'])} & "
-                       f"{more} \\\\")
+                       f"{more}{second_line} \\\\")
         out += [r"\bottomrule", r"\end{tabular}", *_note(_table4_notes(first, group)),
                 r"\end{table}", *_table4_reading(first, group), ""]
     return "\n".join(out)
@@ -423,6 +444,16 @@ def table4_wide_latex(rows: list[dict]) -> str:
                         "predictive_reproducibility_low", "predictive_reproducibility_high")
                     + r" \\",
                     "Verdict & " + cell(_verdict_short) + r" \\"]
+        rope = posterior_rope(group)
+        if rope is not None:
+            out += [rf"Posterior $P(A>B)$ & " + cell(
+                        lambda r: number(r["posterior_p_a_better"])) + r" \\",
+                    rf"\quad $P(|A-B| \leq {rope:g})$ & " + cell(
+                        lambda r: number(r["posterior_p_rope"])) + r" \\",
+                    r"\quad $P(B>A)$ & " + cell(
+                        lambda r: number(r["posterior_p_b_better"])) + r" \\",
+                    r"\quad $\rho$ (its strategy's) & " + cell(
+                        lambda r: number(r["posterior_rho"])) + r" \\"]
         out += [r"\bottomrule", r"\end{tabular}", *_note(_table4_notes(first, group)),
                 r"\end{table*}", *_table4_reading(first, group), ""]
     return "\n".join(out)
@@ -487,7 +518,21 @@ def _claims_notes(first: dict, group: list[dict], holm: bool) -> list[str]:
             r"ahead; share: of A better, with its 95\% Clopper-Pearson interval. ",
             (f"Holm: corrected over the study's {first['holm_family']} comparisons. "
              if holm else ""),
-            prose(first["verdicts"]) + " " if first.get("verdicts") else ""]
+            prose(first["verdicts"]) + " " if first.get("verdicts") else "",
+            _across_note(first.get("across") or {})]
+
+
+def _across_note(across: dict) -> str:
+    """The Bayesian signed-rank test across corpora (or samples), one clause per estimator."""
+    posteriors = across.get("posteriors") or {}
+    if not posteriors:
+        return ""
+    rope = next(iter(posteriors.values()))["rope"]
+    cells = "; ".join(f"{escape(name)} {number(p['p_a_better'], 2)} / {number(p['p_rope'], 2)} / "
+                      f"{number(p['p_b_better'], 2)}" for name, p in posteriors.items())
+    return (rf"Across the {len(across['names'])} {escape(across['units'])} (Bayesian "
+            rf"signed-rank on each one's mean $A-B$, rope $\pm${rope:g} F1 points), posterior "
+            rf"$P(A>B)$ / $P(\mathrm{{rope}})$ / $P(B>A)$: {cells}. ")
 
 
 def _claims_reading(group: list[dict], holm: bool) -> list[str]:

@@ -32,6 +32,11 @@ STANDARD = next(s for s in STRATEGIES if s.standard)
 #: the context every row carries, so that a CSV row stands on its own
 CONTEXT_COLUMNS = ("comparison", "corpus", "sentences", "scoring", "name_a", "label_a",
                    "model_a", "name_b", "label_b", "model_b", "conclusion")
+#: the posterior beside each verdict (issue 52; summaries' ``posteriors``): the correlated
+#: Bayesian t's three probabilities of the mean of A - B, the rope they read and the rho its
+#: strategy says, and whether the values had no spread (the posterior a point)
+POSTERIOR_COLUMNS = ("posterior_p_a_better", "posterior_p_rope", "posterior_p_b_better",
+                     "posterior_rope_f1_points", "posterior_rho", "posterior_point")
 #: Table 4 columns: what the paper prints, then the intervals and the growth advice it does not
 TABLE4_COLUMNS = (*CONTEXT_COLUMNS, "estimator", "strategy", "repetitions", "mean_f1_points",
                   "mean_low_f1_points", "mean_high_f1_points", "mean_interval", "sd_f1_points", "snr", "snr_low", "snr_high", "snr_interval",
@@ -42,7 +47,7 @@ TABLE4_COLUMNS = (*CONTEXT_COLUMNS, "estimator", "strategy", "repetitions", "mea
                   "predictive_reproducibility", "predictive_reproducibility_low",
                   "predictive_reproducibility_high", "predictive_reproducibility_interval",
                   "verdict_claim", "verdict_decided_at", "verdict_path", "repetitions_to_decide",
-                  "warning")
+                  *POSTERIOR_COLUMNS, "warning")
 TABLE3_COLUMNS = (*CONTEXT_COLUMNS, "model", "spec", "strategy_short", "strategy", "repetitions",
                   "mean_f1_points",
                   "standard_error_f1_points", "low_f1_points", "high_f1_points", "warning")
@@ -403,6 +408,87 @@ def _verdict(summary: dict, estimator: str) -> dict:
             "forecast": v.get("forecast")}
 
 
+def _posterior(summary: dict, estimator: str) -> dict:
+    p = (summary.get("posteriors") or {}).get(estimator)
+    if p is None:  # a summary from before issue 52, or an estimator of fewer than 2 values
+        return {column: None for column in POSTERIOR_COLUMNS}
+    return {"posterior_p_a_better": p["p_a_better"], "posterior_p_rope": p["p_rope"],
+            "posterior_p_b_better": p["p_b_better"], "posterior_rope_f1_points": p["rope"],
+            "posterior_rho": p["rho"], "posterior_point": p.get("point", False)}
+
+
+def posterior_cell(row: dict, digits: int = 3) -> str:
+    """The posterior's three probabilities in a cell, P(A > B) / P(rope) / P(B > A), and
+    "(a point: no spread)" where the values had none.
+
+    Parameters
+    ----------
+    row : dict
+        A row of Table 4.
+    digits : int, default 3
+        Decimals.
+
+    Returns
+    -------
+    str
+        The text; '--' without a posterior.
+    """
+    if row["posterior_p_a_better"] is None:
+        return "--"
+    cell = " / ".join(format_shown(row[f"posterior_{p}"], digits)
+                      for p in ("p_a_better", "p_rope", "p_b_better"))
+    return f"{cell} (a point: no spread)" if row["posterior_point"] else cell
+
+
+def posterior_rope(group: list[dict]) -> float | None:
+    """The rope the group's posteriors read, F1 points (one per study), or None without them.
+
+    Parameters
+    ----------
+    group : list of dict
+        The rows of one comparison.
+
+    Returns
+    -------
+    float or None
+    """
+    return next((r["posterior_rope_f1_points"] for r in group
+                 if r["posterior_p_a_better"] is not None), None)
+
+
+#: what the posterior rows are, beside the verdict: another question, named as it is
+POSTERIOR_NOTE = (
+    "Posterior: the correlated Bayesian t-test (Benavoli et al. 2017) of the mean of A - B over "
+    "corpora like this one, at the correlation rho its strategy's overlapping training sets "
+    "imply; P(A > B) is the posterior probability that A is ahead by more than the rope "
+    "(+-{rope:g} F1 points), P(rope) that they differ by less. It answers 'is A practically "
+    "better on such corpora?', not the verdict's 'will another split agree?': a posterior, not "
+    "a reproducibility (docs/bayesian.md).")
+
+
+def posterior_note(group: list[dict]) -> str:
+    """How to read the posterior rows, with the rope and the point posteriors; '' without them.
+
+    Parameters
+    ----------
+    group : list of dict
+        The rows of one comparison.
+
+    Returns
+    -------
+    str
+        The text.
+    """
+    rope = posterior_rope(group)
+    if rope is None:
+        return ""
+    points = [r["estimator"] for r in group if r["posterior_point"]]
+    return POSTERIOR_NOTE.format(rope=rope) + (
+        f" {', '.join(points)}: no spread over the repetitions, so the posterior is a point at "
+        "their mean and each probability 0 or 1 (a degenerate answer, not a confident one)."
+        if points else "")
+
+
 def verdict_cell(row: dict) -> str:
     """The verdict in a table cell: the direction that reproduces, or how far from deciding.
 
@@ -698,6 +784,8 @@ def table4_rows(summaries: dict[str, dict]) -> list[dict]:
                 **_null_offset(summary, name),
                 # does it reproduce (estimators.verdict), and how many more would decide
                 **_verdict(summary, name),
+                # beside the verdict, the posterior of the mean of A - B (estimators.bayesian)
+                **_posterior(summary, name),
                 "warning": warning, "warning_advice": advice})
     return rows
 
@@ -993,6 +1081,12 @@ def table4_markdown(rows: list[dict]) -> str:
             table.append(["**Verdict**", *(f"**{verdict_cell(r)}**" for r in group)])
             table.append([f"The interval it was decided on ({100 * level:.4g}%)",
                           *(md_text(r["verdict_claim"]) or "--" for r in group)])
+        rope = posterior_rope(group)
+        if rope is not None:
+            table += [[f"Posterior P(A > B), P(rope), P(B > A) (rope +-{rope:g} F1 points; "
+                       "a posterior, not a reproducibility)", *(posterior_cell(r) for r in group)],
+                      ["Posterior's rho (its strategy's, across corpora)",
+                       *(format_shown(r["posterior_rho"]) for r in group)]]
         table.append(["Mean of A - B (F1 points) [95% CI]",
                       *(format_interval(r["mean_f1_points"], r["mean_low_f1_points"],
                                         r["mean_high_f1_points"]) for r in group)])
@@ -1007,6 +1101,8 @@ def table4_markdown(rows: list[dict]) -> str:
         offset = null_offset_note(group)
         if offset:
             lines.append(f"\n{offset}")
+        if posterior_note(group):
+            lines.append(f"\n{posterior_note(group)}")
         caveat = bootstrap_caveat(group)
         if caveat:
             lines.append(f"\n{caveat}")
@@ -1116,10 +1212,17 @@ def table4_text(summary: dict) -> str:
     if rows and rows[0]["verdict"]:
         lines += ["", "verdicts: " + "; ".join(f"{r['estimator']} {verdict_cell(r)}"
                                                for r in rows)]
+    if rows and posterior_rope(rows) is not None:
+        lines += ["", f"posterior P(A > B) / P(rope) / P(B > A), rope +-{posterior_rope(rows):g} "
+                      "F1 points: " + "; ".join(f"{r['estimator']} {posterior_cell(r)} (rho "
+                                                f"{format_shown(r['posterior_rho'])})"
+                                                for r in rows)]
     if rows:
         lines += ["", *verdict_lines(rows, rows[0]["verdict_rule"], rows[0]["stopping"])]
         if null_offset_note(rows):
             lines.append(null_offset_note(rows))
+        if posterior_note(rows):
+            lines.append(posterior_note(rows))
         caveat = bootstrap_caveat(rows)
         if caveat:
             lines.append(caveat)
@@ -1338,6 +1441,41 @@ def replicability_sentence(corpora: list[str], conclusion: str, alpha: float,
             f"Fisher); this corpus's p-value (one-sided Student t over its repetitions): {mine}.")
 
 
+def across_corpora_lines(across: dict) -> list[str]:
+    """The Bayesian signed-rank test across corpora (or samples) of one comparison, as a
+    Markdown table beside the partial-conjunction count: one row per estimator.
+
+    Parameters
+    ----------
+    across : dict
+        ``{"units": "corpora" or "samples", "names": [...], "posteriors": {estimator: record}}``
+        (:func:`reprocompare.estimators.claims.across_corpora`'s records).
+
+    Returns
+    -------
+    list of str
+        The lines ([] without posteriors).
+    """
+    posteriors = across.get("posteriors") or {}
+    if not posteriors:
+        return []
+    rope = next(iter(posteriors.values()))["rope"]
+    units, names = across["units"], across["names"]
+    unit = {"corpora": "corpus", "samples": "sample"}[units]
+    rows = [[name, ", ".join(f"{100 * m:+.2f}" for m in p["means"]),
+             *(format_shown(p[key]) for key in ("p_a_better", "p_rope", "p_b_better"))]
+            for name, p in posteriors.items()]
+    largest = max(p["mc_se"] for p in posteriors.values())
+    return ["", *md_table([f"Across the {len(names)} {units} (Bayesian signed-rank)",
+                           f"Mean A - B per {unit} (F1 points)", "Posterior P(A > B)",
+                           f"P(rope: +-{rope:g} F1 points)", "P(B > A)"], rows),
+            "", md_text(f"Across {units}: the Bayesian signed-rank test (Benavoli et al. 2014) on "
+                        f"each {unit}'s mean difference ({', '.join(names)}), a posterior "
+                        f"for the population of {units} like these, not a count of those "
+                        f"where the conclusion holds (seeded Monte Carlo, standard error at "
+                        f"most {largest:.3f}; docs/bayesian.md).")]
+
+
 def _aso_lines(group: list[dict]) -> list[str]:
     if not group:
         return []
@@ -1392,5 +1530,6 @@ def claims_markdown(rows: list[dict], aso: list[dict] | None = None) -> str:
             lines += ["", first["verdicts"]]
         if first.get("replicability"):
             lines += ["", first["replicability"]]
+        lines += across_corpora_lines(first.get("across") or {})
         lines += ["", CLAIMS_NOTE + (HOLM_NOTE if holm else "") + calibration_text(group), ""]
     return "\n".join(lines)

@@ -17,7 +17,8 @@ per strategy (:mod:`reprocompare.estimators.aso`); the claims table shows them p
 the size the ASO benchmark measured. For a comparison run on several corpora,
 :func:`claims_tables` adds the partial-conjunction count of Dror et al. 2017 (on how many corpora
 the conclusion under test can be claimed, Bonferroni and Fisher, family-wise error alpha;
-:mod:`reprocompare.estimators.replicability`) beside each corpus's verdicts.
+:mod:`reprocompare.estimators.replicability`) beside each corpus's verdicts, and issue 52 the
+Bayesian signed-rank test across those corpora (or a variation study's samples) beside it.
 """
 
 from __future__ import annotations
@@ -35,11 +36,12 @@ from reprocompare.base.files import write_text_atomic
 from reprocompare.base.seeds import derive_seed
 from reprocompare.strategies import repetition_tests, strategy as strategy_of
 from reprocompare.estimators import aso
-from reprocompare.estimators.claims import Claim, calibration_note, claim_reproducibility, \
-    fold_counts
+from reprocompare.estimators.claims import Claim, across_corpora, calibration_note, \
+    claim_reproducibility, fold_counts
 from reprocompare.estimators.replicability import (corpus_p_value, one_per_content,
                                                     replicability, same_content_note)
 from reprocompare.estimators.significance import corpus_f1, holm_bonferroni
+from reprocompare.estimators.variance import design_array
 from reprocompare.reports import latex, tables as t
 from reprocompare.reports.html import markdown_html
 
@@ -209,6 +211,50 @@ def _replicability(runs: list[dict], alpha: float) -> dict[str, str]:
     return sentences
 
 
+def _posterior_rope(runs: list[dict]) -> float | None:
+    """The rope the summaries' posteriors read (one per study), or None for summaries written
+    before issue 52."""
+    return next((p["rope"] for r in runs
+                 for p in (r["summary"].get("posteriors") or {}).values()), None)
+
+
+def _across(runs: list[dict]) -> dict[str, dict]:
+    """The Bayesian signed-rank test across the corpora of every comparison run on two or more
+    (one per content, as the partial conjunction counts them), and across the samples of a
+    variation study's corpus, keyed by "comparison on corpus"
+    (:func:`reprocompare.estimators.claims.across_corpora`, at the summaries' rope)."""
+    rope = _posterior_rope(runs)
+    if rope is None:
+        return {}
+    found = {}
+    for comparison in dict.fromkeys(r["comparison"] for r in runs):
+        members = [r for r in runs if r["comparison"] == comparison]
+        kept, _ = one_per_content([m["corpus"] for m in members],
+                                  [m["summary"].get("corpus_sha256") for m in members])
+        if len(kept) >= 2:
+            groups = {name: [members[i]["values"][name] for i in kept]
+                      for name in t.REPLICABLE_ESTIMATORS
+                      if all(len(members[i]["values"].get(name, ())) >= 2 for i in kept)}
+            across = {"units": "corpora", "names": [members[i]["corpus"] for i in kept],
+                      "posteriors": across_corpora(groups, rope=rope)}
+            for member in members:
+                found[f"{comparison} on {member['corpus']}"] = across
+            continue
+        for member in members:  # one corpus: a variation study's samples, when it drew some
+            variation = member.get("variation") or {}
+            samples = variation.get("samples", 1)
+            if samples < 2:
+                continue
+            groups = {name: [list(sample.ravel()) for sample in design_array(
+                          member["values"][name], samples, variation["seeds"])[0]]
+                      for name in t.REPLICABLE_ESTIMATORS
+                      if len(member["values"].get(name, ())) >= 2 * samples}
+            found[f"{comparison} on {member['corpus']}"] = {
+                "units": "samples", "names": [f"sample {i}" for i in range(samples)],
+                "posteriors": across_corpora(groups, rope=rope)}
+    return found
+
+
 def claims_tables(claims_paths: list[str], summary_paths: list[str],
                   outputs: dict[str, str]) -> None:
     """The claims table (CSV, Markdown, LaTeX) of every comparison, with Holm across them, the
@@ -236,10 +282,12 @@ def claims_tables(claims_paths: list[str], summary_paths: list[str],
     holm = {label: _reproducibility(r, alpha)
             for label, r in zip(labels, _holm(records, alpha))} if len(records) > 1 else None
     replicable = _replicability(runs, alpha)
+    across = _across(runs)
     rows = [{**row, "calibration": calibration_note(row["test"]),
              **{column: None for column in t.ASO_COLUMNS},
              **({"replicability": replicable[row["comparison"]]}
-                if row["comparison"] in replicable else {})}
+                if row["comparison"] in replicable else {}),
+             **({"across": across[row["comparison"]]} if row["comparison"] in across else {})}
             for row in t.claims_rows(plain, summaries, holm=holm)]
     # claims records written before issue 25 have no "aso": their tables have no ASO rows
     aso_rows = [{**row, "calibration": aso.calibration_note(row["repetitions"])}
