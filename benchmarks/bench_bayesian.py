@@ -1,6 +1,6 @@
 """Calibration of the correlated Bayesian t-test, its rho measured, and a worked example
-(estimators.bayesian; issue 52): benchmarks/RESULTS.md, docs/bayesian.md and
-docs/bayesian_calibration.png.
+(estimators.bayesian; issue 52): benchmarks/RESULTS.md, docs/bayesian.md, docs/statistics.md
+and docs/bayesian_calibration.png.
 
     nice -n 19 .venv/bin/python benchmarks/bench_bayesian.py            # print the blocks
     nice -n 19 .venv/bin/python benchmarks/bench_bayesian.py --write    # and write them, the figure
@@ -55,6 +55,7 @@ from reprocompare.strategies import ESTIMATORS, of_estimator, repetition_rho
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "RESULTS.md"
 DOCS = ROOT / "docs" / "bayesian.md"
+STATISTICS = ROOT / "docs" / "statistics.md"
 FIGURE = ROOT / "docs" / "bayesian_calibration.png"
 CALIBRATION = ("<!-- bayesian-calibration:begin -->\n", "<!-- bayesian-calibration:end -->")
 MEASURED = ("<!-- bayesian-rho:begin -->\n", "<!-- bayesian-rho:end -->")
@@ -276,8 +277,8 @@ def main(argv=None) -> int:
                         help="exit 1 unless the written blocks are what the bench computes")
     args = parser.parse_args(argv)
     made = blocks()
-    places = [(RESULTS, CALIBRATION), (DOCS, CALIBRATION), (DOCS, MEASURED), (DOCS, EXAMPLE),
-              (DOCS, ROPE_SIZES)]
+    places = [(RESULTS, CALIBRATION), (DOCS, CALIBRATION), (STATISTICS, CALIBRATION),
+              (DOCS, MEASURED), (DOCS, EXAMPLE), (DOCS, ROPE_SIZES)]
     if args.check:
         wrong = [f"{path.relative_to(ROOT)} {markers[0].strip()}" for path, markers in places
                  if markers[0] + made[markers] + markers[1]
