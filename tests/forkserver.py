@@ -35,6 +35,16 @@ def warm() -> None:
     from snakemake_interface_executor_plugins.registry import ExecutorPluginRegistry
 
     ExecutorPluginRegistry()  # a singleton: it imports every executor plugin once
+    # every run builds snakemake's argument parser, which collects the other plugin registries
+    # (report, storage, logger, scheduler: singletons too), and reads the Snakefile through
+    # smart_open; the report's renderer parses reStructuredText (a forked dry run: 0.45 CPU s
+    # with these left to each fork, 0.1 s with them here)
+    import docutils.parsers.rst  # noqa: F401
+    import smart_open  # noqa: F401
+    import snakemake.report  # noqa: F401
+    from snakemake.cli import get_argument_parser
+
+    get_argument_parser()
     # the Snakefile's own imports (workflow/rules/common.smk), scikit-learn and SciPy with them
     import reprocompare.pipeline.provenance  # noqa: F401
     import reprocompare.pipeline.search_workflow  # noqa: F401
