@@ -22,6 +22,10 @@ The diagnostic, checked at every look of a study (and once at a fixed R):
   rejections cost 3 to 6 points of verdicts on normal estimates, which the distribution-free
   path cannot reach before R = 14 (P(x > 0) >= 0.8 needs 0.8^R < alpha).
 
+Below R = 15 the model is not checked (ties aside), and a verdict read on it there says so:
+its claim ends "normal model (unchecked below R = 15)" and its path "normal (not checked below
+R = 15, only for ties)", in every format that prints them.
+
 Each look reads its own data: a look where the model is rejected decides on the
 distribution-free path, Eq. 1's shares; a verdict decided at an earlier look stays decided
 (estimators.verdict), so a later rejection never takes a decision back.
@@ -38,6 +42,10 @@ from scipy import stats
 SHAPIRO_LEVEL = 0.05
 #: the fewest estimates Shapiro-Wilk is asked about (see the module docstring for why)
 SHAPIRO_FROM = 15
+#: why the normal model was not rejected below :data:`SHAPIRO_FROM`: it could not be checked
+#: there (ties only), which every verdict read on it says (the "Path" line, and
+#: ``estimators.verdict``'s claim: "..., normal model (unchecked below R = 15)")
+UNCHECKED = f"not checked below R = {SHAPIRO_FROM}, only for ties"
 
 
 @dataclass(frozen=True)
@@ -59,7 +67,7 @@ def _check(values: np.ndarray, repetitions: int) -> NormalModel:
     if np.unique(np.round(values / scale, 9)).size < values.size:
         return NormalModel(True, "ties among the estimates", repetitions)
     if values.size < SHAPIRO_FROM:
-        return NormalModel(False, f"Shapiro-Wilk from R = {SHAPIRO_FROM} (no power below it)")
+        return NormalModel(False, UNCHECKED)
     pvalue = float(stats.shapiro(values).pvalue)
     if pvalue < SHAPIRO_LEVEL:
         return NormalModel(True, f"Shapiro-Wilk p = {pvalue:.3g} < {SHAPIRO_LEVEL:g}",

@@ -509,7 +509,8 @@ def rule(threshold: float = THRESHOLD, confidence: float = CONFIDENCE, *,
     return (f"Verdict rule: {family_text}, chosen before the run; the others are shown at the "
             f"same level for comparison. Predictive reproducibility: normal path {sign} via its "
             f"SNR ({kind}); {'; '.join(criteria)}. The normal path decides at a look unless ties "
-            f"or Shapiro-Wilk p < 0.05 (from R = {SHAPIRO_FROM}) reject the normal model there; "
+            f"or Shapiro-Wilk p < 0.05 (from R = {SHAPIRO_FROM}; below it the model is "
+            f"unchecked) reject the normal model there; "
             f"then the distribution-free path decides, Eq. 1's shares P(x > 0) and P(x < 0) "
             f"with {share_intervals}"
             f" (each at half the error). \"{_text(conclusion)}\" when the whole interval is at "
@@ -537,7 +538,8 @@ class Verdict:
     A decision is the first decided look's and stays at every later look: ``decided_at`` is
     that look's R, and ``reproducibility`` with its ends, ``path``, ``path_reason`` and
     ``interval`` are what was read there; ``claim`` says that interval in words, for the
-    direction the verdict names ("Phi(SNR) >= 0.87 at R = 10, normal model"), so that a
+    direction the verdict names ("Phi(SNR) >= 0.87 at R = 20, normal model"; below R = 15,
+    where only ties were checked, "..., normal model (unchecked below R = 15)"), so that a
     "reproduces" is never printed beside an interval that does not clear the threshold.
     ``snr_low``/``snr_high`` are the SNR's interval at R (intersected over the looks).
     """
@@ -959,7 +961,9 @@ class _Reading:
         if self.path == "normal":
             name = f"Phi(SNR - {self.snr0:.3f})" if self.snr0 else "Phi(SNR)"
             flipped = f"Phi(-SNR + {self.snr0:.3f})" if self.snr0 else "Phi(-SNR)"
-            model = ", normal model"
+            # below SHAPIRO_FROM nothing but ties was checked: the reader must see that
+            model = ", normal model" + (f" (unchecked below R = {SHAPIRO_FROM})"
+                                        if self.at < SHAPIRO_FROM else "")
         else:
             sign = conclusion.replace(">", " - ")
             name = f"share P({sign} > 0)"

@@ -83,7 +83,8 @@ def test_a_later_rejection_of_the_normal_model_does_not_undo_the_decision():
     assert at_ten.decision == later.decision == "A>B"
     assert later.decided_at == 10 and later.path == "normal"
     assert later.claim == at_ten.claim == \
-        f"Phi(SNR) >= {at_ten.reproducibility_low:.2f} at R = 10, normal model"
+        f"Phi(SNR) >= {at_ten.reproducibility_low:.2f} at R = 10, normal model (unchecked " \
+        "below R = 15)"
     assert at_ten.reproducibility_low >= THRESHOLD
     # the SNR printed beside it is R's, narrowed by the later look
     assert later.snr_low >= at_ten.snr_low
@@ -116,3 +117,45 @@ def test_the_terminal_says_the_claim_beside_a_decided_verdict():
                 "Phi(SNR) in [0.55, 0.97] at R = 10, normal model") == undecided
     assert said("no verdict: no spread", "degenerate", 10, None, None, "") == \
         "no verdict: no spread"
+
+
+def test_a_normal_path_verdict_below_r15_says_the_model_was_not_checked_in_every_format():
+    """Shapiro-Wilk runs from R = 15 (estimators.normality): a verdict read on the normal model
+    before it says so beside its interval and on its path, in the terminal, Table 4's CSV,
+    Markdown and LaTeX, and the report's front page; from R = 15 it does not."""
+    from reprocompare.estimators.reproducibility import model_interval, summarize
+    from reprocompare.reports.front import answer_rst
+    from reprocompare.reports.latex import table4_latex
+    from reprocompare.reports.tables import (TABLE4_COLUMNS, said, table4_markdown, table4_rows,
+                                             to_csv)
+    from reprocompare.study.summary import verdicts
+
+    rng = np.random.default_rng(3)
+    early = 0.03 + 0.003 * rng.standard_normal(10)
+    v = verdict(early, time_uniform=False, wave=WAVE, planned=True, max_repetitions=20)
+    assert v.decision == "A>B" and v.decided_at < 15 and v.path == "normal"
+    unchecked = "normal model (unchecked below R = 15)"
+    assert v.claim.endswith(unchecked)
+    assert v.path_reason == "not checked below R = 15, only for ties"
+    assert unchecked in said(v.text, v.decision, v.repetitions, None, 20, v.claim)
+    later = verdict(0.03 + 0.003 * rng.standard_normal(20), time_uniform=False)
+    assert later.path == "normal" and later.claim.endswith(", normal model")
+    assert "not checked" not in later.path_reason
+
+    values = {"Avg": list(early)}
+    summary = {"models": {"A": "crf:scheme=IOB2", "B": "crf:scheme=IOBES"}, "conclusion": "A>B",
+               "table4_k": 2, "estimators": {"Avg": summarize(early).as_dict()},
+               "per_model": {m: model_interval(0.9 + 0.001 * rng.standard_normal(10)).as_dict()
+                             for m in "AB"},
+               "corpus": {"name": "conll2000", "sentences": 600}, "typed": False,
+               "strategies": {"bcv": {"m": 5}}}
+    summary.update(verdicts(values, {}, "A>B"))
+    rows = table4_rows({"crf on conll2000": summary})
+    avg = next(r for r in rows if r["estimator"] == "Avg")
+    assert avg["verdict_claim"].endswith(unchecked)
+    assert avg["verdict_path"] == "normal (not checked below R = 15, only for ties)"
+    assert unchecked in to_csv(rows, TABLE4_COLUMNS)
+    markdown = table4_markdown(rows)
+    assert unchecked in markdown and "Avg normal (not checked below R = 15" in markdown
+    assert "unchecked below R" in " ".join(table4_latex(rows).split())
+    assert "unchecked below R" in answer_rst(rows, {})  # RST escapes the brackets and "="

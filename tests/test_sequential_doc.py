@@ -70,6 +70,27 @@ def test_the_futility_readings_are_made_from_their_tables(bench):
     assert _block("futility-levels-planned").endswith(bench.futility.planned_reading())
 
 
+def test_the_laws_reading_is_made_from_its_table(bench):
+    """docs/statistics.md's designs-laws block: the planned design beside the fixed look at
+    the same maximum, for each law and maximum, and the reading made from the table."""
+    block = bench.designs.committed_laws()
+    table = _table(block)
+    assert block.endswith(bench.designs.laws_reading(
+        table, bench.designs.laws_studies(block.split("\n\n", 1)[0])))
+    cells = bench.designs.laws_cells(table)
+    for law in bench.designs.LAWS:
+        for maximum in bench.designs.MAXIMA:
+            for design in ("planned", "fixed"):
+                assert (law, maximum, design) in cells
+    # a changed cell changes the reading
+    row = next(line for line in table.splitlines()
+               if line.startswith("| t3 | 200 | planned |"))
+    cells = row.split("|")
+    cells[6] = " 9.9% / 4.9% "
+    assert "9.9% (SNR 0.6) against" in bench.designs.laws_reading(
+        table.replace(row, "|".join(cells)), 2000)
+
+
 def test_a_reading_follows_its_table(bench, tmp_path, monkeypatch):
     """A changed cell changes the reading (the numbers are read, not kept)."""
     table, _ = bench.planned._committed("planned-budget")

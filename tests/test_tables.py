@@ -76,8 +76,8 @@ def test_table4_csv_rows_carry_their_context_and_units():
     assert (st["mean_interval"], st["reproducibility_interval"]) == (
         "Student t, fixed R", "Clopper-Pearson, fixed R")
     assert st["predictive_reproducibility_interval"] == "SNR exact interval (fixed R)"
-    # R = 5: the normal model is checked for ties only (Shapiro-Wilk from R = 15)
-    assert st["verdict_path"] == "normal (Shapiro-Wilk from R = 15 (no power below it))"
+    # R = 4: the normal model is checked for ties only (Shapiro-Wilk from R = 15), and says so
+    assert st["verdict_path"] == "normal (not checked below R = 15, only for ties)"
     assert st["verdict_claim"] == decided.claim
     assert vote["verdict"] == "A>B" and vote["repetitions_to_decide"] == ""
     assert parsed[3]["mixture_chose_vote"] == "0.250000" and st["mixture_chose_vote"] == ""
@@ -112,7 +112,7 @@ def test_table4_markdown_explains_itself():
                  "ST = 4:1 hold-out", "Avg = 5x2 BCV",
                  "| SNR (Eq. 4, unitless) [95% CI] |", "(Eq. 1, share of R) [95% CI]",
                  "| Mean of A - B (F1 points) [95% CI] | 0.200 [", "Verdict rule: one deciding",
-                 "Path: ST normal (Shapiro-Wilk from R = 15",
+                 "Path: ST normal (not checked below R = 15, only for ties)",
                  "| **Verdict** | ", "Repetitions to decide, if the SNR stays where it is",
                  "How to read:", "0.9 means 9 in 10 reruns", "**Warning:** B (crf:scheme=IOBES)",
                  "Vote (Case I) in 25% of the repetitions"):
