@@ -27,9 +27,11 @@ def bench():
         import bench_designs
         import bench_futility
         import bench_planned
+        import bench_sequential
     finally:
         sys.path.remove(str(ROOT / "benchmarks"))
-    return SimpleNamespace(designs=bench_designs, futility=bench_futility, planned=bench_planned)
+    return SimpleNamespace(designs=bench_designs, futility=bench_futility, planned=bench_planned,
+                           sequential=bench_sequential)
 
 
 def _block(marker: str, path: Path = DOC) -> str:
@@ -68,6 +70,35 @@ def test_the_futility_readings_are_made_from_their_tables(bench):
     assert _block("futility").endswith(bench.futility.futility_reading())
     assert _block("futility-levels").endswith(bench.futility.levels_reading())
     assert _block("futility-levels-planned").endswith(bench.futility.planned_reading())
+
+
+def test_the_confidence_sequences_measurements_are_read_from_their_tables(bench):
+    """The anytime design's measurements (benchmarks/bench_sequential.py): what they say is
+    made from tables (a)-(d), and the prior scale's paragraph is computed."""
+    block = _block("sequential")
+    tables = block.split("\n## What the measurements say", 1)[0].rstrip()
+    assert block.endswith(bench.sequential.reading(tables).strip())
+    assert "## What the measurements say" in block
+    assert _block("prior-scale") == bench.sequential.prior_scale_reading().strip()
+    # a changed cell changes the reading
+    row = next(line for line in tables.splitlines() if line.startswith("| normal | 0 | 1 |"))
+    cells = row.split("|")
+    cells[7] = " 12.3 "
+    assert "(12.3% at SNR 0 with waves of 1)" in bench.sequential.reading(
+        tables.replace(row, "|".join(cells)))
+
+
+def test_the_waves_reading_is_made_from_its_table(bench):
+    assert _block("futility-waves").endswith(bench.futility.waves_reading())
+
+
+def test_the_page_opens_with_how_to_choose_and_run_a_design():
+    """Issue 47, item 5: how to choose and run a design first, the measurements after."""
+    text = DOC.read_text(encoding="utf-8")
+    order = [text.index(h) for h in ("## Choosing a design", "## Budgeting a study",
+                                     "## The verdict", "## Measurements",
+                                     "## Futility stopping", "## A planned design")]
+    assert order == sorted(order)
 
 
 def test_the_laws_reading_is_made_from_its_table(bench):
