@@ -114,19 +114,6 @@ def test_a_clear_winner_stops_at_its_first_decision_point(tmp_path):
     assert (clone / "results/tables/table4.md").read_text() == table
 
 
-def test_no_clear_difference_runs_to_the_maximum_and_says_so(tmp_path):
-    # futility stopping off: the study runs every wave up to its maximum
-    result = sequential(tmp_path, study({"type": "crf", "max_iterations": 10},
-                                        {"type": "crf", "max_iterations": 11},
-                                        wave=2, maximum=4, futility=0))
-    assert "wave to R = 2" in result.stdout and "wave to R = 4" in result.stdout
-    assert "stopped at R = 4: the maximum of 4 repetitions reached, still undecided" \
-        in result.stdout
-    assert repetitions_run(tmp_path) == 4
-    table = (tmp_path / "results/tables/table4.md").read_text()
-    assert "R = 4: the maximum reached, undecided." in table
-
-
 def test_a_verdict_out_of_reach_stops_the_study_for_futility(tmp_path):
     """Two near-identical CRFs, a maximum of 20: the summary of a look judges the chance of a
     verdict by R = 20 (estimators/futility.py); below the level (here 0.9, so that the tiny
@@ -308,10 +295,12 @@ def test_a_waves_progress_line_says_the_forecast_not_a_point_n_more():
 # ---------------------------------------------------------------- issue 50: what a user types
 
 def _fast(tmp_path: Path) -> Path:
-    """A sequential study of two majority taggers (seconds), one wave of 2."""
+    """A sequential study of two CRFs that barely differ (seconds on the tiny corpus), waves
+    of 2 up to 4, futility stopping off: undecided, it runs every wave to its maximum."""
     path = tmp_path / "study.yaml"
-    path.write_text(yaml.safe_dump(study({"type": "majority"},
-                                         {"type": "majority", "scheme": "IOBES"}, 2, 4)))
+    path.write_text(yaml.safe_dump(study({"type": "crf", "max_iterations": 10},
+                                         {"type": "crf", "max_iterations": 11}, wave=2,
+                                         maximum=4, futility=0)))
     return path
 
 
@@ -321,15 +310,28 @@ def _sequential(tmp_path, path, *arguments) -> subprocess.CompletedProcess:
 
 
 def _run_to_its_end(directory: Path) -> None:
-    assert _sequential(directory, _fast(directory), "--cores", "2", "--quiet").returncode == 0
+    result = _sequential(directory, _fast(directory), "--cores", "2", "--quiet")
+    assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
+    (directory / "sequential.out").write_text(result.stdout)
 
 
 @pytest.fixture
 def finished(tmp_path_factory, tmp_path) -> Path:
-    """A copy of the :func:`_fast` study run to its end (R = 4): its folder, with study.yaml and
-    run/. The run is made once a session (conftest.build_once); each test changes its own copy."""
-    shared = conftest.build_once(tmp_path_factory, "sequential-fast", _run_to_its_end)
+    """A copy of the :func:`_fast` study run to its end (R = 4): its folder, with study.yaml,
+    run/ and what the command printed (sequential.out). The run is made once a session
+    (conftest.build_once); each test changes its own copy."""
+    shared = conftest.build_once(tmp_path_factory, "sequential-undecided", _run_to_its_end)
     return conftest.copy_study(shared, tmp_path / "finished")
+
+
+def test_no_clear_difference_runs_to_the_maximum_and_says_so(finished):
+    # futility stopping off: the study runs every wave up to its maximum
+    said = (finished / "sequential.out").read_text()
+    assert "wave to R = 2" in said and "wave to R = 4" in said
+    assert "stopped at R = 4: the maximum of 4 repetitions reached, still undecided" in said
+    assert repetitions_run(finished / "run") == 4
+    table = (finished / "run/results/tables/table4.md").read_text()
+    assert "R = 4: the maximum reached, undecided." in table
 
 
 def test_a_dry_run_plans_the_next_wave_and_writes_nothing(tmp_path, finished):
