@@ -229,8 +229,10 @@ def laws_reading(block: str, studies: int) -> str:
         f"Every verdict read on the normal model below R = {SHAPIRO_FROM} prints \"normal "
         f"model (unchecked below R = {SHAPIRO_FROM})\" beside its interval, and its path "
         f"\"normal (not checked below R = {SHAPIRO_FROM}, only for ties)\", in every format. "
-        "Where failed trainings are possible, choose `design: fixed` with a maximum of 15 or "
-        "more (the check then reads every estimate before the one verdict), or check the models' "
+        "Where failed trainings are possible and the budget allows it, choose `design: fixed` "
+        "at a large maximum (the check then reads every estimate before the one verdict: at "
+        f"{MAXIMA[-1]} its largest wrong share here is "
+        f"{max(worst(law, MAXIMA[-1], 'fixed')[0] for law in LAWS):.1f}%), or check the models' "
         "training logs.")
 
 

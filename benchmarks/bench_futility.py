@@ -106,6 +106,12 @@ def rows_of(law: str, studies: int, designs: tuple[str, ...] = ("anytime",)) -> 
     return rows
 
 
+def _se(studies: int) -> str:
+    """The Monte Carlo standard error of a share over ``studies``, at its largest (a share of
+    50%), as the notes say it."""
+    return f"a share's Monte Carlo standard error at most {50 / studies ** 0.5:.1f} points; "
+
+
 def table(studies: int, jobs: int = 1, designs: tuple[str, ...] = ("anytime",)) -> str:
     """The Markdown table, the laws computed in ``jobs`` processes, a design column when
     ``designs`` holds more than one."""
@@ -116,7 +122,8 @@ def table(studies: int, jobs: int = 1, designs: tuple[str, ...] = ("anytime",)) 
     header, rows = _with_design(HEADER, [r for part in parts for r in part], designs)
     machine = (f"{cpu_name()}, {os.cpu_count()} cores, Python {platform.python_version()}, numpy "
                f"{np.__version__}")
-    note = (f"{studies} studies per row (seed {SEED}), waves of {WAVE} up to {MAXIMUM}, one "
+    note = (f"{studies} studies per row ({_se(studies)}seed {SEED}), waves of {WAVE} up to "
+            f"{MAXIMUM}, one "
             f"deciding estimator, 95% confidence, threshold 0.8; `benchmarks/bench_futility.py "
             f"--studies {studies} --jobs {jobs}{_designs_text(designs)}` on {machine}, beside "
             "other work.")
@@ -165,7 +172,8 @@ def variants_table(kind: str, values: list[float], studies: int, jobs: int = 1,
                               [studies] * len(values), [designs] * len(values)))
     design = (f"waves of {WAVE} up to {MAXIMUM}" if kind == "levels" else
               f"up to {MAXIMUM} repetitions, futility level {LEVEL:g}")
-    note = (f"{studies} studies per row (seed {SEED}, the studies of the table above), {design}; "
+    note = (f"{studies} studies per row ({_se(studies)}seed {SEED}, the studies of the table "
+            f"above), {design}; "
             f"`benchmarks/bench_futility.py --{kind} {' '.join(f'{v:g}' for v in values)} "
             f"--studies {studies} --jobs {jobs}{_designs_text(designs)}` on {cpu_name()}, "
             f"{os.cpu_count()} cores, beside other work.")
