@@ -354,26 +354,26 @@ def table4_latex(rows: list[dict]) -> str:
                 r"\caption{" + _caption(first, group, f"Does ``{prose(first['conclusion'])}'' "
                                                       f"reproduce?") + "}",
                 r"\label{" + label("table4", first["comparison"]) + "}",
-                r"\begin{tabular}{lcccc" + ("c" if posterior else "") + "}", r"\toprule",
-                r" & Mean $A-B$ & SNR & Reprod. & Verdict"
-                + (r" & Posterior" if posterior else "") + r" \\",
-                r" & (F1 points) & (Eq.~4) & (Eq.~1) & "
-                + (r" & $P(A>B)$" if posterior else "") + r"\\", r"\midrule"]
+                r"\begin{tabular}{lcccc}", r"\toprule",
+                r" & Mean $A-B$ & SNR & Reprod. & Verdict \\",
+                r" & (F1 points) & (Eq.~4) & (Eq.~1) & \\", r"\midrule"]
         for r in group:
             # an undecided verdict's "(+n)" goes to the interval's line: a narrow column
             verdict, more = (_verdict_short(r).split(" ", 1) + [""])[:2] if r["verdict"] \
                 else ("--", "")
-            # the posterior's P(A > B) on the first line, P(rope) / P(B > A) on the second
-            first_line = f" & {number(r['posterior_p_a_better'], 2)}" if posterior else ""
-            second_line = (f" & {number(r['posterior_p_rope'], 2)}/"
-                           f"{number(r['posterior_p_b_better'], 2)}") if posterior else ""
             out.append(f"{r['estimator']} & {number(r['mean_f1_points'], 2)} & "
                        f"{number(r['snr'], 2)} & {number(r['reproducibility'], 2)} & "
-                       f"{verdict}{first_line} \\\\")
+                       f"{verdict} \\\\")
             out.append(f" & {interval(r['mean_low_f1_points'], r['mean_high_f1_points'])} & "
                        f"{interval(r['snr_low'], r['snr_high'], 1)} & "
                        f"{interval(r['reproducibility_low'], r['reproducibility_high'])} & "
-                       f"{more}{second_line} \\\\")
+                       f"{more} \\\\")
+            if posterior and r["posterior_p_a_better"] is not None:
+                # a row of its own under the verdict: a sixth column does not fit a column
+                out.append(r"\multicolumn{5}{r}{posterior $P(A>B)$/rope/$P(B>A)$: "
+                           + "/".join(number(r[f"posterior_{p}"], 2)
+                                        for p in ("p_a_better", "p_rope", "p_b_better"))
+                           + (" (a point)" if r["posterior_point"] else "") + r"} \\")
         out += [r"\bottomrule", r"\end{tabular}", *_note(_table4_notes(first, group)),
                 r"\end{table}", *_table4_reading(first, group), ""]
     return "\n".join(out)
