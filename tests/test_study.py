@@ -4,13 +4,13 @@ A tiny study runs in one directory; what git would commit of it (never .snakemak
 prepared corpus or the timing files: .gitignore) is copied to another, as a fresh clone has it,
 with every file newer than the last. There, after `reprocompare resume`, snakemake trains nothing,
 rebuilds byte-identical tables, and trains only what a grown config adds; results of another config
-stop `resume` with one line naming them, before anything is changed. The last test does the same
-with the first repetitions of the studies committed under studies/ (README, "Results").
+stop `resume` with one line naming them, before anything is changed. The studies committed under
+studies/ (README, "Results") are rebuilt the same way, from a clean clone of the repository, by
+tests/test_clean_clone.py: a fixed-R chunking study and a sequential NER study.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
@@ -23,12 +23,9 @@ import pytest
 import yaml
 
 import conftest
-from committed import derived_split
 from conftest import ROOT, SMALL, planned
 from conftest import SNAKEMAKE as WORKFLOW
-from reprocompare.base.files import dumps_json
-from reprocompare.base.run_records import TABULATED, read_repetitions, tabulate_repetitions
-from reprocompare.splitters import dumps
+from reprocompare.base.run_records import TABULATED, tabulate_repetitions
 
 pytestmark = pytest.mark.slow
 
@@ -155,50 +152,6 @@ def test_results_of_another_config_stop_resume_before_anything_changes(small_stu
            '"crf:scheme=IOB2,max_iterations=5" in the results, ' \
            '"crf:scheme=IOB2,max_iterations=6" in the config' in lines[0], lines[0]
     assert {p: p.stat().st_mtime_ns for p in clone_dir.rglob("*")} == before
-
-
-@pytest.mark.parametrize("name", ["chunking", "ner"])
-def test_the_committed_studies_rebuild_their_tables_without_training(tmp_path, name,
-                                                                     request):
-    """The first two repetitions of a committed study, cloned: no training, and the summary's
-    numbers are those of the same repetitions in the committed study's summary."""
-    if name == "ner":
-        request.getfixturevalue("conll2002")
-    source = ROOT / "studies" / name
-    config = yaml.safe_load((ROOT / "config" / f"study-{name}.yaml").read_text())
-    config["repetitions"] = 2
-    path = tmp_path / "study.yaml"
-    path.write_text(yaml.safe_dump(config))
-    target = tmp_path / name
-    tables = {}
-    for strategy in source.glob("results/compare/*/*/*"):  # as committed (issue 35)
-        tables[strategy.relative_to(source)] = table = read_repetitions(strategy)
-        copy = target / strategy.relative_to(source)
-        for r in (0, 1):
-            (copy / f"rep{r}").mkdir(parents=True)
-            shutil.copyfile(strategy / f"rep{r}" / "counts.tsv.gz",
-                            copy / f"rep{r}" / "counts.tsv.gz")
-        (copy / "records.jsonl").write_text("".join(
-            json.dumps({"repetition": r, **table[r]}) + "\n" for r in (0, 1)))
-    shutil.copytree(source / "results/corpora", target / "results/corpora",
-                    ignore=shutil.ignore_patterns("corpus.conll"))
-    assert len(list(target.glob("results/compare/*/*/*/rep*"))) == 6
-
-    study = ["--configfile", str(path), "--directory", str(target)]
-    assert "6 of 6 repetitions" in run([*RESUME, *study], tmp_path).stdout
-    output = run([*SNAKEMAKE, *study], tmp_path).stdout + "\n"
-    assert "rule compare" not in output and (target / "results/tables/table4.md").is_file()
-    for run_dir in target.glob("results/compare/*/*/*/rep*"):
-        # resume wrote back the records the table holds and the split the seed gives, as the
-        # job wrote them
-        r, table = int(run_dir.name[3:]), tables[run_dir.parent.relative_to(target)]
-        assert sorted(p.name for p in run_dir.iterdir()) == sorted(
-            ["counts.tsv.gz", "split.json", *TABULATED])
-        assert (run_dir / "split.json").read_bytes() == dumps(derived_split(run_dir)).encode()
-        for name in TABULATED:
-            assert (run_dir / name).read_text() == dumps_json(table[r][name]), run_dir / name
-        assert (run_dir / "counts.tsv.gz").read_bytes() == \
-            (source / run_dir.relative_to(target) / "counts.tsv.gz").read_bytes()
 
 
 def test_repetitions_run_in_order(tmp_path):
