@@ -20,6 +20,7 @@ import psutil
 import pytest
 import yaml
 
+import conftest
 from blocking import blocking_models, handshake
 from conftest import TEST_DATA
 from reprocompare.commands.sequential import RUN_RECORD, _running_here
@@ -65,7 +66,8 @@ def test_a_signal_stops_every_job_at_two_cores_and_the_run_resumes(tmp_path, how
         in output and "Traceback" not in output, output
     assert took < WITHIN
     print(f"{how}: the run and every job of it ended {took:.1f} s after the signal")
-    again = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    # (forked from the suite's warm process: what resumes is the command, not its start-up)
+    again = conftest.run(command, cwd=tmp_path, timeout=600)
     assert again.returncode == 0, (again.stdout + again.stderr)[-3000:]
     assert len(list(study.glob("results/compare/tiny/p/holdout/rep*/estimates.json"))) == 2
     assert (study / "results" / "report.html").is_file()

@@ -19,6 +19,7 @@ import psutil
 import pytest
 import yaml
 
+import conftest
 from blocking import blocking_models, handshake
 from conftest import TEST_DATA
 from reprocompare.commands.sequential import RUN_RECORD, _running_here
@@ -88,8 +89,8 @@ def test_an_interrupted_wave_resumes_with_the_same_command(tmp_path, how):
                in output and "run the same command again to resume" in output
         assert "Traceback" not in output
     # the same command again: no lock in its way, the wave done
-    again = subprocess.run(_command(tmp_path, config), capture_output=True, text=True,
-                           cwd=tmp_path, timeout=600)
+    # (forked from the suite's warm process: what resumes is the command, not its start-up)
+    again = conftest.run(_command(tmp_path, config), cwd=tmp_path, timeout=600)
     assert again.returncode == 0, (again.stdout + again.stderr)[-3000:]
     assert "stopped at R = 2" in again.stdout
     assert "LockException" not in again.stderr and "cannot be locked" not in again.stderr
