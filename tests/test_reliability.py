@@ -24,7 +24,7 @@ import conftest
 from conftest import ROOT, TEST_DATA
 from reprocompare.base.errors import UserError
 from reprocompare.base.files import write_text_atomic
-from blocking import blocking_study, handshake
+from blocking import blocked, blocking_study, handshake
 from test_cli import assert_user_error, run
 from test_workflow import SNAKEMAKE, TINY, snakemake, tables
 
@@ -181,14 +181,15 @@ def test_more_config_errors_name_the_key(tmp_path, change, key):
 
 
 @pytest.mark.slow
-def test_killed_training_job_then_rerun_gives_identical_tables(tmp_path):
-    config, reference, tagger = blocking_study(tmp_path, snakemake)
+def test_killed_training_job_then_rerun_gives_identical_tables(tmp_path_factory, tmp_path):
+    config, reference, tagger = blocking_study(tmp_path_factory, tmp_path, snakemake)
     workdir = tmp_path / "killed"
     workdir.mkdir()
     (workdir / "study.yaml").write_text(yaml.safe_dump(config))
     process = subprocess.Popen([*SNAKEMAKE, "--directory", str(workdir), "--configfile",
                                 str(workdir / "study.yaml"), "--cores", "2"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               env=blocked(tagger))
     os.kill(handshake(tagger / "fifo"), signal.SIGKILL)  # the training, as the OOM killer does
     assert process.wait(timeout=300) != 0  # the run stops: a job failed
     assert not (workdir / "results" / "tables" / "table4.csv").exists()

@@ -21,7 +21,7 @@ import pytest
 import yaml
 
 import conftest
-from blocking import blocking_models, handshake
+from blocking import blocked, blocking_models, handshake
 from conftest import TEST_DATA
 from reprocompare.commands.sequential import RUN_RECORD, _running_here
 
@@ -34,7 +34,7 @@ WITHIN = 120
 
 def _study(tmp_path: Path) -> Path:
     config = {"corpora": {"tiny": {"path": str(TEST_DATA / "tiny.conll")}},
-              "models": blocking_models(tmp_path),
+              "models": blocking_models(),
               "comparisons": {"p": {"a": "a", "b": "b", "corpora": ["tiny"]}},
               "strategies": {"holdout": {}}, "repetitions": 2,
               "significance": {"resamples": 100}}
@@ -50,7 +50,7 @@ def test_a_signal_stops_every_job_at_two_cores_and_the_run_resumes(tmp_path, how
     command = [sys.executable, "-m", "reprocompare", "run", "study", "--cores", "2"]
     log = (tmp_path / "first.log").open("w")
     first = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=tmp_path,
-                             start_new_session=True)
+                             start_new_session=True, env=blocked(tmp_path))
     job = psutil.Process(handshake(tmp_path / "fifo"))
     snakemake = psutil.Process(yaml.safe_load((study / RUN_RECORD).read_text())["snakemake"])
     started = time.monotonic()

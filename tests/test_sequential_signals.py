@@ -20,7 +20,7 @@ import pytest
 import yaml
 
 import conftest
-from blocking import blocking_models, handshake
+from blocking import blocked, blocking_models, handshake
 from conftest import TEST_DATA
 from reprocompare.commands.sequential import RUN_RECORD, _running_here
 
@@ -29,7 +29,7 @@ pytestmark = pytest.mark.slow
 
 def _study(tmp_path: Path) -> Path:
     config = {"corpora": {"tiny": {"path": str(TEST_DATA / "tiny.conll")}},
-              "models": blocking_models(tmp_path),
+              "models": blocking_models(),
               "comparisons": {"p": {"a": "a", "b": "b", "corpora": ["tiny"]}},
               "strategies": {"holdout": {}},
               "stopping": {"enabled": True, "estimators": ["ST"], "wave": 2,
@@ -63,7 +63,7 @@ def test_an_interrupted_wave_resumes_with_the_same_command(tmp_path, how):
     background = how.endswith("in the background")
     how = how.removesuffix(" in the background")
     first = subprocess.Popen(_command(tmp_path, config), stdout=log, stderr=subprocess.STDOUT,
-                             start_new_session=True, cwd=tmp_path,
+                             start_new_session=True, cwd=tmp_path, env=blocked(tmp_path),
                              preexec_fn=_as_a_background_job if background else None)
     job = psutil.Process(handshake(tmp_path / "fifo"))
     assert (tmp_path / "run" / ".snakemake" / "locks").is_dir()  # the wave holds its lock

@@ -19,7 +19,7 @@ import pytest
 import yaml
 
 import conftest
-from blocking import blocking_study, handshake
+from blocking import blocked, blocking_study, handshake
 from conftest import ROOT, SNAKEMAKE, TINY
 from reprocompare.strategies import STRATEGIES, strategy
 from reprocompare.estimators.reproducibility import model_interval
@@ -130,8 +130,8 @@ def test_one_core_and_second_run_are_byte_identical(reference, tmp_path):
 
 
 @pytest.mark.slow
-def test_interrupted_run_resumes_to_identical_tables(tmp_path):
-    config, reference, tagger = blocking_study(tmp_path, snakemake)
+def test_interrupted_run_resumes_to_identical_tables(tmp_path_factory, tmp_path):
+    config, reference, tagger = blocking_study(tmp_path_factory, tmp_path, snakemake)
     workdir = tmp_path / "interrupted"
     workdir.mkdir()
     (workdir / "study.yaml").write_text(yaml.safe_dump(config))
@@ -141,7 +141,7 @@ def test_interrupted_run_resumes_to_identical_tables(tmp_path):
     process = subprocess.Popen([*SNAKEMAKE, "--directory", str(workdir), "--configfile",
                                 str(workdir / "study.yaml"), "--cores", "2"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                               start_new_session=True,
+                               start_new_session=True, env=blocked(tagger),
                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     job = psutil.Process(handshake(tagger / "fifo"))  # a training runs: the run is unfinished
     os.killpg(process.pid, signal.SIGINT)
@@ -250,9 +250,9 @@ def test_shipped_configs_are_valid(conll2002):
 
 
 @pytest.mark.slow
-def test_killed_snakemake_needs_unlock_then_finishes_identically(tmp_path):
+def test_killed_snakemake_needs_unlock_then_finishes_identically(tmp_path_factory, tmp_path):
     """After an interruption: a killed snakemake leaves its lock; --unlock, then rerun."""
-    config, reference, tagger = blocking_study(tmp_path, snakemake)
+    config, reference, tagger = blocking_study(tmp_path_factory, tmp_path, snakemake)
     workdir = tmp_path / "killed"
     workdir.mkdir()
     (workdir / "study.yaml").write_text(yaml.safe_dump(config))
@@ -260,7 +260,7 @@ def test_killed_snakemake_needs_unlock_then_finishes_identically(tmp_path):
     process = subprocess.Popen([*SNAKEMAKE, "--directory", str(workdir), "--configfile",
                                 str(workdir / "study.yaml"), "--cores", "2"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                               start_new_session=True)
+                               start_new_session=True, env=blocked(tagger))
     job = psutil.Process(handshake(tagger / "fifo"))  # a training runs: the run is unfinished
     os.killpg(process.pid, signal.SIGKILL)
     process.wait(timeout=60)
