@@ -48,13 +48,18 @@ ALPHA = 0.05
 
 class MeasuredSize(NamedTuple):
     """A test's measured size at alpha = 0.05: its row of the size table in docs/statistics.md
-    and the rejection rates of a true null there, for normal and for skewed differences."""
+    and the rejection rates of a true null there, for normal and for skewed differences;
+    ``design``, where the note names the design otherwise than the row's parenthesis does."""
 
     row: str
     normal: float
     skewed: float
+    design: str | None = None
 
 
+#: where the regularized BCV's tests were measured (the note says it: their names read as the
+#: plain BCV's in a table)
+REGULARIZED_FOLDS = "regularized BCV's folds, rho1 = 0.14, rho2 = -0.07"
 #: Measured by benchmarks/bench_calibration.py (``size_and_power``; the m = 3 BCV rows alone with
 #: ``--part bcv``), 1000 simulated studies per cell (400 for the sentence-level tests), and
 #: copied from the table "Measured size and power at alpha = 0.05" of docs/statistics.md, which
@@ -70,6 +75,14 @@ MEASURED_SIZE = {
     "paired_t_mx2": MeasuredSize("paired_t_mx2 (m = 3, rho1 = -0.2, rho2 = 0)", 0.018, 0.023),
     "combined_f_mx2": MeasuredSize("combined_f_mx2 (m = 3, rho1 = -0.2, rho2 = 0)", 0.014, 0.024),
     "blocked_3x2_t": MeasuredSize("blocked_3x2_t (rho1 = -0.2, rho2 = 0)", 0.000, 0.006),
+    # the regularized BCV's own tests, at its folds' measured correlation (rho1 = 0.14, rho2 =
+    # -0.07), from docs/statistics.md's table "Size at alpha = 0.05" of the block-regularized
+    # BCV (benchmarks/bench_regularized_calibration.py, 2,000 studies a cell, R = 5 to 1,000)
+    "regularized_paired_t_mx2": MeasuredSize("paired_t_mx2", 0.038, 0.045, REGULARIZED_FOLDS),
+    "regularized_combined_f_mx2": MeasuredSize("combined_f_mx2", 0.033, 0.044,
+                                               REGULARIZED_FOLDS),
+    "regularized_blocked_3x2_t": MeasuredSize("blocked_3x2_t (C = 0.409, 4.81 df)", 0.051,
+                                              0.083, f"{REGULARIZED_FOLDS}; C = 0.409, 4.81 df"),
 }
 #: Liberal: a measured size above alpha by more than two Monte Carlo standard errors of a rate
 #: near 5% over 1000 studies (2 * sqrt(0.05 * 0.95 / 1000) = 0.014), under either law.
@@ -98,15 +111,17 @@ def calibration_note(test: str) -> str:
     measured = MEASURED_SIZE.get(test)
     if measured is None:
         return ""
-    design = re.search(r"\((.*)\)$", measured.row).group(1)
+    found = re.search(r"\((.*)\)$", measured.row)
+    design = measured.design or (found.group(1) if found else "")
+    design = f"{design}, " if design else ""
     worst = max(measured.normal, measured.skewed)
     if worst > LIBERAL_ABOVE:
         law = "under skew" if measured.skewed >= measured.normal else "for normal differences"
         return (f"liberal, measured size {100 * worst:.1f}% at alpha 0.05 {law} "
-                f"({design}, simulated)")
+                f"({design}simulated)")
     if worst < CONSERVATIVE_BELOW:
         return (f"conservative, measured size at most {100 * worst:.1f}% at alpha 0.05 for "
-                f"normal and skewed differences ({design}, simulated)")
+                f"normal and skewed differences ({design}simulated)")
     return ""
 
 

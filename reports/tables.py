@@ -1283,8 +1283,10 @@ def calibration_text(group: list[dict]) -> str:
     str
         The text.
     """
-    notes = [f"{TEST_NAMES[r['test']]}: {r['calibration']}" for r in group
-             if r.get("calibration")]
+    # two strategies' tests share their names (the BCV's and the regularized BCV's): say whose
+    several = len({r.get("strategy") for r in group}) > 1
+    notes = [f"{r['strategy'] + ', ' if several else ''}{TEST_NAMES[r['test']]}: "
+             f"{r['calibration']}" for r in group if r.get("calibration")]
     return " Calibration: " + "; ".join(notes) + "." if notes else ""
 
 

@@ -10,7 +10,7 @@ import pytest
 from conftest import ROOT
 from reprocompare.estimators.claims import (MEASURED_SIZE, Claim, calibration_note,
                                             claim_reproducibility, read_counts)
-from reprocompare.strategies import TESTS, kind_of_test, repetition_tests, strategy
+from reprocompare.strategies import TESTS, repetition_tests, strategy
 from reprocompare.estimators.reproducibility import clopper_pearson
 from reprocompare.estimators.significance import (approximate_randomization, blocked_3x2_t,
                                                   combined_f_mx2, corpus_f1,
@@ -157,20 +157,57 @@ def _size_table() -> dict[str, tuple[str, ...]]:
     return rows
 
 
+def _regularized_size_table() -> dict[str, tuple[str, str]]:
+    """The regularized BCV's rows of docs/statistics.md's block "Size at alpha = 0.05" (its
+    tests at its folds' measured correlation): test -> (normal, skewed) at that point."""
+    text = (ROOT / "docs" / "statistics.md").read_text()
+    block = text.split("<!-- regularized-calibration-docs:begin -->", 1)[1].split(
+        "<!-- regularized-calibration-docs:end -->", 1)[0]
+    rows = {}
+    for line in block.split("Size at alpha", 1)[1].split("\n\n", 2)[1].splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("| regularized |"):
+            rows[cells[1]] = (cells[2].split(" / ")[0], cells[3].split(" / ")[0])
+    return rows
+
+
 def test_measured_sizes_agree_with_the_calibration_table():
-    table = _size_table()
-    assert "corrected_resampled_t (J = 6)" in table  # the parser found the table
+    table, regularized = _size_table(), _regularized_size_table()
+    assert "corrected_resampled_t (J = 6)" in table  # the parsers found the tables
+    assert "blocked_3x2_t (C = 0.409, 4.81 df)" in regularized
     for test, measured in MEASURED_SIZE.items():
-        assert measured.row in table, f"{test}: row {measured.row!r} not in docs/statistics.md"
-        normal_size, _, skewed_size, _ = table[measured.row]
-        assert (normal_size, skewed_size) == (f"{100 * measured.normal:.1f}",
-                                              f"{100 * measured.skewed:.1f}"), test
+        if test.startswith("regularized_"):  # measured under its own folds, its own table
+            sizes = regularized[measured.row]
+        else:
+            assert measured.row in table, f"{test}: row {measured.row!r} not in statistics.md"
+            normal_size, _, skewed_size, _ = table[measured.row]
+            sizes = normal_size, skewed_size
+        assert sizes == (f"{100 * measured.normal:.1f}", f"{100 * measured.skewed:.1f}"), test
 
 
 def test_every_claims_test_has_a_measured_size():
-    # a variant's own names of the BCV's tests (regularized BCV) are not measured under its
-    # folds (issue 51, item 4): they carry no note rather than the plain BCV's
-    assert set(MEASURED_SIZE) == {kind_of_test(test) for test in TESTS}
+    # the regularized BCV's tests carry their own, measured under its folds (issue 51)
+    assert set(MEASURED_SIZE) == set(TESTS)
+
+
+def test_a_regularized_test_names_its_folds_and_two_strategies_name_whose_note():
+    """The regularized blocked t is liberal under skew (8.3%, its C = 0.409): its note says so
+    and names its folds, and a claims table that holds both BCVs names the strategy before each
+    note, their tests' names being the same."""
+    from reprocompare.reports.tables import calibration_text
+
+    note = calibration_note("regularized_blocked_3x2_t")
+    assert note.startswith("liberal, measured size 8.3% at alpha 0.05 under skew")
+    assert "regularized BCV's folds" in note and "C = 0.409" in note
+    assert calibration_note("regularized_paired_t_mx2") == ""  # near alpha: nothing to say
+    group = [{"strategy": "3x2 BCV", "test": "blocked_3x2_t",
+              "calibration": calibration_note("blocked_3x2_t")},
+             {"strategy": "regularized 3x2 BCV", "test": "regularized_blocked_3x2_t",
+              "calibration": note}]
+    text = calibration_text(group)
+    assert "3x2 BCV, blocked 3x2 t (Wang et al.): conservative" in text
+    assert "regularized 3x2 BCV, blocked 3x2 t (Wang et al.): liberal" in text
+    assert calibration_text(group[:1]).startswith(" Calibration: blocked 3x2 t (Wang et al.):")
 
 
 def test_calibration_notes_flag_liberal_and_conservative_tests_with_their_size():

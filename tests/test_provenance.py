@@ -472,3 +472,22 @@ def test_the_library_a_summary_computes_with_is_a_param_of_its_jobs(tmp_path, mo
                         ("checklist", "search")):
         assert "library=REPORT_LIBRARY" in rules[where].split(f"rule {rule}:")[1].split(
             "\nrule ")[0], rule
+
+
+def test_every_module_a_summary_or_report_script_calls_is_in_its_library():
+    """The summarize and tables scripts call reprocompare.pipeline's job modules, which choose
+    what a summary, a claims record and the tables gather (the corpora pooled across corpora,
+    say): each module a workflow script imports from reprocompare lies inside SUMMARY_CODE or
+    REPORT_CODE, or a change to it would leave their outputs as they were."""
+    import re
+
+    from conftest import ROOT
+    from reprocompare.pipeline import provenance
+
+    covered = provenance.REPORT_CODE
+    for name in ("summarize", "tables", "figures", "front_page"):
+        text = (ROOT / "workflow" / "scripts" / f"{name}.py").read_text()
+        for module in re.findall(r"from (reprocompare\.[\w.]+) import", text):
+            if module == "reprocompare.pipeline.guard":  # the job's guard: no output's words
+                continue
+            assert any(module == c or module.startswith(c + ".") for c in covered), (name, module)
