@@ -21,7 +21,7 @@ import pytest
 import yaml
 
 import conftest
-from conftest import DATA, ROOT, TEST_DATA, bare_env
+from conftest import DATA, ROOT, TEST_DATA, bare_env, build_once
 from reprocompare.commands.init import config_text, corpus_name, init_study
 from reprocompare.study.config import SCHEMA_PATH, validate
 
@@ -41,10 +41,9 @@ def _python(installed, *args, cwd):
                           text=True, env=bare_env(python))
 
 
-@pytest.fixture(scope="module")
-def study(installed, tmp_path_factory):
-    """(the empty folder it ran from, the study's folder, init's and run's results)."""
-    base = tmp_path_factory.mktemp("anywhere")
+def _init_and_run(installed, base) -> None:
+    """In ``base``: a corpus, an empty folder, and there `init` and `run` from the wheel, what
+    each printed kept beside the folder (init.out, run.out)."""
     corpus = base / "corpora" / "mine.conll"
     corpus.parent.mkdir()
     corpus.write_text(_slice(DATA / "train.txt.gz", 60))
@@ -54,16 +53,31 @@ def study(installed, tmp_path_factory):
                    "--a", "crf:max_iterations=5", "--b", "crf:scheme=IOBES,max_iterations=5",
                    cwd=here)
     assert init.returncode == 0, init.stderr
+    (base / "init.out").write_text(init.stdout)
     # the study made small: what init wrote is tested on its own below
     path = here / "study" / "config.yaml"
     config = yaml.safe_load(path.read_text())
     config["repetitions"] = 2
     config["strategies"] = {"holdout": {}, "repeated_holdout": {"k": [2], "table4_k": 2},
                             "bcv": {"m": 1}}
+    config["stopping"] = {"enabled": True, "wave": 2, "max_repetitions": 2,
+                          "estimators": ["Avg"]}
     path.write_text(yaml.safe_dump(config))
     run = _python(installed, "-m", "reprocompare", "run", "study", "--cores", "1", cwd=here)
     assert run.returncode == 0, (run.stdout + run.stderr)[-3000:]
-    return here, here / "study", init, run
+    (base / "run.out").write_text(run.stdout)
+
+
+@pytest.fixture
+def study(installed, tmp_path_factory):
+    """(the empty folder it ran from, the study's folder, what init and run printed), made
+    once a session (conftest.build_once: these tests may run on different workers). The
+    study is sequential (one wave of R = 2), so that its one run from the wheel also shows
+    `run` running a stopping config in waves."""
+    base = build_once(tmp_path_factory, "wheel-study",
+                      lambda directory: _init_and_run(installed, directory))
+    here = base / "empty"
+    return here, here / "study", (base / "init.out").read_text(), (base / "run.out").read_text()
 
 
 @pytest.mark.slow
@@ -83,16 +97,16 @@ def test_the_wheel_runs_without_the_repository(installed, tmp_path):
 @pytest.mark.slow
 def test_init_and_run_give_table4_the_report_and_the_verdicts(study):
     here, directory, init, run = study
-    assert "wrote study/config.yaml" in init.stdout
+    assert "wrote study/config.yaml" in init
     table4 = (directory / "results" / "tables" / "table4.csv").read_text()
     rows = list(csv.DictReader(table4.splitlines()))
     assert [row["estimator"] for row in rows] == list(ESTIMATORS)
     assert all(row["verdict"] and row["verdict_text"] for row in rows), rows
     assert (directory / "results" / "report.html").stat().st_size > 10_000
-    lines = run.stdout.strip().splitlines()
+    lines = run.strip().splitlines()
     verdicts = lines[-len(ESTIMATORS):]
     for estimator, line, row in zip(ESTIMATORS, verdicts, rows):
-        assert line.startswith(f"crf_iob2_vs_crf_iobes on mine, {estimator} ("), run.stdout
+        assert line.startswith(f"crf_iob2_vs_crf_iobes on mine, {estimator} ("), run
         assert row["verdict_text"] in line and "F1 points" in line
     assert any(line.startswith("report: study/results/report.html") for line in lines)
     # the study stays in its folder: nothing beside it in the folder it ran from
@@ -106,7 +120,7 @@ def test_resume_runs_from_the_wheel(installed, study):
     result = _python(installed, "-m", "reprocompare", "resume", "--configfile",
                      "study/config.yaml", "--directory", "study", cwd=here)
     assert result.returncode == 0, result.stderr
-    assert "6 of 6 repetitions are complete" in result.stdout, result.stdout
+    assert "6 repetitions (of at most 6) are complete" in result.stdout, result.stdout
 
 
 def test_init_writes_a_commented_config_from_the_corpus_and_the_schema(tmp_path):
@@ -236,25 +250,11 @@ def test_run_plans_a_study_with_the_installed_workflow(tmp_path):
 
 
 @pytest.mark.slow
-def test_run_runs_a_sequential_config_in_waves_and_reports_it(tmp_path):
-    corpus = tmp_path / "corpus.conll"
-    corpus.write_text(_slice(DATA / "train.txt.gz", 60))
-    config_path = init_study(tmp_path / "study", corpus, a="crf:max_iterations=5",
-                             b="crf:scheme=IOBES,max_iterations=5")
-    config = yaml.safe_load(config_path.read_text())
-    config.update(repetitions=2, strategies={"bcv": {"m": 1}},
-                  stopping={"enabled": True, "wave": 2, "max_repetitions": 2,
-                            "estimators": ["Avg"]})
-    config_path.write_text(yaml.safe_dump(config))
-    result = conftest.reprocompare("run", "study", "--cores", "1", cwd=tmp_path)
-    assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
-    assert "wave to R = 2 (waves of 2, at most 2)" in result.stdout
-    assert "stopped at R = 2" in result.stdout
-    assert (tmp_path / "study" / "results" / "report.html").is_file()
-    lines = result.stdout.strip().splitlines()[-3:]
-    assert [line.split(",")[1].split("(")[0].strip() for line in lines] == \
-        ["Avg", "Vote", "Mixture"], result.stdout
-    summary = yaml.safe_load((tmp_path / "study" / "results" / "summaries" / "corpus" /
+def test_run_runs_a_sequential_config_in_waves_and_reports_it(study):
+    _, directory, _, run = study
+    assert "wave to R = 2 (waves of 2, at most 2)" in run
+    assert "stopped at R = 2" in run
+    summary = yaml.safe_load((directory / "results" / "summaries" / "mine" /
                               "crf_iob2_vs_crf_iobes.json").read_text())
     assert summary["summary"]["stopping"]["waves"] == 1
 
