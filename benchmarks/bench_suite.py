@@ -12,9 +12,12 @@ tests that neither train, nor run the workflow or a command, docs/development.md
 run: the tests passed (and how many failed: a run with failures is measured and recorded, not
 dropped), pytest's own wall seconds (its "passed in" line), and the CPU seconds
 of everything it started and waited for (user + system, getrusage of the children; the SLURM
-jobs run under slurmd and are not in it). The machine's 1-minute load average before and after
-says whether it was otherwise idle. ``--write`` puts the table between the
-``suite`` markers of benchmarks/RESULTS.md.
+jobs run under slurmd and are not in it), and the tests' own CPU seconds with the files that
+hold the most of it (REPROCOMPARE_TESTS_CPU, tests/conftest.py: each test's process, the
+children it reaped and its fork server's; collection not in it). The machine's 1-minute load
+average before and after says whether it was otherwise idle: on a shared machine the CPU
+seconds compare, the wall times do not. ``--write`` puts the table between the ``suite``
+markers of benchmarks/RESULTS.md.
 """
 
 from __future__ import annotations
@@ -28,7 +31,9 @@ import resource
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 from markers import replace_between
@@ -45,11 +50,25 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def per_test(directory: Path) -> Counter:
+    """CPU seconds by test file from REPROCOMPARE_TESTS_CPU's ``nodeid, cpu, wall`` lines."""
+    files = Counter()
+    for log in directory.glob("*.tsv"):
+        for line in log.read_text().splitlines():
+            nodeid, cpu, _ = line.split("\t")
+            files[nodeid.split("::")[0]] += float(cpu)
+    return files
+
+
 def measured(command: list[str], cwd: Path) -> dict:
-    """Run ``command`` (CI=true); its pytest summary, CPU seconds and the load around it."""
+    """Run ``command`` (CI=true); its pytest summary, CPU seconds (of the run, and the tests'
+    own by file) and the load around it."""
     before_load, before_cpu, start = os.getloadavg()[0], children_cpu(), time.time()
-    result = subprocess.run(command, cwd=cwd, env={**os.environ, "CI": "true"},
-                            capture_output=True, text=True)
+    with tempfile.TemporaryDirectory() as tests_cpu:
+        result = subprocess.run(command, cwd=cwd, capture_output=True, text=True,
+                                env={**os.environ, "CI": "true",
+                                     "REPROCOMPARE_TESTS_CPU": tests_cpu})
+        files = per_test(Path(tests_cpu))
     cpu, wall = children_cpu() - before_cpu, time.time() - start
     summary = [m for m in map(SUMMARY.search, result.stdout.splitlines()) if m]
     if not summary:
@@ -62,6 +81,7 @@ def measured(command: list[str], cwd: Path) -> dict:
         print("\n".join(failed), file=sys.stderr)
     return {"passed": int(summary[-1]["passed"]), "failed": int(summary[-1]["failed"] or 0),
             "pytest_s": float(summary[-1]["seconds"]), "wall_s": wall, "cpu_s": cpu,
+            "tests_cpu_s": sum(files.values()), "files": files,
             "load": (before_load, os.getloadavg()[0])}
 
 
@@ -89,7 +109,7 @@ def main() -> None:
                             capture_output=True, text=True).stdout.strip()
     shutil.rmtree(CLONE, ignore_errors=True)
     subprocess.run(["git", "clone", "--quiet", str(ROOT), str(CLONE)], check=True)
-    rows = []
+    rows, notes = [], []
     try:
         # the environment first, unmeasured: then `make test` finds it and runs the suite
         subprocess.run(["make", "env"], cwd=CLONE, check=True, capture_output=True)
@@ -101,11 +121,15 @@ def main() -> None:
         for command, workers in commands:
             run = measured(command, CLONE)
             print(f"{' '.join(command)}: {run}", file=sys.stderr, flush=True)
+            top = ", ".join(f"{Path(name).stem.removeprefix('test_')} {seconds:.0f}"
+                            for name, seconds in run["files"].most_common(10))
             shown = " ".join(f'"{word}"' if " " in word else word for word in command)
             passed = f"{run['passed']}" + (f" ({run['failed']} failed)" if run["failed"] else "")
             rows.append(f"| `{shown}` | {workers} | {passed} | "
                         f"{run['pytest_s']:.0f} | {run['cpu_s']:.0f} | "
+                        f"{run['tests_cpu_s']:.0f} | "
                         f"{run['load'][0]:.1f} / {run['load'][1]:.1f} |")
+            notes.append(f"`{shown}`, the tests' own CPU seconds by file, the most: {top}.")
     finally:
         shutil.rmtree(CLONE, ignore_errors=True)
 
@@ -116,10 +140,13 @@ def main() -> None:
             f"clone beside ../shared, "
             f"CI=true. `auto` is {auto} workers here (one per core and one more, "
             f"tests/conftest.py). CPU: user + system seconds of every process the run waited "
-            f"for (the SLURM jobs, run by slurmd, are not in it); load: the 1-minute load "
-            f"average before / after.\n\n"
-            "| command | workers (-n) | tests passed | pytest wall (s) | CPU (s) | load |\n"
-            "|---|---|---|---|---|---|\n" + "\n".join(rows) + "\n")
+            f"for (the SLURM jobs, run by slurmd, are not in it); tests' own: the sum of "
+            f"each test's (REPROCOMPARE_TESTS_CPU, tests/conftest.py; collection not in it); "
+            f"load: the 1-minute load average before / after.\n\n"
+            "| command | workers (-n) | tests passed | pytest wall (s) | CPU (s) | "
+            "tests' own CPU (s) | load |\n"
+            "|---|---|---|---|---|---|---|\n" + "\n".join(rows) + "\n\n"
+            + "\n".join(notes) + "\n")
     print(text)
     if args.write:
         replace_between(ROOT / "benchmarks" / "RESULTS.md", BEGIN, END, text)

@@ -38,7 +38,7 @@ def warm() -> None:
     # every run builds snakemake's argument parser, which collects the other plugin registries
     # (report, storage, logger, scheduler: singletons too), and reads the Snakefile through
     # smart_open; the report's renderer parses reStructuredText (a forked dry run: 0.45 CPU s
-    # with these left to each fork, 0.1 s with them here)
+    # with these left to each fork, 0.2 s with them here)
     import docutils.parsers.rst  # noqa: F401
     import smart_open  # noqa: F401
     import snakemake.report  # noqa: F401
