@@ -135,45 +135,6 @@ def test_a_verdict_out_of_reach_stops_the_study_for_futility(tmp_path):
         in table
 
 
-def test_a_planned_study_runs_its_plan_and_refuses_another_once_it_has_results(tmp_path):
-    """Issue 39: under ``stopping.design: planned`` the summaries, the verdicts and Table 4 say
-    the design; with results, a changed maximum (the plan) or a return to confidence sequences
-    (the analysis chosen after the results) is refused in one line naming the key and the
-    summary it was made under, and nothing runs."""
-    config = study({"type": "crf", "max_iterations": 10}, {"type": "majority"}, wave=2,
-                   maximum=4)
-    config["stopping"]["design"] = "planned"
-    sequential(tmp_path, config)
-    summary_path = tmp_path / "results/summaries/tiny/p.json"
-    summary = json.loads(summary_path.read_text())["summary"]
-    stop = summary["stopping"]["repetitions"]
-    assert summary["stopping"]["design"] == "planned" and repetitions_run(tmp_path) == stop
-    assert summary["verdicts"]["ST"]["planned"] and not summary["verdicts"]["ST"]["time_uniform"]
-    assert summary["estimators"]["ST"]["snr_method"] == "planned"
-    table = (tmp_path / "results/tables/table4.md").read_text()
-    assert "repeated confidence intervals of a planned design, looks at R = 2, 4" in table
-    assert "SNR: exact noncentral t at each planned look's level (group-sequential" in table
-    # the report's front page names the same design, never the confidence sequences
-    report = " ".join((tmp_path / "results/report.html").read_text().replace("\\n", " ")
-                      .split())
-    assert "prints is each planned look's fixed-R interval at that look's level" in report
-    assert "prints is a confidence sequence" not in report
-    before = {p: p.stat().st_mtime_ns for p in tmp_path.glob("results/**/*")}
-    path = tmp_path / "study.yaml"
-    for change, key, said in (({"max_repetitions": 6}, "stopping.max_repetitions",
-                               "6, but {} was made under max_repetitions 4"),
-                              ({"design": "anytime"}, "stopping.design",
-                               "anytime, but {} was made under design planned")):
-        path.write_text(yaml.safe_dump({**config, "stopping": {**config["stopping"], **change}}))
-        result = conftest.run([*REPROCOMPARE, "sequential", "--configfile", str(path),
-                               "--directory", str(tmp_path)], cwd=tmp_path)
-        assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1, \
-            result.stderr
-        assert f"{path}: {key}: " + said.format(summary_path) in result.stderr
-        assert "new study directory" in result.stderr and result.stdout == ""
-    assert {p: p.stat().st_mtime_ns for p in tmp_path.glob("results/**/*")} == before
-
-
 def test_a_planned_design_of_more_looks_than_it_spends_over_is_a_config_error():
     from reprocompare.base.errors import UserError
     from reprocompare.study.config import validate
@@ -295,12 +256,13 @@ def test_a_waves_progress_line_says_the_forecast_not_a_point_n_more():
 # ---------------------------------------------------------------- issue 50: what a user types
 
 def _fast(tmp_path: Path) -> Path:
-    """A sequential study of two CRFs that barely differ (seconds on the tiny corpus), waves
-    of 2 up to 4, futility stopping off: undecided, it runs every wave to its maximum."""
+    """A sequential study of two CRFs that barely differ (seconds on the tiny corpus), a
+    planned design (the default, stated) of waves of 2 up to 4, futility stopping off:
+    undecided, it runs every wave to its maximum."""
     path = tmp_path / "study.yaml"
     path.write_text(yaml.safe_dump(study({"type": "crf", "max_iterations": 10},
                                          {"type": "crf", "max_iterations": 11}, wave=2,
-                                         maximum=4, futility=0)))
+                                         maximum=4, futility=0, design="planned")))
     return path
 
 
@@ -332,6 +294,43 @@ def test_no_clear_difference_runs_to_the_maximum_and_says_so(finished):
     assert repetitions_run(finished / "run") == 4
     table = (finished / "run/results/tables/table4.md").read_text()
     assert "R = 4: the maximum reached, undecided." in table
+
+
+def test_a_planned_study_runs_its_plan_and_refuses_another_once_it_has_results(finished):
+    """Issue 39: under ``stopping.design: planned`` (the :func:`_fast` study's) the summaries,
+    the verdicts and Table 4 say the design; with results, a changed maximum (the plan) or a
+    return to confidence sequences (the analysis chosen after the results) is refused in one
+    line naming the key and the summary it was made under, and nothing runs."""
+    directory, path = finished / "run", finished / "study.yaml"
+    config = yaml.safe_load(path.read_text())
+    assert config["stopping"]["design"] == "planned"
+    summary_path = directory / "results/summaries/tiny/p.json"
+    summary = json.loads(summary_path.read_text())["summary"]
+    stop = summary["stopping"]["repetitions"]
+    assert summary["stopping"]["design"] == "planned" and repetitions_run(directory) == stop
+    assert summary["verdicts"]["ST"]["planned"] and not summary["verdicts"]["ST"]["time_uniform"]
+    assert summary["estimators"]["ST"]["snr_method"] == "planned"
+    table = (directory / "results/tables/table4.md").read_text()
+    assert "repeated confidence intervals of a planned design, looks at R = 2, 4" in table
+    assert "SNR: exact noncentral t at each planned look's level (group-sequential" in table
+    # the report's front page names the same design, never the confidence sequences
+    report = " ".join((directory / "results/report.html").read_text().replace("\\n", " ")
+                      .split())
+    assert "prints is each planned look's fixed-R interval at that look's level" in report
+    assert "prints is a confidence sequence" not in report
+    before = {p: p.stat().st_mtime_ns for p in directory.glob("results/**/*")}
+    for change, key, said in (({"max_repetitions": 6}, "stopping.max_repetitions",
+                               "6, but {} was made under max_repetitions 4"),
+                              ({"design": "anytime"}, "stopping.design",
+                               "anytime, but {} was made under design planned")):
+        path.write_text(yaml.safe_dump({**config, "stopping": {**config["stopping"], **change}}))
+        result = conftest.run([*REPROCOMPARE, "sequential", "--configfile", str(path),
+                               "--directory", str(directory)], cwd=finished)
+        assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1, \
+            result.stderr
+        assert f"{path}: {key}: " + said.format(summary_path) in result.stderr
+        assert "new study directory" in result.stderr and result.stdout == ""
+    assert {p: p.stat().st_mtime_ns for p in directory.glob("results/**/*")} == before
 
 
 def test_a_dry_run_plans_the_next_wave_and_writes_nothing(tmp_path, finished):
