@@ -230,14 +230,28 @@ def _empty(ax, message: str) -> None:
     ax.grid(False)
 
 
+#: a legend entry's handle, and one character of its label at the legend's 8.5 pt, in inches
+_HANDLE_INCHES, _CHARACTER_INCHES = 0.6, 0.07
+#: one line of a legend's label at 8.5 pt, with its spacing, in inches
+_LEGEND_LINE_INCHES = 0.17
+
+
 def _legend_columns(labels: list[str], width: float) -> int:
     """As many legend columns as the figure's width holds (a cut-off legend is unreadable).
 
     An entry takes its handle (~0.6 in) plus ~0.07 in a character at the legend's 8.5 pt; a column
-    is as wide as its widest entry, so the widest label sets the count.
+    is as wide as its widest entry, so the widest line of a label sets the count.
     """
-    entry = 0.6 + 0.07 * max(len(label) for label in labels)
+    longest = max(len(line) for label in labels for line in label.splitlines())
+    entry = _HANDLE_INCHES + _CHARACTER_INCHES * longest
     return max(1, min(len(labels), int(width / entry)))
+
+
+def _legend_labels(labels: list[str], width: float) -> list[str]:
+    """Each label wrapped to the figure's width: an interval's kind in a sequential study (its
+    looks and spending) is longer than any figure is wide, and ran off both edges."""
+    characters = max(20, int((width - _HANDLE_INCHES - 0.2) / _CHARACTER_INCHES))
+    return ["\n".join(_wrap(label, characters)) for label in labels]
 
 
 def _check(comparisons: dict) -> None:
@@ -353,9 +367,13 @@ def _figure1(comparisons: dict[str, dict]) -> Figure:
         if handles:
             order = ["SNR", "SNR ^", "SNR v", "SNR band", "rep", "rep band", "bound"]
             shown = [handles[h] for h in order if h in handles]
-            labels = [h.get_label() for h in shown]
-            fig.legend(shown, labels, loc="outside lower center", frameon=False,
-                       ncols=_legend_columns(labels, fig.get_figwidth()))
+            labels = _legend_labels([h.get_label() for h in shown], fig.get_figwidth())
+            columns = _legend_columns(labels, fig.get_figwidth())
+            # the figure grows by the legend's lines past the five its height was made for, so
+            # that a long wrapped label takes no height from the panels
+            lines = math.ceil(sum(label.count("\n") + 1 for label in labels) / columns)
+            fig.set_figheight(fig.get_figheight() + _LEGEND_LINE_INCHES * max(0, lines - 5))
+            fig.legend(shown, labels, loc="outside lower center", frameon=False, ncols=columns)
     return fig
 
 

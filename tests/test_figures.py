@@ -318,3 +318,32 @@ def test_figure2_rs_label_is_table4_k_even_when_two_k_coincide(values):
     assert labels == ["ST\n4:1 hold-out", "RS\n6 x 8:1\nhold-outs", "Avg\n5x2 BCV", "Vote\n5x2 BCV",
                       "Mixture\n5x2 BCV"]
     assert fig.axes[0].get_xlabel() == "number of random splits k (8:1 hold-outs averaged)"
+
+
+def test_figure1_legend_of_a_sequential_study_stays_inside_the_figure(summaries):
+    """A planned study's interval kinds name their looks and spending, longer than a figure is
+    wide: each legend label is wrapped to the width, and the figure grows by the lines so that
+    the panels keep their height (the committed studies' figure 1 ran off both edges)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    kind = ("exact noncentral t at each planned look's level (group-sequential, spending: shares "
+            "at R = 5 and 10, the rest as alpha t^4), intersected over looks")
+    name, summary = next((n, s) for n, s in summaries.items() if s["random_splits_by_k"])
+    planned = {name: {**summary, "random_splits_by_k": {
+        k: {**v, "interval_kinds": {"reproducibility": kind.replace("exact noncentral t",
+                                                                    "Clopper-Pearson")}}
+        for k, v in summary["random_splits_by_k"].items()}}}
+    plain, fig = _figure1({name: summary}), _figure1(planned)
+    assert fig.get_figheight() > plain.get_figheight()  # grown for the wrapped label
+    FigureCanvasAgg(fig).draw()
+    (legend,) = fig.legends
+    box, frame = legend.get_window_extent(), fig.bbox
+    assert frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0, (box, frame)
+    share = kind.replace("exact noncentral t", "Clopper-Pearson")
+    wrapped = [t.get_text() for t in legend.get_texts() if "Clopper-Pearson at" in t.get_text()]
+    assert len(wrapped) == 1 and wrapped[0].count("\n") >= 1  # wrapped, no character lost
+    assert " ".join(wrapped[0].split()) == f"reproducibility 95% {share} CI"
+    panel = next(a for a in fig.axes if a.get_title().startswith(name))
+    plain_panel = next(a for a in plain.axes if a.get_title().startswith(name))
+    FigureCanvasAgg(plain).draw()
+    assert panel.get_window_extent().height >= 0.95 * plain_panel.get_window_extent().height
