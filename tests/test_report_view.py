@@ -122,9 +122,10 @@ def test_figure_2_is_wholly_in_the_window(report, tmp_path, window):
 @pytest.mark.parametrize("window", [(1400, 1000), (1920, 1080)], ids=lambda w: f"{w[0]}x{w[1]}")
 def test_the_front_page_keeps_every_interval_on_one_line(report, tmp_path, window):
     seen = view(report, tmp_path, window, screenshot=_screenshot("front", window))
-    # five estimators, three cells from the fourth column on: the interval each verdict was
-    # decided on, the mean difference's and Eq. 1's share's, each on one line
-    assert len(seen["interval_lines"]) == 15, seen
+    # five estimators, four cells from the fourth column on: the interval each verdict was
+    # decided on, the posterior's three probabilities, the mean difference's interval and Eq.
+    # 1's share's, each on one line
+    assert len(seen["interval_lines"]) == 20, seen
     assert set(seen["interval_lines"]) == {1}, seen
     assert seen["column"] >= 800, seen
 
