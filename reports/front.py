@@ -50,8 +50,6 @@ def _comparison(group: list[dict]) -> list[str]:
              ".. list-table::", "   :header-rows: 1", "   :class: answer", "",
              "   * - Estimator", "     - Strategy", "     - Verdict",
              "     - The interval it was decided on",
-             *([f"     - Posterior P(A > B) / P(rope) / P(B > A), rope +-{rope:g} F1 points "
-                "(not a reproducibility)"] if rope is not None else []),
              "     - Mean of A - B, F1 points [95% CI]",
              "     - Reproducibility, Eq. 1's share [95% CI]"]
     for r in group:
@@ -60,13 +58,16 @@ def _comparison(group: list[dict]) -> list[str]:
         lines += [f"   * - {r['estimator']}", f"     - {_cell(r['strategy'])}",
                   f"     - {_cell(verdict_cell(r))}",
                   f"     - {_escaped(r['verdict_claim']) or '--'}",
-                  # beside it, the posterior: another question (docs/bayesian.md)
-                  *([f"     - {_escaped(posterior_cell(r))}"] if rope is not None else []),
                   f"     - {format_interval(r['mean_f1_points'], r['mean_low_f1_points'], r['mean_high_f1_points'], 2)}",
                   f"     - {format_interval(r['reproducibility'], r['reproducibility_low'], r['reproducibility_high'], 2)}"]
     lines.append("")
-    if rope is not None:
-        lines += [f"{_escaped(posterior_note(group))}", ""]
+    if rope is not None:  # another question (docs/bayesian.md): its own table, under the answer
+        lines += [".. list-table::", "   :header-rows: 1", "   :class: posterior", "",
+                  "   * - Estimator",
+                  f"     - Posterior P(A > B) / P(rope) / P(B > A), rope +-{rope:g} F1 points",
+                  *(line for r in group for line in (f"   * - {r['estimator']}",
+                                                     f"     - {_escaped(posterior_cell(r))}")),
+                  "", f"{_escaped(posterior_note(group))}", ""]
     if first["warning"]:
         lines += [".. warning::", "", f"   {_escaped(first['warning'])}. "
                   f"{_escaped(advice_of(first))}", ""]
