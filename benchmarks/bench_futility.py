@@ -316,13 +316,18 @@ def waves_reading() -> str:
         rows[cells[0], cells[1]] = cells
     mean = lambda wave, snr: rows[wave, snr][4]  # noqa: E731
     p90 = lambda wave, snr: rows[wave, snr][6]  # noqa: E731
-    return (f"A look after every repetition saves little (mean R {mean('1', '0')} against "
-            f"{mean('5', '0')} at SNR 0, {mean('1', '4')} against {mean('5', '4')} at SNR 4) "
-            f"and costs at clear differences: the 90th percentile is {p90('1', '4')} against "
-            f"{p90('5', '4')} at SNR 4 and {p90('1', '12')} against {p90('5', '12')} at SNR 12, "
-            f"and the mean R {mean('1', '2')} against {mean('5', '2')} at SNR 2. Waves of 5 "
-            "stay the default; waves of 1 would also turn each repetition into a round of "
-            "Snakemake (and of the cluster's queue).")
+    saved = lambda snr: float(mean("5", snr)) - float(mean("1", snr))  # noqa: E731
+    return (f"A look after every repetition brings the mean R from {mean('5', '0')} to "
+            f"{mean('1', '0')} at SNR 0, from {mean('5', '2')} to {mean('1', '2')} at SNR 2 and "
+            f"from {mean('5', '4')} to {mean('1', '4')} at SNR 4 (90th percentile "
+            f"{p90('5', '4')} and {p90('1', '4')}; at SNR 12 {mean('5', '12')} and "
+            f"{mean('1', '12')}): {min(map(saved, ('0', '2', '4'))):.1f}-"
+            f"{max(map(saved, ('0', '2', '4'))):.1f} repetitions of a study, what any sizing of "
+            "the waves could save at most. Each look is a round of Snakemake (and of the "
+            "cluster's queue), and a planned design's looks are fixed before the study runs: "
+            "waves of 5 stay the default, and a study whose trainings are costly can choose "
+            "smaller ones (`stopping.wave`), with `reprocompare plan --wave W` to measure them "
+            "first.")
 
 
 def _with_reading(marker: str, reading: str) -> None:
