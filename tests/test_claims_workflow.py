@@ -183,7 +183,9 @@ def test_report_describes_the_study_and_includes_the_claims(study, tmp_path):
     # and starts at the top of the window (Snakemake centres it: a long one lost its top)
     assert "align-items: flex-start" in front
     answer = front[:front.index("What was compared")]
-    assert answer.count("<table") == 2 and answer.count("<th class=\"head\">Verdict</th>") == 2
+    # per comparison its answer's table, then the posteriors' own table under it
+    assert answer.count("<table") == 4 and answer.count("<th class=\"head\">Verdict</th>") == 2
+    assert answer.count('class="answer') == answer.count('class="posterior') == 2
     assert answer.count("crf_vs_maj on tiny") == answer.count("maj_vs_crf on tiny") == 1
     assert "A &gt; B reproduces" in answer or "undecided" in answer
     # one warning per comparison whose model learnt nothing or scored far below the other
