@@ -253,14 +253,16 @@ def _committed(marker: str) -> tuple[str, str]:
     return table, rest.split("\n\n", 1)[0].strip()
 
 
-def _rows(table: str) -> list[list[str]]:
+def _table_rows(table: str) -> list[list[str]]:
+    """A Markdown table's body rows, as cells (not :func:`_rows`, the coverage table's worker,
+    which this name once shadowed: the coverage mode failed in its first process)."""
     return [[c.strip() for c in line.strip().strip("|").split("|")]
             for line in table.splitlines()[2:] if line.startswith("|")]
 
 
 def coverage_reading(table: str, studies: int) -> str:
     """What the coverage table says, made from it."""
-    rows = _rows(table)
+    rows = _table_rows(table)
     normal = [r for r in rows if r[0] == "normal"]
     skewed = [r for r in rows if r[0] == "skewed"]
     cover = [float(r[5]) for r in normal]
@@ -285,7 +287,7 @@ def coverage_reading(table: str, studies: int) -> str:
 
 def spending_reading(table: str) -> str:
     """What the spending comparison says, made from it."""
-    cell = {(r[0], r[1], r[2]): r for r in _rows(table)}
+    cell = {(r[0], r[1], r[2]): r for r in _table_rows(table)}
     cs, default, pocock, obf = SPENDINGS
     d = lambda m, snr, k: cell[(m, snr, k)][5]  # noqa: E731
     mean = lambda m, snr, k: cell[(m, snr, k)][3]  # noqa: E731
@@ -309,7 +311,7 @@ def spending_reading(table: str) -> str:
 
 def budget_reading(table: str) -> str:
     """What the budget table says, made from it."""
-    cell = {(r[0], r[1], r[2]): r for r in _rows(table)}
+    cell = {(r[0], r[1], r[2]): r for r in _table_rows(table)}
     d = lambda m, snr, k: cell[(m, snr, k)][5]  # noqa: E731
     mean = lambda m, snr, k: cell[(m, snr, k)][3]  # noqa: E731
     futile = lambda r: float(r[6].rstrip("%"))  # noqa: E731
