@@ -84,6 +84,9 @@ PATHS, CALIBRATION_SEED = 1_000_000, 4_747_001
 #: round(1000 SNR)]), one row of values per study
 SEED = 4_700
 
+#: the studies a committed close cell pooled (RESULTS.md's designs block says it; the
+#: reading's exact comparison uses it for the committed share's standard error)
+COMMITTED_STUDIES = 16_000
 #: the committed close cells: (maximum, SNR, quantity); the quantity the target names
 CELLS = ((10, 2.0, "decided"), (10, 3.0, "decided"), (10, 0.84, "wrong"),
          (20, 0.84, "wrong"), (200, 1.0, "decided"), (200, 4.0, "mean R"),
@@ -244,6 +247,23 @@ def decide(values: np.ndarray, planned: tuple[int, ...], levels: np.ndarray,
     return out
 
 
+def exact_fixed(maximum: int, snr: float, quantity: str) -> float | None:
+    """The fixed look's decided or wrong share in percent, exactly (no simulation), where its
+    one look comes before the normality check (R < 15): T ~ noncentral t(R - 1, sqrt(R) SNR)
+    against the look's critical values. None where the check would read the look."""
+    if maximum >= SHAPIRO_FROM or quantity == "mean R":
+        return None
+    c_clear, c_inside = critical_values(maximum, 1 - CONFIDENCE)
+    law = stats.nct(maximum - 1, math.sqrt(maximum) * snr)
+    tail = lambda p: 0.0 if not np.isfinite(p) else float(p)  # noqa: E731  (far tails: nan)
+    shares = {"A>B": tail(law.sf(c_clear)), "B>A": tail(law.cdf(-c_clear)),
+              "none": max(0.0, tail(law.cdf(-c_inside)) - tail(law.cdf(c_inside)))}
+    truth = "A>B" if stats.norm.cdf(snr) >= THRESHOLD else "none"
+    if quantity == "decided":
+        return 100 * sum(shares.values())
+    return 100 * sum(v for k, v in shares.items() if k != truth)
+
+
 def simulate(maximum: int, snr: float, studies: int, seed: int, design: str = "planned",
              levels_of=None) -> dict:
     """Per study: decided, R at the stop, wrong, for one cell and seed."""
@@ -325,6 +345,7 @@ def table(studies: int, seeds: int) -> tuple[str, list[tuple]]:
                 continue
             value, error = measured(maximum, snr, quantity, design, studies, seeds)
             theirs, printed = ours[maximum, snr, design]
+            exact = exact_fixed(maximum, snr, quantity) if design == "fixed" else None
             se = math.hypot(error, _standard_error(quantity, theirs, printed, count))
             difference = value - theirs
             agrees = abs(difference) <= 3 * se
@@ -334,12 +355,13 @@ def table(studies: int, seeds: int) -> tuple[str, list[tuple]]:
             rows.append(f"| {maximum} | {snr:g} | {quantity} | {design} | "
                         f"{theirs:.{digits}f}{unit} | {value:.{digits}f} ± {error:.{digits}f}{unit} "
                         f"| {_signed(difference, digits)} ± {se:.{digits}f}{points} | "
-                        f"{'yes' if agrees else 'NO'} |")
+                        f"{'yes' if agrees else 'NO'} | "
+                        f"{'-' if exact is None else f'{exact:.2f}%'} |")
             numbers.append((maximum, snr, quantity, design, theirs, value, error, difference,
-                            se, agrees))
+                            se, agrees, exact))
             print(rows[-1], file=sys.stderr, flush=True)
     head = ("| maximum | SNR | quantity | design | committed | this check | difference | "
-            "within 3 SE |\n|---|---|---|---|---|---|---|---|")
+            "within 3 SE | exact |\n|---|---|---|---|---|---|---|---|---|")
     return head + "\n" + "\n".join(rows), numbers
 
 
@@ -416,6 +438,27 @@ def reading(table_text: str) -> str:
         head = (f"{len(bad)} of {len(rows)} cells disagree by more than 3 standard errors: "
                 + "; ".join(f"{r[2]} of the {r[3]} design at a maximum of {r[0]}, SNR {r[1]} "
                             f"({r[5]} against {r[4]})" for r in bad) + ".")
+    exact = [r for r in rows if r[8] != "-"]
+    if exact:
+        value = lambda cell: float(cell.split(" ± ")[0].rstrip("%"))  # noqa: E731
+        error = lambda cell: float(cell.split(" ± ")[1].rstrip("%"))  # noqa: E731
+        ours = all(abs(value(r[5]) - float(r[8].rstrip("%"))) <= 3 * error(r[5]) for r in exact)
+        # the committed share's standard error, from its value and the committed study count
+        theirs = all(abs(float(r[4].rstrip("%")) - float(r[8].rstrip("%"))) <=
+                     3 * math.hypot(100 * math.sqrt(float(r[4].rstrip("%")) / 100 *
+                                                    (1 - float(r[4].rstrip("%")) / 100)
+                                                    / COMMITTED_STUDIES), 0.05 / math.sqrt(3))
+                     for r in exact)
+        said = {(True, True): "both within 3 standard errors of it",
+                (True, False): "this check within 3 standard errors of it, the committed "
+                               "value not",
+                (False, True): "the committed value within 3 standard errors of it, this "
+                               "check not",
+                (False, False): "neither within 3 standard errors of it"}[ours, theirs]
+        head += (" Where the fixed look is a single noncentral t probability (a maximum of "
+                 "10: one look, before the normality check reads any), the last column gives it "
+                 "exactly: " + "; ".join(f"{r[2]} at SNR {r[1]} {r[8]} (committed {r[4]}, this "
+                                         f"check {r[5]})" for r in exact) + f", {said}.")
     return head
 
 

@@ -116,3 +116,14 @@ def test_committed_reading_follows_its_table(check):
     block = text.split(begin, 1)[1].split(end, 1)[0]
     table = "\n".join(line for line in block.splitlines() if line.startswith("|"))
     assert check.reading(table) in block
+
+
+def test_the_exact_fixed_look(check):
+    # at the true SNR Phi^-1(0.8) the low end clears the threshold exactly half the error's
+    # worth of the time: T >= c_clear has probability 2.5% under the noncentral t there
+    c_clear, _ = check.critical_values(10, 0.05)
+    assert stats.nct.sf(c_clear, 9, math.sqrt(10) * check.Z) == pytest.approx(0.025, abs=1e-9)
+    # just below it (SNR 0.84, where the right verdict is "neither") a wrong "A > B" is a
+    # little rarer; a fixed look at a maximum the normality check reads is not exact
+    assert 2.4 < check.exact_fixed(10, 0.84, "wrong") < 2.5
+    assert check.exact_fixed(20, 0.84, "wrong") is None
