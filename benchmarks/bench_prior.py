@@ -177,9 +177,9 @@ def reading(block: str) -> str:
     neither = sorted(n for _, n in waves.values())
     if clear != {WAVE}:
         raise ReadingError("'The first wave is already what the threshold needs'")
-    names = lambda snrs: ", ".join(snrs[:-1]) + (" and " if len(snrs) > 1 else "") + snrs[-1]  # noqa: E731
-    listed = lambda snrs: ", ".join(  # noqa: E731
-        f"{pair(200, snr, 'mean R')}" for snr in snrs)
+    names = lambda snrs: (", ".join(snrs[:-1]) + " and " if len(snrs) > 1  # noqa: E731
+                          else "") + snrs[-1]
+    listed = lambda snrs: ", ".join(pair(200, snr, "mean R") for snr in snrs)  # noqa: E731
     confidences = " and ".join(f"{100 * c:g}%" for c in waves)
     return "\n".join([
         "What it says: one normal of scale 2 stays. At the maxima our studies run (10 and 20 "

@@ -353,8 +353,9 @@ def table(studies: int, seeds: int) -> tuple[str, list[tuple]]:
             digits = 2 if quantity == "mean R" else 1
             points = "" if quantity == "mean R" else " points"
             rows.append(f"| {maximum} | {snr:g} | {quantity} | {design} | "
-                        f"{theirs:.{digits}f}{unit} | {value:.{digits}f} ± {error:.{digits}f}{unit} "
-                        f"| {_signed(difference, digits)} ± {se:.{digits}f}{points} | "
+                        f"{theirs:.{digits}f}{unit} | {value:.{digits}f} ± "
+                        f"{error:.{digits}f}{unit} | {_signed(difference, digits)} ± "
+                        f"{se:.{digits}f}{points} | "
                         f"{'yes' if agrees else 'NO'} | "
                         f"{'-' if exact is None else f'{exact:.2f}%'} |")
             numbers.append((maximum, snr, quantity, design, theirs, value, error, difference,
