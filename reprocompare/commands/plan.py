@@ -27,6 +27,10 @@ from reprocompare.commands.options import bounded, shown_range
 from reprocompare.estimators.designs import design_named, of_stopping
 from reprocompare.strategies import ESTIMATORS, MIXED
 
+#: what --study does with an option not given: a study like the pilot is planned with the
+#: pilot's own stopping plan and verdict settings, not the schema's
+PILOT_OWN = "with --study, the pilot's if it records one"
+
 def add_parser(sub) -> None:
     """``reprocompare plan``, registered on the CLI's subcommands.
 
@@ -61,25 +65,29 @@ def add_parser(sub) -> None:
                         help="a pilot study's directory (its results/summaries)")
     plan.add_argument("--comparison", metavar="CORPUS/NAME",
                       help="with --study, the comparison to plan when it has several")
-    plan.add_argument("--max-repetitions", type=bounded("--max-repetitions"), default=maximum, metavar="N",
-                      help=f"the most repetitions ({maximum}; {shown_range('--max-repetitions')})")
-    plan.add_argument("--wave", type=bounded("--wave"), default=wave, metavar="W",
-                      help=f"repetitions per wave ({wave}; {shown_range('--wave')})")
+    # with --study, a value not given is the pilot's own (PILOT_OWN): a default here would hide
+    # whether the user typed it
+    plan.add_argument("--max-repetitions", type=bounded("--max-repetitions"), metavar="N",
+                      help=f"the most repetitions ({maximum}; {shown_range('--max-repetitions')}"
+                           f"; {PILOT_OWN})")
+    plan.add_argument("--wave", type=bounded("--wave"), metavar="W",
+                      help=f"repetitions per wave ({wave}; {shown_range('--wave')}; {PILOT_OWN})")
     plan.add_argument("--estimator", action="append", choices=ESTIMATORS, metavar="E",
                       help=f"a deciding estimator, repeatable ({deciding}; one of "
-                           f"{', '.join(ESTIMATORS)}; --snr: one single difference)")
-    plan.add_argument("--threshold", type=bounded("--threshold"), default=threshold,
-                      help=f"tau on the reproducibility ({threshold:g})")
-    plan.add_argument("--confidence", type=bounded("--confidence"), default=confidence,
-                      help=f"confidence of the verdicts together ({confidence:g})")
+                           f"{', '.join(ESTIMATORS)}; --snr: one single difference; {PILOT_OWN})")
+    plan.add_argument("--threshold", type=bounded("--threshold"),
+                      help=f"tau on the reproducibility ({threshold:g}; {PILOT_OWN})")
+    plan.add_argument("--confidence", type=bounded("--confidence"),
+                      help=f"confidence of the verdicts together ({confidence:g}; {PILOT_OWN}: "
+                           "its verdicts' level for the comparison planned)")
     plan.add_argument("--design", choices=schemas.choices("stopping.design"),
                       help=f"the verdicts' intervals: a planned group-sequential design's, valid "
                            f"at its looks only (planned), one look at the maximum (fixed), or "
                            f"confidence sequences, valid at every R (anytime) ({design}; with "
                            f"--study, the pilot's if it records one)")
-    plan.add_argument("--futility", type=bounded("--futility"), default=futility, metavar="P",
+    plan.add_argument("--futility", type=bounded("--futility"), metavar="P",
                       help=f"stop without a verdict once one by the maximum is less likely than "
-                           f"P ({futility:g}; {shown_range('--futility')}; 0: off)")
+                           f"P ({futility:g}; {shown_range('--futility')}; 0: off; {PILOT_OWN})")
     plan.add_argument("--studies", type=bounded("--studies"), default=200, metavar="K",
                       help=f"simulated studies (200; {shown_range('--studies')})")
     plan.add_argument("--seed", type=bounded("--seed"), default=0,
@@ -129,6 +137,40 @@ def pilot(directory: Path, comparison: str | None = None) -> tuple[str, Path, di
         raise UserError(f"no summary {comparison!r} (it has {', '.join(found)})",
                         path=directory)
     return comparison, found[comparison], SUMMARY.read_file(found[comparison])
+
+
+def pilot_settings(summary: dict, estimators: list[str] | None = None) -> dict:
+    """What a study like the pilot would run with: its stopping plan (wave, max_repetitions,
+    estimators, futility) when it was sequential, and its verdicts' threshold and confidence.
+    The confidence is its verdicts' level for this comparison, Bonferroni over the deciding
+    estimators given back (``1 - (1 - each) * k``), so that each planned verdict is read at the
+    level the pilot read its own.
+
+    Parameters
+    ----------
+    summary : dict
+        The pilot summary's ``summary``.
+    estimators : list of str, optional
+        The deciding estimators the command line names, if any.
+
+    Returns
+    -------
+    dict
+        Whichever of ``wave``, ``max_repetitions``, ``estimators``, ``futility``, ``threshold``
+        and ``confidence`` the pilot records.
+    """
+    own: dict = {}
+    made = summary.get("stopping") or {}
+    if made.get("enabled"):
+        own.update({key: made[key] for key in ("wave", "max_repetitions", "estimators",
+                                               "futility") if made.get(key) is not None})
+    deciding = estimators or own.get("estimators") or schemas.default("stopping.estimators")
+    read = (summary.get("verdicts") or {}).get(deciding[0]) or {}
+    if read.get("threshold") is not None:
+        own["threshold"] = float(read["threshold"])
+    if read.get("confidence") is not None:
+        own["confidence"] = 1 - (1 - float(read["confidence"])) * len(deciding)
+    return own
 
 
 def job_seconds(directory: Path, comparison: str) -> tuple[dict[str, float], int]:
@@ -196,11 +238,21 @@ def cmd_plan(args: argparse.Namespace) -> int:
 
     from reprocompare.estimators import planning  # lazy: scipy, for this command only
 
+    own, found = {}, None  # with --study: the pilot's settings, and its summary
+    if args.study is not None:
+        found = pilot(args.study, args.comparison)
+        own = pilot_settings(found[2]["summary"] if isinstance(found[2].get("summary"), dict)
+                             else {}, args.estimator)
+    for key, name in (("max_repetitions", "stopping.max_repetitions"),
+                      ("wave", "stopping.wave"), ("threshold", "verdict.threshold"),
+                      ("confidence", "verdict.confidence"), ("futility", "stopping.futility")):
+        if getattr(args, key) is None:
+            setattr(args, key, own.get(key, schemas.default(name)))
     if args.max_repetitions < args.wave:
         raise UserError(f"the maximum ({args.max_repetitions}) is below one wave "
                         f"({args.wave}): --max-repetitions must be at least --wave",
                         path="the command line")
-    estimators = args.estimator or schemas.default("stopping.estimators")
+    estimators = args.estimator or own.get("estimators") or schemas.default("stopping.estimators")
     if len(set(estimators)) != len(estimators):
         raise UserError(f"--estimator given twice: {', '.join(estimators)}",
                         path="the command line")
@@ -218,7 +270,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
         truth = {estimators[0]: planning.truth_of_snr(args.snr, args.threshold)}
         conclusion, extra["snr"] = "A>B", args.snr
     else:
-        comparison, path, record = pilot(args.study, args.comparison)
+        comparison, path, record = found
         values = record.get("values") or {}
         needed = [*estimators, *(part for name in estimators for part in MIXED.get(name, ()))]
         lengths = {name: len(values.get(name) or ()) for name in needed}
