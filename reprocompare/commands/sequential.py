@@ -13,13 +13,13 @@ results exist (:func:`check_plan`); the summaries record the rule, the waves run
 study stopped, and every table prints it.
 
 Interrupted, the same command resumes: it starts at the last whole wave the results hold. A
-signal (Ctrl-C, SIGTERM, SIGHUP) is passed to snakemake's process group, which stops its jobs and
-frees its lock before this command exits with 130; killed outright, it leaves a watchdog in
-snakemake's group that sends it SIGINT, and a record of the run, from which the next run knows
-a lock left behind as its own and frees it once no snakemake runs in the directory. On a fresh
-clone (results committed, no Snakemake records beside them) it first runs
-:func:`reprocompare.commands.resume.resume`, which checks them against the config and records
-them, so that nothing committed is trained again. Any profile works (``-- --profile
+signal (Ctrl-C, SIGTERM, SIGHUP) is passed to snakemake's process group (:func:`stop`), which
+stops its jobs and frees its lock before this command exits with 130; killed outright, it leaves
+a watchdog in snakemake's group that stops it the same way, and a record of the run, from which
+the next run knows a lock left behind as its own and frees it once no snakemake runs in the
+directory. On a fresh clone (results committed, no Snakemake records beside them) it first
+runs :func:`reprocompare.commands.resume.resume`, which checks them against the config and
+records them, so that nothing committed is trained again. Any profile works (``-- --profile
 profiles/slurm ...`` passes its arguments to every snakemake run; a ``--config KEY=VALUE`` among
 them is merged with the config file for the stopping rule and with each wave's repetitions).
 A dry run (``-- -n``) plans the wave the study would run next and writes nothing; what the
@@ -50,6 +50,7 @@ from reprocompare.base.run_records import SUMMARY, finished
 from reprocompare.commands.options import check_cores
 from reprocompare.commands.resume import planned_runs, restore_records, resume
 from reprocompare.estimators.designs import of_stopping
+from reprocompare.pipeline.guard import STOP
 from reprocompare.pipeline.workflow_files import (LOCAL_PROFILE, profile, report_stylesheet,
                                                   snakemake_command)
 from reprocompare.reports.tables import FEW_REPETITIONS, said
@@ -472,12 +473,42 @@ def _free_stale_lock(directory: Path, say) -> None:
 
 
 #: a watchdog in snakemake's process group: when this command dies without saying "done", even
-#: by SIGKILL, its pipe closes, and the watchdog sends the group SIGINT (as Ctrl-C), so that
-#: snakemake stops its jobs and frees its lock rather than running on unwatched
-WATCHDOG = ("import os, signal, sys\n"
-            "signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+#: by SIGKILL, its pipe closes, and the watchdog stops the group (:func:`stop`), so that
+#: snakemake stops its jobs and frees its lock rather than running on unwatched (what it
+#: imports to do so, only then)
+WATCHDOG = ("import os, sys\n"
             "if sys.stdin.read() != 'done':\n"
-            "    os.killpg(0, signal.SIGINT)\n")
+            "    from reprocompare.commands.sequential import stop\n"
+            "    stop(os.getpgid(0), spare=os.getpid())\n")
+
+
+def stop(snakemake: int, spare: int | None = None) -> None:
+    """Stop the snakemake process ``snakemake``, leader of its process group, and its jobs:
+    snakemake gets SIGINT, which it answers by stopping its jobs and freeing its lock (its
+    Ctrl-C), and every other process of the group (its jobs, what they run; not ``spare``,
+    the watchdog) the jobs' :data:`reprocompare.pipeline.guard.STOP`. SIGINT to the whole
+    group would reach a job still importing snakemake in its script's preamble, before its
+    guard, where Python turns it into a traceback; and snakemake is not sent STOP (SIGTERM):
+    its scheduler's handler of it takes a lock the interrupted scheduler may hold.
+
+    As with a signal to the whole group, a job whose start was under way as snakemake got
+    its SIGINT is not reached, and snakemake waits for it; :func:`_end_group` ends whatever
+    of the group is left once snakemake has exited.
+
+    Parameters
+    ----------
+    snakemake : int
+        Snakemake's process id, its group's id.
+    spare : int, optional
+        A process of the group to leave running.
+    """
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(snakemake, signal.SIGINT)
+    for process in psutil.process_iter():
+        with contextlib.suppress(psutil.Error, ProcessLookupError):
+            if process.pid not in (snakemake, spare, os.getpid()) and \
+                    os.getpgid(process.pid) == snakemake:
+                process.send_signal(STOP)
 
 
 def supervise(command: list[str], directory: Path) -> tuple[int, int | None]:
@@ -503,11 +534,15 @@ def supervise(command: list[str], directory: Path) -> tuple[int, int | None]:
 
     def forward(signum, frame):
         received.append(signum)
-        # as SIGINT, which snakemake answers by stopping its jobs and freeing its lock (its
-        # Ctrl-C); a second signal: the user insists, and snakemake gets no more time
-        if started:
+        # stopped as by Ctrl-C (stop); a second signal: the user insists, and snakemake gets
+        # no more time
+        if not started:
+            return
+        if len(received) > 1:
             with contextlib.suppress(ProcessLookupError):
-                os.killpg(started[0].pid, signal.SIGKILL if len(received) > 1 else signal.SIGINT)
+                os.killpg(started[0].pid, signal.SIGKILL)
+        else:
+            stop(started[0].pid, spare=watchdog.pid if watchdog is not None else None)
 
     # the handlers before snakemake starts: a signal this process catches is the default in a
     # program it starts, where an ignored one stays ignored. A command run in the background of
@@ -522,8 +557,7 @@ def supervise(command: list[str], directory: Path) -> tuple[int, int | None]:
         process = subprocess.Popen(command, process_group=0)
         started.append(process)
         if received:  # a signal while it started: stop it now
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGINT)
+            stop(process.pid)
         with contextlib.suppress(OSError):  # snakemake has already ended (its group with it)
             watchdog = subprocess.Popen([sys.executable, "-c", WATCHDOG], stdin=subprocess.PIPE,
                                         text=True, process_group=process.pid)
