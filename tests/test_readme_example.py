@@ -1,9 +1,14 @@
 """The docs' `type: python` example, run as it stands (issue 24, item 4): the tagger file and the
 command between the example markers of docs/models.md ("Your own models"), in a fresh directory
-with the shipped corpus, no PYTHONPATH."""
+with the shipped corpus's first sentences at its path, no PYTHONPATH.
+
+The first sentences, not the whole of data/conll2000/train.txt.gz: the page quotes no result of
+it, and what the test shows (the file and the command work verbatim, the tagger learns, the CRF
+beats it) does not need 8,936 sentences; the whole corpus trained the CRF for about 20 CPU s."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import re
@@ -20,6 +25,18 @@ pytestmark = pytest.mark.slow
 PAGE = (ROOT / "docs" / "models.md").read_text()
 EXAMPLE = PAGE.split("<!-- example:begin -->", 1)[1].split("<!-- example:end -->", 1)[0]
 BLOCKS = re.findall(r"```(\w+)\n(.*?)```", EXAMPLE, re.S)
+#: how many of the shipped training corpus's sentences the example runs on
+SENTENCES = 1000
+
+
+def first_sentences(corpus: Path, n: int, target: Path) -> Path:
+    """The first ``n`` sentences of a gzipped CoNLL corpus, gzipped at ``target``."""
+    text = gzip.decompress(corpus.read_bytes()).decode("utf-8")
+    sentences = text.strip("\n").split("\n\n")
+    assert len(sentences) > n
+    target.parent.mkdir(parents=True)
+    target.write_bytes(gzip.compress(("\n\n".join(sentences[:n]) + "\n\n").encode("utf-8")))
+    return target
 
 
 def test_the_docs_example_runs_verbatim(tmp_path):
@@ -28,7 +45,8 @@ def test_the_docs_example_runs_verbatim(tmp_path):
     target = source.splitlines()[0].removeprefix("# ")  # its first line names its file
     (tmp_path / target).parent.mkdir(parents=True)
     (tmp_path / target).write_text(source)
-    (tmp_path / "data").symlink_to(ROOT / "data")
+    first_sentences(ROOT / "data" / "conll2000" / "train.txt.gz", SENTENCES,
+                    tmp_path / "data" / "conll2000" / "train.txt.gz")
     environment = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
     environment["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{environment['PATH']}"
     result = subprocess.run(["bash", "-e", "-c", command], cwd=tmp_path, env=environment,

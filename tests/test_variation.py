@@ -8,6 +8,7 @@ The defaults change nothing: the paper's design keeps its params, so no study re
 from __future__ import annotations
 
 import json
+import shlex
 import subprocess
 import sys
 
@@ -24,6 +25,14 @@ from reprocompare.study.variation import indices
 TINY = str(TEST_DATA / "tiny.conll")
 LSTM = {"type": "bilstm", "word_dim": 4, "feature_dim": 2, "hidden_size": 4, "epochs": 1,
         "validation_fraction": 0.0}
+#: a tagger that trains with a seed and starts in a blink: examples/perceptron_tagger.py as a
+#: command tagger (the BiLSTM's jobs each imported torch, about 30 of the design's 44 CPU s)
+TAGGER = shlex.quote(str(ROOT / "examples" / "perceptron_tagger.py"))
+PERCEPTRON = {"type": "command",
+              "train": f"{shlex.quote(sys.executable)} {TAGGER} train {{train}} {{model_dir}} "
+                       "--seed {seed} --iterations 2",
+              "predict": f"{shlex.quote(sys.executable)} {TAGGER} predict {{model_dir}} "
+                         "{input} {output}"}
 
 
 def config(variation: dict | None = None, repetitions: int = 8, **extra) -> dict:
@@ -109,6 +118,8 @@ def test_a_design_of_samples_splits_and_seeds_runs(tmp_path):
     the splits differ, the samples hold other sentences; the summary records the design."""
     study = config({"samples": 2, "sample_size": 80, "splits": 2, "seeds": 2,
                     "decompose": True}, keep_predictions=True)
+    study["models"] = {"perceptron": PERCEPTRON, "maj": {"type": "majority"}}
+    study["comparisons"]["p"]["a"] = "perceptron"
     (tmp_path / "study.yaml").write_text(yaml.safe_dump(study))
 
     def snakemake(*targets: str) -> subprocess.CompletedProcess:
