@@ -9,7 +9,6 @@ import sys
 
 import numpy as np
 import pytest
-from deepsig import aso as deepsig_aso
 
 from conftest import ROOT
 from reprocompare.estimators import aso as module
@@ -27,6 +26,8 @@ CASES = [(5, 5, 0.0, 1, 0.95, 1, 1000), (5, 7, 0.5, 42, 0.95, 1, 1000),
 @pytest.mark.slow
 @pytest.mark.parametrize("n, m, shift, seed, confidence, comparisons, iterations", CASES)
 def test_equals_deepsig(n, m, shift, seed, confidence, comparisons, iterations):
+    from deepsig import aso as deepsig_aso  # imports torch: not in every worker's collection
+
     rng = np.random.default_rng(seed)
     a, b = rng.normal(shift, 1, n).round(2), rng.normal(0, 1, m).round(2)  # rounding: ties
     expected = deepsig_aso(a, b, confidence_level=confidence, num_comparisons=comparisons,

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from baycomp import CorrelatedTTest, SignedRankTest
 
 from reprocompare.base.errors import UserError
 from reprocompare.estimators.bayesian import (averaged_rho, correlated_ttest, holdout_rho,
@@ -21,6 +20,8 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.mark.parametrize("rope", [0.0, 0.1, 0.5])
 def test_correlated_t_equals_baycomp_for_k_fold_scores(k, runs, rope):
     """rho = 1/k is what baycomp's correction assumes of runs x k-fold scores."""
+    from baycomp import CorrelatedTTest
+
     rng = np.random.default_rng([k, runs])
     a = rng.normal(0.80, 0.01, k * runs)
     b = a - rng.normal(0.002, 0.004, k * runs)
@@ -158,6 +159,8 @@ def test_signed_rank_with_no_spread_is_finite():
     ([0.009, 0.012, 0.010], 0.5),
 ])
 def test_signed_rank_equals_baycomp_within_monte_carlo_error(differences, rope):
+    from baycomp import SignedRankTest
+
     samples = 50_000
     post = signed_rank(differences, rope=rope, samples=samples, seed=52)
     b = np.zeros(len(differences))

@@ -12,7 +12,6 @@ import subprocess
 
 import numpy as np
 import pytest
-from baycomp import CorrelatedTTest
 
 from reprocompare.base.errors import UserError
 from reprocompare.estimators.bayesian import POSTERIOR_ROPE, correlated_ttest, signed_rank
@@ -93,6 +92,8 @@ def test_each_summary_holds_a_record_per_estimator_with_the_strategys_rho(tmp_pa
 def test_the_hold_outs_record_equals_baycomp_where_its_rho_is_baycomps(tmp_path):
     """Nine hold-outs at 8:1: rho = 1/9, what baycomp's CorrelatedTTest assumes of one run of
     nine folds, so its three probabilities are the record's (to 1e-9)."""
+    from baycomp import CorrelatedTTest
+
     record = summarize_runs(_runs(tmp_path))["posteriors"]["ST"]
     a = np.full(len(HOLDOUTS), 0.9)
     # baycomp's differences are y - x: its left is P(A - B > rope) with x = A, y = B

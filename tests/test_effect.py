@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from statsmodels.stats.weightstats import DescrStatsW
 
 from reprocompare.estimators.effect import mean_interval
 
@@ -12,6 +11,8 @@ from reprocompare.estimators.effect import mean_interval
 @pytest.mark.parametrize("repetitions", [2, 5, 30, 1000])
 @pytest.mark.parametrize("confidence", [0.9, 0.95, 0.99])
 def test_student_interval_matches_statsmodels(repetitions, confidence):
+    from statsmodels.stats.weightstats import DescrStatsW
+
     values = np.random.default_rng(repetitions).normal(0.01, 0.004, repetitions)
     low, high = DescrStatsW(values).tconfint_mean(alpha=1 - confidence)
     got = mean_interval(values.mean(), values.std(ddof=1), repetitions, confidence)

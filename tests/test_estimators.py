@@ -12,7 +12,6 @@ import pytest
 from scipy import integrate, stats
 from hypothesis import given
 from hypothesis import strategies as st
-from statsmodels.stats.proportion import proportion_confint
 
 from reprocompare.corpora.schemes import convert, first_violation
 from reprocompare.corpora.scoring import count_chunks
@@ -133,6 +132,8 @@ def test_snr_reproducibility_bound_by_hand():
 
 
 def test_clopper_pearson_equals_statsmodels():
+    from statsmodels.stats.proportion import proportion_confint
+
     for k, n in [(0, 10), (7, 10), (10, 10), (940, 1000)]:
         assert clopper_pearson(k, n) == pytest.approx(proportion_confint(k, n, method="beta"))
 

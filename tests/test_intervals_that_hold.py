@@ -13,7 +13,6 @@ import math
 import numpy as np
 import pytest
 from scipy import special, stats
-from statsmodels.stats.weightstats import ttost_paired
 
 from reprocompare.estimators.normality import normal_model
 from reprocompare.estimators.effect import mean_interval
@@ -147,6 +146,8 @@ def test_a_decided_verdict_stays_decided_over_looks():
 
 @pytest.mark.parametrize("seed", range(6))
 def test_fixed_r_equivalence_is_statsmodels_tost(seed):
+    from statsmodels.stats.weightstats import ttost_paired
+
     rng = np.random.default_rng(seed)
     x = rng.normal(0.001 * seed, 0.002, 12)
     rope = 0.004

@@ -15,7 +15,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import torch
 
 from reprocompare.base.errors import UserError
 from reprocompare.models.devices import cuda_devices, driver_present
@@ -158,6 +157,8 @@ def test_crf_is_deterministic(train, test):
 
 @pytest.mark.slow
 def test_bilstm_is_deterministic_for_a_seed(train, test):
+    import torch
+
     settings = dict(char_dim=4, char_hidden=4, validation_fraction=0.2, patience=1)
     a = small_bilstm(**settings).fit(*train)
     b = small_bilstm(**settings).fit(*train)
@@ -172,6 +173,8 @@ def test_bilstm_is_deterministic_for_a_seed(train, test):
 
 @pytest.mark.slow
 def test_bilstm_fit_leaves_global_torch_state_alone(train):
+    import torch
+
     torch.manual_seed(123)
     expected = torch.rand(3)
     torch.manual_seed(123)
@@ -314,6 +317,8 @@ def test_bilstm_stops_on_a_development_split_by_default(train, test):
 
 
 def test_bilstm_cuda_without_a_device_is_a_user_error(train, monkeypatch):
+    import torch
+
     monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
     with pytest.raises(UserError, match="CUDA") as error:
         small_bilstm(device="cuda").fit(*train)
@@ -333,6 +338,8 @@ def test_a_gpu_driver_is_known_by_its_device_files(tmp_path, files, present):
 def test_without_a_driver_torch_sees_no_gpu_and_is_not_imported():
     """The shortcut's premise, checked against torch on this machine, and its point: a
     fresh process answers without importing torch."""
+    import torch
+
     if driver_present():
         assert cuda_devices() == [torch.cuda.get_device_name(i)
                                   for i in range(torch.cuda.device_count())]

@@ -12,7 +12,6 @@ import re
 
 import pytest
 import yaml
-from snakemake.cli import parse_args
 
 from conftest import ROOT
 
@@ -27,6 +26,8 @@ def profile(name: str) -> dict:
 
 def effective(*argv: str):
     """The arguments Snakemake runs with, profiles applied (from the repository root)."""
+    from snakemake.cli import parse_args
+
     cwd = os.getcwd()
     os.chdir(ROOT)
     try:

@@ -10,7 +10,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
-from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
 
 from conftest import statsmodels_holm
 from reprocompare.estimators.significance import (
@@ -69,6 +68,8 @@ def test_mcnemar_default_switches_to_chi2_at_25_discordant_pairs():
 @pytest.mark.parametrize("cells", [(40, 3, 9, 8), (500, 31, 18, 51), (7, 12, 12, 2), (0, 0, 5, 0),
                                    (1000, 140, 95, 30), (3, 1, 0, 4)])
 def test_mcnemar_matches_statsmodels(cells, exact):
+    from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
+
     both, b, c, neither = cells
     a, bb = _paired_correctness(both, b, c, neither, seed=b + c)
     ours = mcnemar(a, bb, exact=exact)

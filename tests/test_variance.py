@@ -9,7 +9,6 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-import statsmodels.formula.api as smf
 from scipy import stats
 
 from reprocompare.base.errors import UserError
@@ -41,6 +40,8 @@ def test_a_small_design_by_hand():
 
 
 def test_the_estimates_are_statsmodels_reml_on_a_balanced_design():
+    import statsmodels.formula.api as smf
+
     rng = np.random.default_rng(1)
     y = (rng.normal(0, 1.0, (6, 1, 1)) + rng.normal(0, 0.7, (6, 4, 1))
          + rng.normal(0, 0.5, (6, 4, 3)))
