@@ -33,6 +33,7 @@ import functools
 import math
 import warnings
 from dataclasses import asdict, dataclass
+from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 
 import numpy as np
 from scipy import stats
@@ -970,13 +971,31 @@ class _Reading:
             flipped = f"share P({other.replace('>', ' - ')} > 0)"
             model = ""
         where = f" at R = {self.at}"
+        digits = _claim_digits(threshold)
         if code == SUPPORTED:
-            return f"{name} >= {self.low:.2f}{where}{model}"
+            return f"{name} >= {_outward(self.low, digits, up=False)}{where}{model}"
         if code == OPPOSED:
             # on the normal path P(B - A > 0) = 1 - P(A - B > 0); off it, the share of the
             # other sign has its own interval (ties count in neither share)
-            return f"{flipped} >= {self.other_low:.2f}{where}{model}"
-        return f"{name} in [{self.low:.2f}, {self.high:.2f}]{where}{model}"
+            return f"{flipped} >= {_outward(self.other_low, digits, up=False)}{where}{model}"
+        return (f"{name} in [{_outward(self.low, digits, up=False)}, "
+                f"{_outward(self.high, digits, up=True)}]{where}{model}")
+
+
+def _claim_digits(threshold: float) -> int:
+    """Decimals a claim prints: 2, or the threshold's own if it has more (0.995), so that a
+    bound that clears the threshold never prints below it."""
+    exponent = Decimal(repr(float(threshold))).normalize().as_tuple().exponent
+    return min(max(2, -int(exponent)), 6)
+
+
+def _outward(x: float, digits: int, *, up: bool) -> str:
+    """``x`` to ``digits`` decimals, rounded away from the interval's inside: a lower end down,
+    an upper end up. A bound of 0.9967 rounded to the nearest would print ">= 1.00", a claim
+    the data do not make; rounded down it prints ">= 0.99" (repr: 0.29 stays 0.29, not
+    0.28999...)."""
+    step = Decimal(1).scaleb(-digits)
+    return str(Decimal(repr(float(x))).quantize(step, ROUND_CEILING if up else ROUND_FLOOR))
 
 
 def _readings(values: np.ndarray, taken: list[int], levels: list[float], *, conclusion: str,

@@ -95,13 +95,48 @@ def test_the_claim_names_the_direction_it_decides():
     b_better = -0.02 + 0.01 * rng.standard_normal(30)
     v = verdict(b_better)
     assert v.decision == "B>A"
-    assert v.claim == f"Phi(-SNR) >= {1 - v.reproducibility_high:.2f} at R = 30, normal model"
+    low = 1 - v.reproducibility_high
+    assert v.claim == f"Phi(-SNR) >= {_floor2(low)} at R = 30, normal model"
     assert 1 - v.reproducibility_high >= THRESHOLD
     tied = np.round(0.03 + 0.01 * rng.standard_normal(80), 2)  # ties: distribution-free
     v = verdict(tied)
     assert v.path == "distribution-free" and v.decision == "A>B"
     assert v.claim.startswith("share P(A - B > 0) >= ") and "normal model" not in v.claim
     assert v.reproducibility_low >= THRESHOLD
+
+
+def _floor2(x: float) -> str:
+    """Two decimals, rounded down, by hand: the printed bound of a lower end."""
+    hundredths = math.floor(round(x * 100, 9))
+    return f"{hundredths // 100}.{hundredths % 100:02d}"
+
+
+def test_a_claim_never_prints_a_bound_the_interval_does_not_reach():
+    """The claim's ends round outward (a lower end down, an upper end up): a lower end of
+    0.9967 rounded to the nearest would print ">= 1.00", more than the data say. Over seeded
+    studies, every decided claim's printed bound lies within [threshold, the bound it read],
+    and an undecided claim's printed interval contains the one read; a threshold with three
+    decimals is printed with three."""
+    import re
+
+    rng = np.random.default_rng(11)
+    seen_down = 0
+    for threshold in (0.8, 0.99, 0.995):
+        for snr in (1.5, 3.0, 6.0, 12.0):
+            for _ in range(15):
+                values = 0.01 * (snr + rng.standard_normal(int(rng.integers(5, 40))))
+                v = verdict(values, threshold=threshold)
+                if v.decision == "A>B":
+                    printed = float(re.search(r">= ([0-9.]+) at R", v.claim).group(1))
+                    assert threshold <= printed <= v.reproducibility_low, (v.claim, v)
+                    seen_down += round(v.reproducibility_low, 2) > printed
+                    if threshold == 0.995:
+                        assert re.search(r">= [0-9]\.[0-9]{3} at R", v.claim), v.claim
+                elif v.decision == "undecided" and " in [" in v.claim:
+                    low, high = map(float, re.search(r"in \[([0-9.]+), ([0-9.]+)\]",
+                                                     v.claim).groups())
+                    assert low <= v.reproducibility_low and high >= v.reproducibility_high
+    assert seen_down > 0  # rounding to the nearest would have printed more than was read
 
 
 def test_the_terminal_says_the_claim_beside_a_decided_verdict():
