@@ -122,6 +122,10 @@ FORKSERVER = os.environ.get("REPROCOMPARE_TESTS_FORKSERVER", "1") != "0" and \
 
 #: the environment this test process started with, which its fork server inherits
 _STARTUP_ENV = dict(os.environ)
+#: PYTHON* variables a fresh start would not act on here: PYTHONPATH (a fork applies it as a
+#: start would), and PYTHON_COLORS before Python 3.13 (docs/generate.py sets it for the help
+#: it writes)
+INERT = {"PYTHONPATH", *(["PYTHON_COLORS"] if sys.version_info < (3, 13) else [])}
 
 
 class _ForkServer:
@@ -139,7 +143,7 @@ class _ForkServer:
         to its sys.path as a start would (tests/forkserver.py, search_path)."""
         def start_up(environment) -> dict:
             return {k: v for k, v in environment.items()
-                    if k.startswith("PYTHON") and k != "PYTHONPATH"}
+                    if k.startswith("PYTHON") and k not in INERT}
         return start_up(env) == start_up(_STARTUP_ENV)
 
     @classmethod

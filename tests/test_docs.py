@@ -16,11 +16,13 @@ import os
 import re
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import pytest
 import yaml
 
+import conftest
 from conftest import PIP_INSTALL, ROOT, bare_env
 
 DOCS = ROOT / "docs"
@@ -34,6 +36,17 @@ def _generator():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def _forked(command, check=False, **options):
+    """subprocess.run for docs/generate.py: its `python -m reprocompare ... --help` runs, one
+    per subcommand, fork the suite's warm process (conftest.run), the same program with the
+    same arguments and environment, instead of each paying the CLI's imports."""
+    result = conftest.run(command, env=options.get("env"))
+    if check and result.returncode:
+        raise subprocess.CalledProcessError(result.returncode, command, result.stdout,
+                                            result.stderr)
+    return result
 
 
 def _ids(examples_: list[tuple[str, str]]) -> list[str]:
@@ -91,8 +104,10 @@ def test_every_relative_link_resolves(page):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["cli.md", "config.md", "model-types.md"])
-def test_the_reference_pages_are_generated(name):
-    assert (DOCS / name).read_text() == _generator().PAGES[name](), \
+def test_the_reference_pages_are_generated(name, monkeypatch):
+    generator = _generator()
+    monkeypatch.setattr(generator, "subprocess", types.SimpleNamespace(run=_forked))
+    assert (DOCS / name).read_text() == generator.PAGES[name](), \
         "regenerate: .venv/bin/python docs/generate.py"
 
 
