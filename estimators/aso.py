@@ -51,7 +51,6 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from scipy import stats
 
 #: eps_min below this is read as "A is better than B" (Dror et al. 2019)
 THRESHOLD = 0.5
@@ -191,6 +190,10 @@ def almost_stochastic_order(scores_a, scores_b, *, confidence_level: float = CON
     samples = violation_ratio(np.sort(draws_a, axis=1), np.sort(draws_b, axis=1), dt)
     const = math.sqrt(n * m / (n + m))
     sigma = float(np.std(const * (samples - ratio)))
+    # local: the tables job imports this module for calibration_note only, and scipy.stats
+    # is 0.7 CPU s of every job's start (benchmarks/bench_job_cpu.py)
+    from scipy import stats
+
     eps_min = float(np.clip(ratio - sigma / const * stats.norm.ppf(1 - confidence), 0, 1))
     return ASOResult(eps_min, ratio, sigma, float(confidence), n_bootstrap)
 

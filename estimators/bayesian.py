@@ -62,7 +62,6 @@ from fractions import Fraction
 from typing import Sequence
 
 import numpy as np
-from scipy import stats
 
 from reprocompare import schemas
 from reprocompare.base.errors import UserError
@@ -239,6 +238,10 @@ def correlated_t_probabilities(mean, sd, n: int, *, rope_share: float, rho: floa
     ...                                                         rho=0)]
     [0.9629, 0.0, 0.0371]
     """
+    # local: the report jobs import this module (through estimators.claims) without computing a
+    # posterior, and scipy.stats costs every fresh job process 0.7 CPU s (bench_job_cpu.py)
+    from scipy import stats
+
     scale = np.sqrt((1.0 / n + rho / (1.0 - rho)) * np.square(sd))
     p_a = stats.t.sf((rope_share - np.asarray(mean)) / scale, n - 1)
     p_b = stats.t.cdf((-rope_share - np.asarray(mean)) / scale, n - 1)
@@ -329,6 +332,8 @@ def intraclass_correlation(groups: Sequence[Sequence[float]],
     >>> [round(v, 3) for v in intraclass_correlation([[1, 2, 3], [2, 3, 4], [5, 6, 7]])]
     [0.8, 0.209, 0.994]
     """
+    from scipy import stats  # local: as in correlated_t_probabilities
+
     data = np.asarray(groups, dtype=np.float64)
     if data.ndim != 2 or data.shape[0] < 2 or data.shape[1] < 2:
         raise UserError(f"groups must be at least 2 groups of at least 2 equal-sized values, got "

@@ -37,7 +37,10 @@ import math
 from typing import NamedTuple, Sequence
 
 import numpy as np
-from scipy import stats
+
+# SciPy's statistics are imported where a test runs: the report jobs import this module
+# without running one, and scipy.stats costs every fresh job process 0.7 CPU s
+# (benchmarks/bench_job_cpu.py)
 
 METHODS = ("bonferroni", "fisher")
 
@@ -106,6 +109,8 @@ def partial_conjunction(p_values: Sequence[float], u: int, method: str = "bonfer
         rest = p[u - 1:]
         if np.any(rest == 0):
             return 0.0
+        from scipy import stats  # local: see the module's imports
+
         return float(stats.chi2.sf(-2.0 * np.sum(np.log(rest)), 2 * rest.size))
     raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
 
@@ -250,4 +255,6 @@ def corpus_p_value(values: Sequence[float], conclusion: str = "A>B") -> float:
     if float(np.std(signed, ddof=1)) <= 1e-9 * scale or scale == 0.0:
         return 0.0 if float(np.mean(signed)) > 0 else 1.0
     t = float(np.mean(signed)) / (float(np.std(signed, ddof=1)) / math.sqrt(signed.size))
+    from scipy import stats  # local: see the module's imports
+
     return float(stats.t.sf(t, signed.size - 1))

@@ -24,7 +24,10 @@ import warnings
 from dataclasses import asdict, dataclass
 
 import numpy as np
-from scipy import optimize, special, stats
+
+# SciPy is imported inside the functions that use it: the report jobs import this module for
+# its constants and snr_bias_factor, and scipy.stats costs every fresh job process 0.7 CPU s
+# (benchmarks/bench_job_cpu.py)
 
 CONCLUSIONS = ("A>B", "B>A")
 SNR_METHODS = ("exact", "bootstrap")
@@ -157,6 +160,8 @@ def snr_bias_factor(repetitions: int) -> float:
         raise TooFewRepetitions(f"need at least 2 repetitions, got {r}")
     if r == 2:
         return math.inf
+    from scipy import special  # local: see the module's imports
+
     return float(math.sqrt((r - 1) / 2)
                  * math.exp(special.gammaln((r - 2) / 2) - special.gammaln((r - 1) / 2)))
 
@@ -229,17 +234,25 @@ def clopper_pearson(successes: int, trials: int, confidence: float = 0.95) -> tu
     (float, float)
         The interval's low and high ends.
     """
+    from scipy import stats  # local: see the module's imports
+
     interval = stats.binomtest(int(successes), int(trials)).proportion_ci(confidence, "exact")
     return float(interval.low), float(interval.high)
 
 
 def _nct_cdf(t: float, df: int, delta: float) -> float:
     """P(T <= t) for a noncentral t; scipy returns NaN far in a tail, where the answer is 0 or 1."""
+    from scipy import stats  # local: see the module's imports
+
     with warnings.catch_warnings():
         # boost's series may not converge far in a tail; the value there only steers the
         # bracket search, the roots lie where the cdf is 0.025 or 0.975 and is accurate
         warnings.simplefilter("ignore", RuntimeWarning)
-        value = float(stats.nct.cdf(t, df, delta))
+        # the distribution's own _cdf (rv_continuous's method for subclasses), which nct.cdf
+        # calls for a finite t, df >= 1 and a finite delta, the only arguments it gets here:
+        # the same bits without cdf's argument checks, 5 times faster; the summary job calls
+        # it about 4,000 times (0.1 of its 1.5 CPU s, benchmarks/bench_job_cpu.py)
+        value = float(stats.nct._cdf(t, df, delta))
         if math.isnan(value):
             value = 1.0 - float(stats.nct.sf(t, df, delta))
     if math.isnan(value):
@@ -250,6 +263,8 @@ def _nct_cdf(t: float, df: int, delta: float) -> float:
 
 def _noncentrality(t: float, df: int, q: float) -> float:
     """The noncentrality delta with P(T <= t | df, delta) = q (the cdf falls as delta grows)."""
+    from scipy import optimize  # local: see the module's imports
+
     f = lambda delta: _nct_cdf(t, df, delta) - q
     width = max(1.0, abs(t))
     low, high = t - width, t + width
@@ -379,6 +394,8 @@ def repetitions_for_reproducibility(share: float, half_width: float = REPRODUCIB
         raise ValueError(f"share must lie in [0, 1], got {share!r}")
     alpha = 1 - confidence
     # A normal approximation fixes the search range; the exact widths are computed on all of it.
+    from scipy import stats  # local: see the module's imports
+
     guess = stats.norm.ppf(1 - alpha / 2) ** 2 * max(share * (1 - share), 0.01) / half_width**2
     r = np.arange(2, int(4 * guess) + 200)
     k = np.round(share * r)
@@ -430,6 +447,8 @@ def repetitions_for_snr(snr_value: float, half_width: float = SNR_HALF_WIDTH,
         raise ValueError(f"confidence must lie in (0, 1), got {confidence!r}")
     if not math.isfinite(snr_value):
         return None
+    from scipy import stats  # local: see the module's imports
+
     z = stats.norm.ppf(0.5 + confidence / 2)
     approximate = math.ceil(z**2 * (1 + snr_value**2 / 2) / half_width**2)
     if approximate > EXACT_SEARCH_UP_TO:
@@ -568,5 +587,7 @@ def model_interval(f1_values, confidence: float = 0.95) -> ModelInterval:
         raise ValueError(f"F1 values must be finite, got {float(values[bad])!r} at index {bad}")
     mean = float(values.mean())
     se = float(values.std(ddof=1) / np.sqrt(len(values)))
+    from scipy import stats  # local: see the module's imports
+
     half = float(stats.t.ppf(0.5 + confidence / 2, df=len(values) - 1) * se)
     return ModelInterval(len(values), mean, se, mean - half, mean + half)

@@ -976,14 +976,16 @@ def few_repetitions_caution(group: list[dict], name: str = "estimator", snr: boo
     few = [r for r in group if r["repetitions"] < FEW_REPETITIONS]
     if not few:
         return ""
-    # lazy: scipy; every command imports the tables, few print a block of R < 5
-    from scipy import stats
+    # lazy: scipy; every command imports the tables, few print a block of R < 5. The t quantile
+    # is scipy.special's stdtrit, which scipy.stats.t.ppf calls (the same bits): the front page
+    # job imports scipy.special (0.35 CPU s) and not scipy.stats (1.05; bench_job_cpu.py)
+    from scipy import special
 
     from reprocompare.estimators.reproducibility import snr_bias_factor
 
     least = min(r["repetitions"] for r in few)
     names = ", ".join(dict.fromkeys(r[name] for r in few))
-    said = [f"a 95% t interval stretches {stats.t.ppf(0.975, least - 1):.1f} standard errors "
+    said = [f"a 95% t interval stretches {special.stdtrit(least - 1, 0.975):.1f} standard errors "
             "each way (about 2 with many repetitions)" if least >= 2 else
             "one repetition gives no interval"]
     if snr and least >= 2:

@@ -192,3 +192,40 @@ def test_a_comparison_run_fresh_imports_no_scikit_learn(tmp_path):
                     "crf:max_iterations=5", "--strategy", "bcv", "--out", str(tmp_path / "run"))
     assert (tmp_path / "run" / "estimates.json").is_file(), result.stderr
     assert _heavy(result) == [], f"`reprocompare compare` imported {_heavy(result)}"
+
+
+#: what a report job's start imports (the adapters' imports, workflow/scripts/) and, run as its
+#: job runs it, what the front page imports on a committed study's records; prints which of
+#: the named modules are loaded
+REPORT_PROBE = """import json, sys
+from reprocompare.pipeline.jobs import figures, front_page, tables, variance
+from reprocompare.pipeline.provenance import checklist_config
+from reprocompare.pipeline.search_jobs import checklist
+from reprocompare.pipeline.significance_jobs import claims_tables
+loaded = {{}}
+loaded["imports"] = sorted(set(sys.modules) & set({modules!r}))
+if len(sys.argv) > 1:
+    front_page(json.loads(sys.argv[1]), json.loads(sys.argv[2]), sys.argv[3], sys.argv[4])
+    loaded["front_page"] = sorted(set(sys.modules) & set({modules!r}))
+print("HEAVY=" + json.dumps(loaded), file=sys.stderr)
+"""
+
+
+def test_the_report_jobs_start_without_scipy_and_the_front_page_needs_no_statistics(tmp_path):
+    """Every run of a study ends in the tables, figures, front-page and checklist jobs, each a
+    fresh process: their imports load neither SciPy nor matplotlib (the figures import it when
+    they draw), and the front page, which reads the summaries and claims and computes nothing
+    of SciPy's statistics, never imports scipy.stats (0.7 of its 1.1 CPU s before; its
+    caution at R < 5 takes the t quantile from scipy.special; benchmarks/bench_job_cpu.py)."""
+    study = ROOT / "studies" / "chunking" / "results" / "summaries" / "conll2000"
+    argv = [str(study / "crf_iob2_vs_iobes.json"), str(study / "crf_iob2_vs_iobes.claims.json")]
+    modules = ("scipy", "scipy.stats", "matplotlib")
+    result = _fresh("-c", REPORT_PROBE.format(modules=modules), json.dumps(argv[:1]),
+                    json.dumps(argv[1:]), str(ROOT / "workflow" / "report" / "workflow.rst"),
+                    str(tmp_path / "front.rst"))
+    assert "Traceback" not in result.stderr, result.stderr
+    loaded = _heavy(result)
+    assert loaded["imports"] == [], f"the report jobs' imports loaded {loaded['imports']}"
+    assert "scipy.stats" not in loaded["front_page"], "the front page imported scipy.stats"
+    page = (tmp_path / "front.rst").read_text()
+    assert "**The answer.**" in page and "conll2000" in page, page[:500]

@@ -7,9 +7,12 @@ expensive; it counts only the items on which the two systems disagree.
 from __future__ import annotations
 
 import numpy as np
-from scipy import stats
 
 from reprocompare.estimators.significance._common import TestResult, same_length
+
+# SciPy's statistics are imported where a test runs: the report jobs import this package for
+# holm_bonferroni and corpus_f1, and scipy.stats costs every fresh job process 0.7 CPU s
+# (benchmarks/bench_job_cpu.py)
 
 __all__ = ["mcnemar", "MCNEMAR_EXACT_BELOW"]
 
@@ -87,6 +90,8 @@ def mcnemar(correct_a, correct_b, *, exact: bool | None = None) -> TestResult:
     if n == 0:
         # (|0 - 0| - 1)^2 / 0 is undefined; with no disagreements there is nothing to test.
         return TestResult(0.0, 1.0)
+    from scipy import stats  # local: see the module's imports
+
     if exact:
         k = min(b, c)
         # The binomial(n, 1/2) is symmetric, so doubling one tail is the two-sided p-value;

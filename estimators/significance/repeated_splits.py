@@ -14,10 +14,13 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from scipy import stats
 
 from reprocompare.estimators.significance._common import (TestResult, check_alternative,
                                                           same_length)
+
+# SciPy's statistics are imported where a test runs: the report jobs import this package for
+# holm_bonferroni and corpus_f1, and scipy.stats costs every fresh job process 0.7 CPU s
+# (benchmarks/bench_job_cpu.py)
 
 __all__ = ["FTestResult", "wilcoxon", "paired_t_mx2", "combined_f_mx2", "blocked_3x2_t",
            "corrected_resampled_t", "WILCOXON_EXACT_UP_TO"]
@@ -53,6 +56,8 @@ class FTestResult(NamedTuple):
 
 
 def _t_p_value(t: float, df: int, alternative: str) -> float:
+    from scipy import stats  # local: see the module's imports
+
     if alternative == "greater":
         return float(stats.t.sf(t, df))
     if alternative == "less":
@@ -172,6 +177,8 @@ def wilcoxon(scores_a, scores_b, *, alternative: str = "two-sided") -> TestResul
     if not nonzero.size:
         raise ValueError("all paired differences are zero: A and B scored identically on every "
                          "split, so the Wilcoxon test is undefined")
+    from scipy import stats  # local: see the module's imports
+
     tied = np.unique(np.abs(nonzero)).size < nonzero.size
     if nonzero.size <= WILCOXON_EXACT_UP_TO and not tied:
         res = stats.wilcoxon(nonzero, zero_method="wilcox", alternative=alternative,
@@ -261,6 +268,8 @@ def combined_f_mx2(scores_a, scores_b) -> FTestResult:
     E. Alpaydin (1999). Combined 5 x 2 cv F test for comparing supervised classification learning
     algorithms. Neural Computation 11(8):1885-1892.
     """
+    from scipy import stats  # local: see the module's imports
+
     p, scale = _mx2_differences(scores_a, scores_b)
     m = p.shape[0]
     s2 = _fold_variances(p, scale)
