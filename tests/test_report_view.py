@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from conftest import build_once
 from test_redteam_report import chromium, dom
 
 from reprocompare.commands.run import run_study
@@ -91,14 +92,20 @@ def view(report: Path, tmp: Path, window: tuple[int, int], opening: str = "",
     return json.loads(re.search(r'<pre id="measured">(.*?)</pre>', document, re.S).group(1))
 
 
-@pytest.fixture(scope="module")
-def report(tmp_path_factory) -> Path:
-    chromium()  # skipped before a study is run, where there is no browser
-    study = tmp_path_factory.mktemp("report-view") / "study"
+def _run(folder: Path) -> None:
+    study = folder / "study"
     study.mkdir()
     (study / "config.yaml").write_text(yaml.safe_dump(STUDY))
     run_study(study, ["--cores", "2", "--quiet"], say=lambda line: None)
-    return study / "results" / "report.html"
+
+
+@pytest.fixture(scope="session")
+def report(tmp_path_factory) -> Path:
+    """The study's report, run once a session (conftest.build_once: the views only read it;
+    built per module, each xdist worker that got one of the views ran the study again)."""
+    chromium()  # skipped before a study is run, where there is no browser
+    return build_once(tmp_path_factory, "report-view", _run) / "study" / "results" / \
+        "report.html"
 
 
 def _screenshot(name: str, window: tuple[int, int]) -> Path | None:
