@@ -13,6 +13,7 @@ import re
 import pytest
 import yaml
 
+import conftest
 from conftest import ROOT
 
 PROFILES = ROOT / "profiles"
@@ -251,7 +252,6 @@ def test_a_gpu_type_for_the_gpu_jobs_of_a_run(tmp_path):
 
 @pytest.mark.slow
 def test_a_login_node_without_a_gpu_plans_a_cuda_study_for_the_cluster(tmp_path):
-    import subprocess
     import sys
 
     from conftest import TEST_DATA
@@ -264,8 +264,8 @@ def test_a_login_node_without_a_gpu_plans_a_cuda_study_for_the_cluster(tmp_path)
         "models": {"crf": {"type": "crf"}, "lstm": {"type": "bilstm", "epochs": 1}},
         "comparisons": {"gpu": {"a": "crf", "b": "lstm", "corpora": ["tiny"]}},
         "strategies": {"holdout": {}}, "repetitions": 2, "device": "cuda"}))
-    result = subprocess.run(
+    result = conftest.run(
         [sys.executable, "-m", "snakemake", "--snakefile", str(ROOT / "Snakefile"), "--directory",
          str(tmp_path), "--configfile", "study.yaml", "--profile", str(PROFILES / "slurm"), "-n"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=300)
+        cwd=tmp_path, timeout=300)
     assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
