@@ -26,7 +26,7 @@ TINY = str(TEST_DATA / "tiny.conll")
 LSTM = {"type": "bilstm", "word_dim": 4, "feature_dim": 2, "hidden_size": 4, "epochs": 1,
         "validation_fraction": 0.0}
 #: a tagger that trains with a seed and starts in a blink: examples/perceptron_tagger.py as a
-#: command tagger (the BiLSTM's jobs each imported torch, about 30 of the design's 44 CPU s)
+#: command tagger (with the BiLSTM, whose 8 jobs each imported torch, the design took 44 CPU s)
 TAGGER = shlex.quote(str(ROOT / "examples" / "perceptron_tagger.py"))
 PERCEPTRON = {"type": "command",
               "train": f"{shlex.quote(sys.executable)} {TAGGER} train {{train}} {{model_dir}} "
