@@ -976,11 +976,12 @@ def few_repetitions_caution(group: list[dict], name: str = "estimator", snr: boo
     few = [r for r in group if r["repetitions"] < FEW_REPETITIONS]
     if not few:
         return ""
-    # lazy: scipy; every command imports the tables, few print a block of R < 5. The t quantile
-    # is scipy.special's stdtrit, which scipy.stats.t.ppf calls (the same bits): the front page
-    # job imports scipy.special (0.35 CPU s) and not scipy.stats (1.05; bench_job_cpu.py)
+    # The t quantile is scipy.special's stdtrit, which scipy.stats.t.ppf calls (the same bits):
+    # the front page job imports scipy.special (0.35 CPU s) and not scipy.stats (1.05;
+    # benchmarks/bench_job_cpu.py)
     from scipy import special
 
+    # lazy: scipy; every command imports the tables, few print a block of R < 5
     from reprocompare.estimators.reproducibility import snr_bias_factor
 
     least = min(r["repetitions"] for r in few)
