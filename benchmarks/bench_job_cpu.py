@@ -15,9 +15,12 @@ each, its median, and what the job imported of the heavy libraries. The studies:
   design of 2 samples x 4 splits with ``decompose``: its variance job.
 
 A job rerun writes the same bytes where it wrote them. The ``imports`` column is the CPU of a
-fresh ``python -c`` that only imports what the job's adapter imports.
+fresh ``python -c`` that only imports what the job's adapter imports. With ``--before COMMIT``
+each job also runs, alternating, with the library as it was at COMMIT (``git archive``, laid
+out as pyproject.toml installs it, ahead of the editable install on PYTHONPATH): the same job
+and records, the code before and now.
 
-    .venv/bin/python benchmarks/bench_job_cpu.py --runs 5 [--write]
+    .venv/bin/python benchmarks/bench_job_cpu.py --runs 5 [--before COMMIT] [--write]
 """
 
 from __future__ import annotations
@@ -129,9 +132,9 @@ def restore_cached(script: Path) -> list[Path]:
     return made
 
 
-def cpu(argv: list[str], cwd: Path) -> float:
+def cpu(argv: list[str], cwd: Path, env: dict | None = None) -> float:
     """User + system CPU seconds of a fresh process and everything it waited for."""
-    process = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.DEVNULL,
+    process = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(process.pid, 0)
     if status:
@@ -148,11 +151,42 @@ def adapter_imports(rule: str) -> str:
                      and node.module.startswith("reprocompare"))
 
 
-def measure(runs: int) -> list[dict]:
+def library_at(commit: str, where: Path) -> Path:
+    """The package as it was at ``commit``, laid out as it installs (pyproject.toml's
+    package-dir), for PYTHONPATH: ahead of the editable install, its jobs import that code."""
+    import tomllib
+
+    source, library = where / "source", where / "library"
+    folders = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "package-dir"]
+    source.mkdir(parents=True)
+    archive = subprocess.run(["git", "archive", commit, *sorted(set(folders.values()))],
+                             cwd=ROOT, capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(source)], input=archive, check=True)
+    shutil.copytree(source / folders["reprocompare"], library / "reprocompare")
+    for package, folder in folders.items():
+        if package != "reprocompare":
+            (library / package.replace(".", "/")).symlink_to(source / folder)
+    return library
+
+
+def heaviest(modules: list[str]) -> list[str]:
+    """The most specific names: scipy.stats says scipy."""
+    return [m for m in modules if not any(o != m and o.startswith(m + ".") for o in modules)]
+
+
+def measure(runs: int, before: str | None) -> list[dict]:
+    """Per job kind, the CPU of ``runs`` fresh runs of its script (with ``before``, as many of
+    the library at that commit, interleaved with them), its adapter's imports and the heavy
+    libraries it loaded."""
     rows = []
     with tempfile.TemporaryDirectory(prefix="bench-job-cpu-") as tmp:
         for name, config in STUDIES.items():
             build(Path(tmp) / name, config)
+        variants = {"now": None}
+        if before:
+            library = library_at(before, Path(tmp) / "before")
+            variants = {"before": {**os.environ, "PYTHONPATH": str(library)}, "now": None}
         python = [sys.executable]
         made: list[Path] = []
         baseline = statistics.median(cpu([*python, "-c", "pass"], Path(tmp)) for _ in range(runs))
@@ -160,19 +194,25 @@ def measure(runs: int) -> list[dict]:
             workdir = Path(tmp) / study
             script = script_of(workdir, rule, holds)
             made += restore_cached(script)
-            seconds = [cpu([*python, str(script)], workdir) for _ in range(runs)]
-            imports = [cpu([*python, "-c", adapter_imports(rule)], workdir) for _ in range(runs)]
-            loaded = workdir / "loaded.json"
-            cpu([*python, "-c", PROBE.format(heavy=HEAVY), str(script), str(loaded)], workdir)
-            heavy = json.loads(loaded.read_text())
-            rows.append({"job": rule, "cpu_s": round(statistics.median(seconds), 2),
-                         "min_s": round(min(seconds), 2), "max_s": round(max(seconds), 2),
-                         "imports_s": round(statistics.median(imports), 2),
-                         # the most specific: scipy.stats implies scipy
-                         "heavy": [m for m in heavy if not any(
-                             o != m and o.startswith(m + ".") for o in heavy)]})
-            print(json.dumps(rows[-1]), flush=True)
-        rows.append({"job": "(python -c pass)", "cpu_s": round(baseline, 2)})
+            row = {"job": rule}
+            seconds = {label: [] for label in variants}
+            for _ in range(runs):
+                for label, env in variants.items():
+                    seconds[label].append(cpu([*python, str(script)], workdir, env))
+            for label, env in variants.items():
+                imports = [cpu([*python, "-c", adapter_imports(rule)], workdir, env)
+                           for _ in range(runs)]
+                loaded = workdir / "loaded.json"
+                cpu([*python, "-c", PROBE.format(heavy=HEAVY), str(script), str(loaded)],
+                    workdir, env)
+                row[label] = {"cpu_s": round(statistics.median(seconds[label]), 2),
+                              "min_s": round(min(seconds[label]), 2),
+                              "max_s": round(max(seconds[label]), 2),
+                              "imports_s": round(statistics.median(imports), 2),
+                              "heavy": heaviest(json.loads(loaded.read_text()))}
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+        rows.append({"job": "(python -c pass)", "now": {"cpu_s": round(baseline, 2)}})
         for cache in made:
             shutil.rmtree(cache, ignore_errors=True)
     return rows
@@ -183,36 +223,54 @@ def commit() -> str:
                           text=True).stdout.strip()
 
 
-def block(rows: list[dict], runs: int) -> str:
+def block(rows: list[dict], runs: int, before: str | None) -> str:
     when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M")
     load = os.getloadavg()[0]
+    command = f"benchmarks/bench_job_cpu.py --runs {runs}" + (f" --before {before}" if before
+                                                              else "") + " --write"
     lines = [f"Measured {when} UTC at commit {commit()} (working tree) with `.venv/bin/python "
-             f"benchmarks/bench_job_cpu.py --runs {runs} --write` on {cpu_name()} "
-             f"({os.cpu_count()} cores), Python {platform.python_version()}, 1-minute load "
-             f"{load:.1f} after. One job of each kind run again as a fresh process, {runs} "
-             "times; CPU: user + system seconds (median, and the range); imports: a fresh "
+             f"{command}` on {cpu_name()} ({os.cpu_count()} cores), Python "
+             f"{platform.python_version()}, 1-minute load {load:.1f} after. One job of each kind "
+             f"run again as a fresh process, {runs} times"
+             + (f", alternating with the library of commit {before} (before)" if before else "")
+             + "; CPU: user + system seconds (median, and the range); imports: a fresh "
              "`python -c` of the adapter's own `reprocompare` imports; heavy: the libraries the "
-             "job loaded.", "",
-             "| job | CPU (s) | range | imports (s) | heavy libraries loaded |",
-             "|---|---|---|---|---|"]
+             "job loaded.", ""]
+    if before:
+        lines += ["| job | CPU before (s) | CPU now (s) | range now | imports before / now (s) "
+                  "| heavy libraries before | now |", "|---|---|---|---|---|---|---|"]
+    else:
+        lines += ["| job | CPU (s) | range | imports (s) | heavy libraries loaded |",
+                  "|---|---|---|---|---|"]
     for row in rows:
-        if "heavy" in row:
-            lines.append(f"| {row['job']} | {row['cpu_s']:.2f} | {row['min_s']:.2f}-"
-                         f"{row['max_s']:.2f} | {row['imports_s']:.2f} | "
-                         f"{', '.join(row['heavy']) or 'none'} |")
+        now = row["now"]
+        if "heavy" not in now:
+            lines.append(f"| {row['job']} | " + ("| " if before else "")
+                         + f"{now['cpu_s']:.2f} | | | |" + (" |" if before else ""))
+            continue
+        heavy = ", ".join(now["heavy"]) or "none"
+        span = f"{now['min_s']:.2f}-{now['max_s']:.2f}"
+        if before:
+            old = row["before"]
+            lines.append(f"| {row['job']} | {old['cpu_s']:.2f} | {now['cpu_s']:.2f} | {span} | "
+                         f"{old['imports_s']:.2f} / {now['imports_s']:.2f} | "
+                         f"{', '.join(old['heavy']) or 'none'} | {heavy} |")
         else:
-            lines.append(f"| {row['job']} | {row['cpu_s']:.2f} | | | |")
+            lines.append(f"| {row['job']} | {now['cpu_s']:.2f} | {span} | "
+                         f"{now['imports_s']:.2f} | {heavy} |")
     return "\n" + "\n".join(lines) + "\n"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--before", metavar="COMMIT",
+                        help="also run each job with the library as it was at COMMIT")
     parser.add_argument("--write", action="store_true",
                         help="put the table into benchmarks/RESULTS.md (<!-- jobs:begin -->)")
     args = parser.parse_args()
-    rows = measure(args.runs)
-    text = block(rows, args.runs)
+    rows = measure(args.runs, args.before)
+    text = block(rows, args.runs, args.before)
     print(text)
     if args.write:
         replace_between(ROOT / "benchmarks" / "RESULTS.md", "<!-- jobs:begin -->",
