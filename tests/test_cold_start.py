@@ -214,9 +214,10 @@ print("HEAVY=" + json.dumps(loaded), file=sys.stderr)
 def test_the_report_jobs_start_without_scipy_and_the_front_page_needs_no_statistics(tmp_path):
     """Every run of a study ends in the tables, figures, front-page and checklist jobs, each a
     fresh process: their imports load neither SciPy nor matplotlib (the figures import it when
-    they draw), and the front page, which reads the summaries and claims and computes nothing
-    of SciPy's statistics, never imports scipy.stats (0.7 of its 1.1 CPU s before; its
-    caution at R < 5 takes the t quantile from scipy.special; benchmarks/bench_job_cpu.py)."""
+    they draw; the search's jobs import reprocompare.pipeline.search_jobs too), and the front
+    page, which reads the summaries and claims and computes nothing of SciPy's statistics,
+    never imports scipy.stats (0.5 of its 1.0 CPU s before; its caution at R < 5 takes the t
+    quantile from scipy.special; benchmarks/bench_job_cpu.py)."""
     study = ROOT / "studies" / "chunking" / "results" / "summaries" / "conll2000"
     argv = [str(study / "crf_iob2_vs_iobes.json"), str(study / "crf_iob2_vs_iobes.claims.json")]
     modules = ("scipy", "scipy.stats", "matplotlib")
