@@ -231,3 +231,26 @@ def test_readme_says_what_the_designs_table_measured():
     assert readme[readme.index(begin) + len(begin):readme.index(end)].strip() == \
         bench_designs.sentence(block)
     assert "<!-- designs-readme:begin -->\n<!-- designs-readme:end -->" not in readme
+
+
+def test_readme_says_where_the_default_design_errs_more_than_the_fixed_look():
+    """README's sentence off the normal model is made from docs/statistics.md's designs-laws
+    table (bench_designs.laws_readme), and follows it: a table where the planned design errs no
+    more than the fixed look at any maximum drops the advice to choose the fixed design."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import bench_designs
+    block = bench_designs.committed_laws()
+    table = "\n".join(line for line in block.splitlines() if line.startswith("|"))
+    studies = bench_designs.laws_studies(block.split("\n\n", 1)[0])
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    begin, end = "<!-- designs-skew:begin -->", "<!-- designs-skew:end -->"
+    said = readme[readme.index(begin) + len(begin):readme.index(end)].strip()
+    assert said == bench_designs.laws_readme(table, studies)
+    assert "choose `stopping.design: fixed`" in said and "at a maximum of 20 and 200" in said
+    # the planned rows given the fixed rows' numbers: nothing left to warn about
+    rows = table.splitlines()
+    fixed = {tuple(r.split("|")[1:3]): r.split("|")[4:] for r in rows if "| fixed |" in r}
+    level = ["|".join(r.split("|")[:4] + fixed[tuple(r.split("|")[1:3])])
+             if "| planned |" in r else r for r in rows]
+    calm = bench_designs.laws_readme("\n".join(level), studies)
+    assert "errs no more than one fixed look" in calm and "choose" not in calm
