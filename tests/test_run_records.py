@@ -183,6 +183,43 @@ def test_the_counts_reader_names_what_is_wrong_with_the_file(tmp_path, content, 
     assert raised.value.cause  # the error alone, as the claims job's message quotes it
 
 
+HEADER = "fold\tmodel\tsentence\tgold\tpred\tcorrect\n"
+
+
+@pytest.mark.parametrize("body,fast", [
+    ("0\tA\t3\t2\t2\t1\n0\tB\t3\t2\t1\t1\nvote\tA\t3\t0\t0\t0\n", True),
+    ("12\tB\t7\t1\t1\t1", True),  # no final newline
+    ("", True),
+    ("0\tA\t3\t2\t2\t1\r\n0\tB\t3\t2\t1\t1\r\n", False),
+    ("0\tA\t3\t2\t2\t1\n\n  \n0\tB\t3\t2\t1\t1\n", False),
+    ("0\tA\t3\t2\t2\t1\n0\tB\t3\t" + "9" * 25 + "\t1\t1\n", False),  # past int64
+    ("01\tA\t3\t2\t2\t1\n", False),  # a fold read back as "01", not "1"
+    ("12345\tA\t3\t2\t2\t1\n", False),
+], ids=["jobs' table", "no final newline", "no rows", "CRLF", "blank lines", "a long count",
+        "fold 01", "fold 12345"])
+def test_the_counts_are_read_at_once_as_line_by_line(monkeypatch, body, fast):
+    """A table as the jobs write it is converted at once (numpy); anything else goes line by
+    line; both give the same rows, of Python ints and strs."""
+    text = HEADER + body
+    rows = rr.counts_rows(text)
+    assert (rr._valid_counts_rows(text) is not None) is fast
+    monkeypatch.setattr(rr, "_valid_counts_rows", lambda text: None)
+    assert rows == rr.counts_rows(text)
+    assert [tuple(map(type, row)) for row in rows] == [(str, str, int, int, int, int)] * len(rows)
+
+
+@pytest.mark.parametrize("body,said", [
+    ("0\tA\t3\t2\t2\t1\n0\tB\t3\t2\t1\t2\n", "line 3: 2 correct chunks of 2 gold and 1 "
+     "predicted"),
+    ("0\tA\t3\t2\t2\t1\n0\tC\t3\t2\t1\t1\n", "line 3: model must be A or B, got 'C'"),
+    ("0\tA\t3\t2\t2\t1\n0\tB\t3\t2\t1\n", "line 3: expected 6 tab-separated fields, got 5"),
+], ids=["correct above pred", "model C", "a field short"])
+def test_a_counts_table_the_fast_reading_refuses_names_its_line(body, said):
+    assert rr._valid_counts_rows(HEADER + body) is None
+    with pytest.raises(ValueError, match=f"^{re.escape(said)}"):
+        rr.counts_rows(HEADER + body)
+
+
 #: the file names of a run directory's records, which only these two modules spell out
 RECORD_FILES = (paths.SPLIT_FILE, paths.SETTINGS_FILE, paths.SCORES_FILE, paths.COUNTS_FILE,
                 paths.RUNTIME_FILE, paths.ESTIMATES_FILE)

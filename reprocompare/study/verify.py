@@ -33,8 +33,10 @@ it); a reader that derived it gives it as ``split``.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
+import operator
 from pathlib import Path
 
 from reprocompare.base.errors import UserError
@@ -119,18 +121,26 @@ def _counts(run: Path) -> list[tuple[str, str, int, int, int, int]]:
         raise Untrusted(COUNTS, error.message) from None
 
 
+#: the counts rows' columns, each read as a function of a row
+_COLUMNS = tuple(map(operator.itemgetter, range(6)))
+
+
 def _from_counts(rows, split: dict) -> tuple[dict, dict | None, dict]:
     """Every fold's F1 of A and B, and the vote F1s (bcv), from the counts, whose sentences must
     be those split.json's folds validated (the vote's: every sentence once); and the summed
     (gold, pred, correct) of each (fold, model), which scores.json's precision and recall read."""
     sentences: dict[tuple[str, str], list[int]] = {}
     totals: dict[tuple[str, str], list[int]] = {}
-    for fold, model, sentence, gold, pred, correct in rows:
-        sentences.setdefault((fold, model), []).append(sentence)
-        total = totals.setdefault((fold, model), [0, 0, 0])
-        total[0] += gold
-        total[1] += pred
-        total[2] += correct
+    # a job writes each (fold, model)'s rows together: taken a run at a time, not row by row,
+    # grouped by the fold, then the model, and read by column (a key of one string, and no
+    # zip(*run), make no object per row for the garbage collector to count)
+    for fold, same_fold in itertools.groupby(rows, _COLUMNS[0]):
+        for model, run in itertools.groupby(same_fold, _COLUMNS[1]):
+            run = list(run)
+            sentences.setdefault((fold, model), []).extend(map(_COLUMNS[2], run))
+            total = totals.setdefault((fold, model), [0, 0, 0])
+            for i, column in enumerate(_COLUMNS[3:]):
+                total[i] += sum(map(column, run))
     folds = split["folds"]
     expected = {(str(f), name): fold.get("validation") if isinstance(fold, dict) else None
                 for f, fold in enumerate(folds) for name in PAIR}
