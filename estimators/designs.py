@@ -13,15 +13,64 @@ A study's ``stopping.design`` says how its verdicts and intervals stay valid how
 - ``anytime`` (:data:`ANYTIME`): confidence sequences intersected over the looks
   (:mod:`reprocompare.estimators.sequential`), valid at every R, for a study with no maximum.
 
-The numbers live in those modules; this one holds what each design is and how it is said, with
-no numerical dependency, so that the command line and the tables name a design without paying
-for scipy (the CLI's cold start).
+The numbers live in those modules; this one holds what each design is, how it is said, and when
+it looks (:func:`looks`, :func:`planned_looks`, :data:`MAX_LOOKS`), with no numerical
+dependency, so that the command line, a config's check and the tables name a design and count
+its looks without paying for scipy (the CLI's cold start: checking a planned study's config
+took 0.9 CPU s when the looks lived in group_sequential, 0.3 here).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Mapping
+
+#: a planned design spends its error over at most this many looks (the calibration's cost grows
+#: with them; a longer plan is better served by the confidence sequences)
+MAX_LOOKS = 200
+
+
+def looks(repetitions: int, wave: int) -> list[int]:
+    """The R at which a study that adds ``wave`` repetitions at a time looked: wave, 2 wave, ...
+    (R >= 2), and ``repetitions`` itself (a last, possibly partial, wave still gets its look).
+
+    Parameters
+    ----------
+    repetitions : int
+        R, the repetitions run.
+    wave : int
+        Repetitions added per look.
+
+    Returns
+    -------
+    list of int
+        The R of every look, ascending.
+    """
+    if int(wave) != wave or wave < 1:
+        raise ValueError(f"wave must be a whole number of repetitions >= 1, got {wave!r}")
+    taken = [r for r in range(int(wave), int(repetitions) + 1, int(wave)) if r >= 2]
+    if not taken or taken[-1] != repetitions:
+        taken.append(int(repetitions))
+    return taken
+
+
+def planned_looks(wave: int, max_repetitions: int) -> tuple[int, ...]:
+    """The looks a planned study takes: ``wave, 2 wave, ...`` (R >= 2) and the maximum.
+
+    Parameters
+    ----------
+    wave : int
+        Repetitions added per look.
+    max_repetitions : int
+        The last look.
+
+    Returns
+    -------
+    tuple of int
+        The planned looks, ascending (:func:`looks` at the maximum).
+    """
+    return tuple(looks(int(max_repetitions), int(wave)))
+
 
 #: the spending of a planned design (the schema's stopping.design: planned)
 DEFAULT_SPENDING = "early-then-late"

@@ -58,16 +58,15 @@ import numpy as np
 from scipy import stats
 
 from reprocompare.estimators.designs import DEFAULT_SPENDING, SPENDING_NAMES  # noqa: F401
-from reprocompare.estimators.sequential import looks
+# the looks and their most are the design's (estimators.designs: no numerical dependency, so
+# that a config's check of them imports no scipy); kept importable from here
+from reprocompare.estimators.designs import MAX_LOOKS, looks, planned_looks  # noqa: F401
 
 #: seeded simulated paths that calibrate the per-look levels: the Monte Carlo standard error of
 #: the error spent by the last look is about sqrt(alpha / PATHS), 0.0005 at alpha = 0.05
 PATHS = 200_000
 #: the seed of those paths (a plan's levels are the same in every run and on every machine)
 SEED = 20_231_001
-#: a planned design spends its error over at most this many looks (the calibration's cost grows
-#: with them; a longer plan is better served by the confidence sequences)
-MAX_LOOKS = 200
 
 
 def pocock_spending(t, alpha: float):
@@ -232,25 +231,6 @@ SPENDING = {"early-then-late": early_then_late_spending,
             "obrien-fleming": lambda looks, alpha: obrien_fleming_spending(
                 np.asarray(looks) / looks[-1], alpha)}
 
-
-
-def planned_looks(wave: int, max_repetitions: int) -> tuple[int, ...]:
-    """The looks a planned study takes: ``wave, 2 wave, ...`` (R >= 2) and the maximum.
-
-    Parameters
-    ----------
-    wave : int
-        Repetitions added per look.
-    max_repetitions : int
-        The last look.
-
-    Returns
-    -------
-    tuple of int
-        The planned looks, ascending (the same as
-        :func:`~reprocompare.estimators.sequential.looks` at the maximum).
-    """
-    return tuple(looks(int(max_repetitions), int(wave)))
 
 
 def _first_crossings(looks: tuple[int, ...], spent: np.ndarray, paths: int,

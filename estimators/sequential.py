@@ -93,6 +93,7 @@ import math
 import numpy as np
 from scipy import optimize, special
 
+from reprocompare.estimators.designs import looks  # noqa: F401  (the looks are the design's)
 from reprocompare.estimators.reproducibility import (TooFewRepetitions, _is_constant, _values,
                                                      snr_exact_interval)
 
@@ -551,30 +552,6 @@ def share_confidence_sequence(successes: int, trials: int, *,
 
 
 # ---- looks ---------------------------------------------------------------------------------------
-
-def looks(repetitions: int, wave: int) -> list[int]:
-    """The R at which a study that adds ``wave`` repetitions at a time looked: wave, 2 wave, ...
-    (R >= 2), and ``repetitions`` itself (a last, possibly partial, wave still gets its look).
-
-    Parameters
-    ----------
-    repetitions : int
-        R, the repetitions run.
-    wave : int
-        Repetitions added per look.
-
-    Returns
-    -------
-    list of int
-        The R of every look, ascending.
-    """
-    if int(wave) != wave or wave < 1:
-        raise ValueError(f"wave must be a whole number of repetitions >= 1, got {wave!r}")
-    taken = [r for r in range(int(wave), int(repetitions) + 1, int(wave)) if r >= 2]
-    if not taken or taken[-1] != repetitions:
-        taken.append(int(repetitions))
-    return taken
-
 
 def running_intersection(intervals) -> tuple[float, float]:
     """The intersection of a confidence sequence's intervals over the looks taken.

@@ -183,6 +183,25 @@ def test_a_training_job_draws_its_split_without_scikit_learn():
     assert _heavy(result) == [], f"drawing a split document imported {_heavy(result)}"
 
 
+CONFIG_PROBE = """import json, sys
+from reprocompare.study.config import load_yaml, validate
+validate(load_yaml({path!r}), {path!r})
+heavy = sorted({{name.split(".")[0] for name in sys.modules}} & set({heavy!r}))
+print("HEAVY=" + json.dumps(heavy), file=sys.stderr)
+"""
+
+
+def test_checking_a_planned_designs_config_imports_no_scipy():
+    """Every command that reads a study validates its config first, and a planned design's
+    check counts its looks: they are the design's (estimators.designs), which needs no SciPy
+    (0.6 of the check's 0.9 CPU s went to importing scipy.stats through group_sequential)."""
+    config = ROOT / "config" / "study-ner-full.yaml"
+    assert "design" not in config.read_text() or "planned" in config.read_text()
+    result = _fresh("-c", CONFIG_PROBE.format(path=str(config), heavy=HEAVY))
+    assert "Traceback" not in result.stderr, result.stderr
+    assert _heavy(result) == [], f"checking a planned study's config imported {_heavy(result)}"
+
+
 @pytest.mark.slow
 def test_a_comparison_run_fresh_imports_no_scikit_learn(tmp_path):
     """The whole of one repetition (`reprocompare compare`: split, train, predict, estimate; what

@@ -53,8 +53,6 @@ LAZY = {
     ("reprocompare.commands.cli", "reprocompare.estimators.expected_max_bias"): "scipy, pandas",
     ("reprocompare.commands.cli", "reprocompare.estimators.trial_scores"): "numpy",
     ("reprocompare.commands.plan", "reprocompare.estimators.planning"): "scipy",
-    # every command validates its config at start-up; only a planned design counts its looks
-    ("reprocompare.study.config", "reprocompare.estimators.group_sequential"): "scipy",
     # every workflow job imports jobs; most of them summarize nothing and draw no figure
     ("reprocompare.pipeline.jobs", "reprocompare.study.summary"): "scipy",
     ("reprocompare.pipeline.jobs", "reprocompare.estimators.claims"): "scipy",

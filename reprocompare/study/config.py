@@ -26,7 +26,7 @@ from reprocompare.base.paths import PROJECT
 from reprocompare.base.seeds import derive_seed
 from reprocompare.corpora.conll import check_has_chunks, read_conll
 from reprocompare.corpora.subsample import too_small
-from reprocompare.estimators.designs import design_named
+from reprocompare.estimators.designs import MAX_LOOKS, design_named, planned_looks
 from reprocompare.models import parse_spec, spec_from_mapping, tagger_class_of
 from reprocompare.models.devices import cuda_devices
 from reprocompare.search.config import check_config as check_search_config
@@ -381,9 +381,6 @@ def _check_stopping(config: dict, source: str) -> None:
                         "study could never run a wave", path=source,
                         key="stopping.max_repetitions")
     if design_named(stopping["design"]).planned:
-        # lazy: scipy, for a planned design only (every command's start-up validates configs)
-        from reprocompare.estimators.group_sequential import MAX_LOOKS, planned_looks
-
         taken = len(planned_looks(stopping["wave"], stopping["max_repetitions"]))
         if taken > MAX_LOOKS:
             raise UserError(f"waves of {stopping['wave']} up to {stopping['max_repetitions']} "
