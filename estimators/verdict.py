@@ -971,29 +971,45 @@ class _Reading:
             flipped = f"share P({other.replace('>', ' - ')} > 0)"
             model = ""
         where = f" at R = {self.at}"
-        digits = _claim_digits(threshold)
+        # the criteria the reading was decided against: tau on Phi(SNR - snr0); off the normal
+        # model, the shares' own (share_bounds: above tau for the mixture's A > B)
+        need_up, need_down = ((threshold, threshold) if self.path == "normal"
+                              else share_bounds(threshold, self.snr0))
+
+        def shown(low=None, high=None, clears=lambda lo, hi: True) -> tuple:
+            """The ends at the fewest decimals (2 to 6) at which they stand where the reading
+            found them against its criteria."""
+            for digits in range(2, 7):
+                lo = None if low is None else _outward(low, digits, up=False)
+                hi = None if high is None else _outward(high, digits, up=True)
+                if clears(lo and float(lo), hi and float(hi)):
+                    break
+            return lo, hi
+
         if code == SUPPORTED:
-            return f"{name} >= {_outward(self.low, digits, up=False)}{where}{model}"
+            low, _ = shown(self.low, clears=lambda lo, hi: lo >= need_up)
+            return f"{name} >= {low}{where}{model}"
         if code == OPPOSED:
             # on the normal path P(B - A > 0) = 1 - P(A - B > 0); off it, the share of the
             # other sign has its own interval (ties count in neither share)
-            return f"{flipped} >= {_outward(self.other_low, digits, up=False)}{where}{model}"
-        return (f"{name} in [{_outward(self.low, digits, up=False)}, "
-                f"{_outward(self.high, digits, up=True)}]{where}{model}")
-
-
-def _claim_digits(threshold: float) -> int:
-    """Decimals a claim prints: 2, or the threshold's own if it has more (0.995), so that a
-    bound that clears the threshold never prints below it."""
-    exponent = Decimal(repr(float(threshold))).normalize().as_tuple().exponent
-    return min(max(2, -int(exponent)), 6)
+            low, _ = shown(self.other_low, clears=lambda lo, hi: lo >= need_down)
+            return f"{flipped} >= {low}{where}{model}"
+        if code == NO_DIFFERENCE:
+            # both directions excluded: the printed ends stay strictly inside
+            below = 1 - need_down if self.path == "normal" else -math.inf
+            low, high = shown(self.low, self.high,
+                              clears=lambda lo, hi: below < lo and hi < need_up)
+        else:
+            low, high = shown(self.low, self.high)
+        return f"{name} in [{low}, {high}]{where}{model}"
 
 
 def _outward(x: float, digits: int, *, up: bool) -> str:
     """``x`` to ``digits`` decimals, rounded away from the interval's inside: a lower end down,
     an upper end up. A bound of 0.9967 rounded to the nearest would print ">= 1.00", a claim
     the data do not make; rounded down it prints ">= 0.99" (repr: 0.29 stays 0.29, not
-    0.28999...)."""
+    0.28999...). The claim takes as many decimals as it needs to stand where the reading found
+    it against its criterion: ">= 0.996" for a share that cleared 0.9957, not ">= 0.99"."""
     step = Decimal(1).scaleb(-digits)
     return str(Decimal(repr(float(x))).quantize(step, ROUND_CEILING if up else ROUND_FLOOR))
 

@@ -130,13 +130,38 @@ def test_a_claim_never_prints_a_bound_the_interval_does_not_reach():
                     printed = float(re.search(r">= ([0-9.]+) at R", v.claim).group(1))
                     assert threshold <= printed <= v.reproducibility_low, (v.claim, v)
                     seen_down += round(v.reproducibility_low, 2) > printed
-                    if threshold == 0.995:
+                    if threshold == 0.995 and printed < 1:
                         assert re.search(r">= [0-9]\.[0-9]{3} at R", v.claim), v.claim
                 elif v.decision == "undecided" and " in [" in v.claim:
                     low, high = map(float, re.search(r"in \[([0-9.]+), ([0-9.]+)\]",
                                                      v.claim).groups())
                     assert low <= v.reproducibility_low and high >= v.reproducibility_high
     assert seen_down > 0  # rounding to the nearest would have printed more than was read
+
+
+def test_a_claim_takes_the_decimals_its_criterion_needs():
+    """Off the normal model a mixture's A > B needs a share above tau (share_bounds: 0.996 at
+    tau 0.99 and an offset of 0.4): its claim prints enough decimals to show it cleared that,
+    not a rounded bound below it; "neither" prints an interval strictly inside both criteria."""
+    import re
+
+    from reprocompare.estimators.verdict import NO_DIFFERENCE, _Reading
+
+    need_up, _ = share_bounds(0.99, 0.4)
+    assert 0.995 < need_up < 0.998
+    low = need_up + 0.0001  # cleared, but 0.99 at two decimals
+    shares = _Reading(at=2000, code=SUPPORTED, path="distribution-free", reason="", point=1.0,
+                      low=low, high=1.0, other_low=0.0, interval="", snr_low=0, snr_high=0,
+                      snr0=0.4)
+    claim = shares.claim(SUPPORTED, "A>B", 0.99)
+    printed = float(re.search(r">= ([0-9.]+) at R", claim).group(1))
+    assert need_up <= printed <= low, claim
+    neither = _Reading(at=200, code=NO_DIFFERENCE, path="normal", reason="", point=0.5,
+                       low=0.2003, high=0.7996, other_low=0.2004, interval="", snr_low=0,
+                       snr_high=0, snr0=0.0)
+    text = neither.claim(NO_DIFFERENCE, "A>B", 0.8)
+    low, high = map(float, re.search(r"in \[([0-9.]+), ([0-9.]+)\]", text).groups())
+    assert 0.2 < low <= 0.2003 and 0.7996 <= high < 0.8, text  # not [0.20, 0.80]
 
 
 def test_the_terminal_says_the_claim_beside_a_decided_verdict():
