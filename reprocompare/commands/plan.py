@@ -141,7 +141,7 @@ def pilot(directory: Path, comparison: str | None = None) -> tuple[str, Path, di
 
 def pilot_settings(summary: dict, estimators: list[str] | None = None) -> dict:
     """What a study like the pilot would run with: its stopping plan (wave, max_repetitions,
-    estimators, futility) when it was sequential, and its verdicts' threshold and confidence.
+    estimators, futility, design) when it was sequential, and its verdicts' threshold and confidence.
     The confidence is its verdicts' level for this comparison, Bonferroni over the deciding
     estimators given back (``1 - (1 - each) * k``), so that each planned verdict is read at the
     level the pilot read its own.
@@ -156,14 +156,16 @@ def pilot_settings(summary: dict, estimators: list[str] | None = None) -> dict:
     Returns
     -------
     dict
-        Whichever of ``wave``, ``max_repetitions``, ``estimators``, ``futility``, ``threshold``
-        and ``confidence`` the pilot records.
+        Whichever of ``wave``, ``max_repetitions``, ``estimators``, ``futility``, ``design``,
+        ``threshold`` and ``confidence`` the pilot records.
     """
     own: dict = {}
     made = summary.get("stopping") or {}
     if made.get("enabled"):
         own.update({key: made[key] for key in ("wave", "max_repetitions", "estimators",
                                                "futility") if made.get(key) is not None})
+        # its design (one from before stopping.design read sequences)
+        own["design"] = of_stopping(made).name
     deciding = estimators or own.get("estimators") or schemas.default("stopping.estimators")
     read = (summary.get("verdicts") or {}).get(deciding[0]) or {}
     if read.get("threshold") is not None:
@@ -241,8 +243,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
     own, found = {}, None  # with --study: the pilot's settings, and its summary
     if args.study is not None:
         found = pilot(args.study, args.comparison)
-        own = pilot_settings(found[2]["summary"] if isinstance(found[2].get("summary"), dict)
-                             else {}, args.estimator)
+        own = pilot_settings(found[2].get("summary") or {}, args.estimator)
     for key, name in (("max_repetitions", "stopping.max_repetitions"),
                       ("wave", "stopping.wave"), ("threshold", "verdict.threshold"),
                       ("confidence", "verdict.confidence"), ("futility", "stopping.futility")):
@@ -260,7 +261,6 @@ def cmd_plan(args: argparse.Namespace) -> int:
         raise UserError("--cores, --jobs and --comparison need --study (the runtimes are a "
                         "pilot's)", path="the command line")
     extra: dict = {}
-    recorded = None  # the design a pilot's summary records
     if args.snr is not None:
         if len(estimators) != 1 or estimators[0] not in planning.SINGLE:
             raise UserError(f"--snr simulates one single difference ({', '.join(planning.SINGLE)})"
@@ -282,9 +282,6 @@ def cmd_plan(args: argparse.Namespace) -> int:
             raise UserError(f"the estimators' values differ in length ({lengths})", path=path)
         pilot_values = {name: values[name] for name in dict.fromkeys(needed)}
         conclusion = record.get("summary", {}).get("conclusion", "A>B")
-        made = record.get("summary", {}).get("stopping")
-        # a sequential pilot's design (one from before stopping.design read sequences)
-        recorded = of_stopping(made).name if made and made.get("enabled") else None
         try:  # the smoothed bootstrap: the pilot's law without the ties resampling makes
             source = planning.smoothed_source(pilot_values)
         except ValueError as error:
@@ -292,7 +289,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
         truth = planning.truth_of_values(pilot_values, estimators, conclusion, args.threshold)
         extra.update(study=str(args.study), comparison=comparison,
                      pilot_repetitions=lengths[estimators[0]])
-    chosen = args.design or recorded or schemas.default("stopping.design")
+    chosen = args.design or own.get("design") or schemas.default("stopping.design")
     taken = len(planning.planned_looks(args.wave, args.max_repetitions))
     if design_named(chosen).planned and taken > planning.MAX_LOOKS:
         raise UserError(f"a planned design spends its error over at most {planning.MAX_LOOKS} "
