@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import doctest
+import json
 import re
-import subprocess
 import sys
 
 import numpy as np
@@ -16,9 +16,11 @@ from reprocompare.estimators.aso import (MEASURED_SIZE, almost_stochastic_order,
                                          calibration_note)
 
 # (n, m, shift of A, seed, confidence, comparisons, bootstrap iterations): small R as a study
-# has it, unequal sizes, ties, a clear winner, both orders, deepsig's Bonferroni step
-CASES = [(5, 5, 0.0, 1, 0.95, 1, 1000), (5, 7, 0.5, 42, 0.95, 1, 1000),
-         (20, 20, 0.3, 7, 0.99, 1, 300), (3, 3, 0.0, 0, 0.95, 1, 1000),
+# has it, unequal sizes, ties, a clear winner, both orders, deepsig's Bonferroni step; the
+# default 1000 iterations once: deepsig's scalar quantile function makes each of its
+# iterations 3 ms, and an iteration is the same code at any count
+CASES = [(5, 5, 0.0, 1, 0.95, 1, 1000), (5, 7, 0.5, 42, 0.95, 1, 300),
+         (20, 20, 0.3, 7, 0.99, 1, 300), (3, 3, 0.0, 0, 0.95, 1, 300),
          (30, 12, -0.4, 123, 0.95, 3, 300), (200, 200, 0.05, 5, 0.95, 1, 200),
          (8, 8, 2.0, 9, 0.95, 1, 300)]
 
@@ -114,11 +116,38 @@ def test_calibration_note_reads_the_nearest_measured_r_below():
     assert "docs/" not in calibration_note(200) and "% at most)" in calibration_note(200)
 
 
+@pytest.fixture(scope="module")
+def bench():
+    """benchmarks/bench_aso.py, imported in this process (it imports its markers beside it)."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import bench_aso
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    return bench_aso
+
+
 @pytest.mark.slow
-def test_the_docs_r5_row_is_the_benchmarks_output():
+def test_the_docs_r5_row_is_the_benchmarks_output(bench):
     """docs/statistics.md, "Almost stochastic order": each row is benchmarks/bench_aso.py's
-    (seeded per row); the R = 5 row is recomputed here (the others take minutes)."""
-    made = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_aso.py"), "--row",
-                           "5"], capture_output=True, text=True, check=True).stdout
+    (seeded per cell). The R = 5 row is the one of the eps_min that its --write kept, study by
+    study, in benchmarks/aso_size_r5.json, and studies recomputed here give those eps_min: per
+    law the 10 nearest each threshold (where a drift would change the row) and 20 others at
+    random (the whole row is 18 CPU s, the others minutes)."""
+    kept = json.loads(bench.STUDIES_KEPT.read_text())
+    assert kept["repetitions"] == bench.KEPT_R == 5
+    assert [len(kept["eps_min"][law]) for law in bench.LAWS] == [bench.STUDIES[5]] * 2
+    made = bench.row(5, kept["eps_min"])
     assert [c.strip() for c in made.strip().strip("|").split("|")] == _docs_rows()[5], \
         "regenerate: python benchmarks/bench_aso.py --write"
+    for law in bench.LAWS:
+        eps = np.array(kept["eps_min"][law])
+        studies = list(bench.studies(5, law))  # the draws alone: milliseconds
+        near = {int(k) for threshold in (0.5, 0.2)
+                for k in np.argsort(np.abs(eps - threshold), kind="stable")[:10]}
+        inside = [k for k in np.flatnonzero((eps > 0) & (eps < 1)) if k not in near]
+        chosen = near | set(np.random.default_rng(5).choice(inside, 20, replace=False).tolist())
+        assert len(chosen) == 40
+        for k in sorted(chosen):
+            assert bench.eps_min(*studies[k]) == pytest.approx(eps[k], abs=1e-12), \
+                (law, k, "regenerate: python benchmarks/bench_aso.py --write")
