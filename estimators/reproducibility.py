@@ -20,6 +20,7 @@ Corner cases have one documented answer each (see :func:`snr`): estimates whose 
 from __future__ import annotations
 
 import math
+import sys
 import warnings
 from dataclasses import asdict, dataclass
 
@@ -220,6 +221,13 @@ def _check_confidence(confidence) -> None:
 def clopper_pearson(successes: int, trials: int, confidence: float = 0.95) -> tuple[float, float]:
     """Exact binomial (Clopper-Pearson 1934) interval for a share.
 
+    Bit for bit ``scipy.stats.binomtest(successes, trials).proportion_ci(confidence, "exact")``,
+    computed as it computes it (each end the root, by Brent's method on [0, 1], of the
+    binomial's sf or cdf minus the tail's share) from the ufuncs that ``scipy.stats.binom``'s
+    sf and cdf call, without importing scipy.stats: the tables job paid 0.5 of its 1.0 CPU s
+    for that import (benchmarks/bench_job_cpu.py); tests/test_estimators.py checks the
+    equality over a grid of counts and levels.
+
     Parameters
     ----------
     successes : int
@@ -234,10 +242,90 @@ def clopper_pearson(successes: int, trials: int, confidence: float = 0.95) -> tu
     (float, float)
         The interval's low and high ends.
     """
-    from scipy import stats  # local: see the module's imports
+    k, n = int(successes), int(trials)
+    if n < 1 or not 0 <= k <= n:
+        raise ValueError(f"need 0 <= successes <= trials and trials >= 1, got {k} of {n}")
+    if not 0 <= confidence <= 1:
+        raise ValueError(f"confidence must lie in [0, 1], got {confidence!r}")
+    try:
+        # private names, but the very functions binom.sf and binom.cdf end in (there since
+        # SciPy 1.14)
+        from scipy.special._ufuncs import _binom_cdf, _binom_sf
+    except ImportError:  # a SciPy that keeps them elsewhere: ask binomtest itself
+        from scipy import stats
 
-    interval = stats.binomtest(int(successes), int(trials)).proportion_ci(confidence, "exact")
-    return float(interval.low), float(interval.high)
+        interval = stats.binomtest(k, n).proportion_ci(confidence, "exact")
+        return float(interval.low), float(interval.high)
+    # scipy.stats._binomtest._binom_exact_conf_int, two-sided: rv_discrete clips the sf and
+    # the cdf to [0, 1]
+    alpha = (1 - confidence) / 2
+    low = 0.0 if k == 0 else _brentq(
+        lambda p: min(max(float(_binom_sf(k - 1.0, float(n), p)), 0.0), 1.0) - alpha, 0, 1)
+    high = 1.0 if k == n else _brentq(
+        lambda p: min(max(float(_binom_cdf(float(k), float(n), p)), 0.0), 1.0) - alpha, 0, 1)
+    return low, high
+
+
+def _brentq(f, a: float, b: float, xtol: float = 2e-12, rtol: float = 4 * sys.float_info.epsilon,
+            maxiter: int = 100) -> float:
+    """``scipy.optimize.brentq(f, a, b, xtol, rtol, maxiter)`` (its defaults), step for step.
+
+    A transcription of SciPy's C routine (scipy/optimize/Zeros/brentq.c, Charles Harris's
+    Brent 1973): the same arithmetic in the same order, so the same iterates and the same root
+    to the last bit (tests/test_estimators.py checks it against SciPy's), without importing
+    scipy.optimize (0.2 CPU s of every job that computes an interval). The errors are
+    brentq's: a ValueError when f(a) and f(b) have the same sign or f is NaN, a RuntimeError
+    when ``maxiter`` iterations do not converge.
+    """
+
+    def value(x: float) -> float:
+        fx = float(f(x))
+        if math.isnan(fx):
+            raise ValueError(f"The function value at x={x:f} is NaN; solver cannot continue.")
+        return fx
+
+    xpre, xcur = float(a), float(b)
+    xblk = fblk = spre = scur = 0.0
+    fpre, fcur = value(xpre), value(xcur)
+    if fpre * fcur > 0:
+        raise ValueError("f(a) and f(b) must have different signs")
+    if fpre == 0:
+        return xpre
+    if fcur == 0:
+        return xcur
+    for _ in range(maxiter):
+        if fpre * fcur < 0:
+            xblk, fblk = xpre, fpre
+            spre = scur = xcur - xpre
+        if abs(fblk) < abs(fcur):
+            xpre, xcur, xblk = xcur, xblk, xcur
+            fpre, fcur, fblk = fcur, fblk, fcur
+        delta = (xtol + rtol * abs(xcur)) / 2
+        sbis = (xblk - xcur) / 2
+        if fcur == 0 or abs(sbis) < delta:
+            return xcur
+        if abs(spre) > delta and abs(fcur) < abs(fpre):
+            if xpre == xblk:  # interpolate
+                stry = -fcur * (xcur - xpre) / (fcur - fpre)
+            else:  # extrapolate
+                dpre = (fpre - fcur) / (xpre - xcur)
+                dblk = (fblk - fcur) / (xblk - xcur)
+                stry = -fcur * (fblk * dblk - fpre * dpre) / (dblk * dpre * (fblk - fpre))
+            # C's MIN(a, b): b when they are equal
+            bound = abs(spre) if abs(spre) < 3 * abs(sbis) - delta else 3 * abs(sbis) - delta
+            if 2 * abs(stry) < bound:  # a good short step
+                spre, scur = scur, stry
+            else:  # bisect
+                spre = scur = sbis
+        else:  # bisect
+            spre = scur = sbis
+        xpre, fpre = xcur, fcur
+        if abs(scur) > delta:
+            xcur += scur
+        else:
+            xcur += delta if sbis > 0 else -delta
+        fcur = value(xcur)
+    raise RuntimeError(f"Failed to converge after {maxiter} iterations, value is {xcur}.")
 
 
 def _nct_cdf(t: float, df: int, delta: float) -> float:
@@ -587,7 +675,9 @@ def model_interval(f1_values, confidence: float = 0.95) -> ModelInterval:
         raise ValueError(f"F1 values must be finite, got {float(values[bad])!r} at index {bad}")
     mean = float(values.mean())
     se = float(values.std(ddof=1) / np.sqrt(len(values)))
-    from scipy import stats  # local: see the module's imports
+    # stdtrit is what scipy.stats.t.ppf returns (times a scale of 1, plus a location of 0: the
+    # same bits) without importing scipy.stats, which the tables job need not pay for
+    from scipy import special  # local: see the module's imports
 
-    half = float(stats.t.ppf(0.5 + confidence / 2, df=len(values) - 1) * se)
+    half = float(special.stdtrit(len(values) - 1, 0.5 + confidence / 2) * se)
     return ModelInterval(len(values), mean, se, mean - half, mean + half)

@@ -213,10 +213,11 @@ def test_a_comparison_run_fresh_imports_no_scikit_learn(tmp_path):
     assert _heavy(result) == [], f"`reprocompare compare` imported {_heavy(result)}"
 
 
-#: what a report job's start imports (the adapters' imports, workflow/scripts/) and, run as its
-#: job runs it, what the front page imports on a committed study's records; prints which of
-#: the named modules are loaded
+#: what a report job's start imports (the adapters' imports, workflow/scripts/) and, run as
+#: their jobs run them, what the front page and then the tables (Tables 3 and 4, the claims
+#: table) import on a committed study's records; prints which of the named modules are loaded
 REPORT_PROBE = """import json, sys
+from pathlib import Path
 from reprocompare.pipeline.jobs import figures, front_page, tables, variance
 from reprocompare.pipeline.provenance import checklist_config
 from reprocompare.pipeline.search_jobs import checklist
@@ -224,8 +225,17 @@ from reprocompare.pipeline.significance_jobs import claims_tables
 loaded = {{}}
 loaded["imports"] = sorted(set(sys.modules) & set({modules!r}))
 if len(sys.argv) > 1:
-    front_page(json.loads(sys.argv[1]), json.loads(sys.argv[2]), sys.argv[3], sys.argv[4])
+    summaries, claims = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+    front_page(summaries, claims, sys.argv[3], sys.argv[4])
     loaded["front_page"] = sorted(set(sys.modules) & set({modules!r}))
+
+    class Outputs(dict):  # every table the jobs write, as a file beside the front page
+        def __missing__(self, kind):
+            return str(Path(sys.argv[4]).with_name(kind))
+
+    tables(summaries, Outputs(), claims)
+    claims_tables(claims, summaries, Outputs())
+    loaded["tables"] = sorted(set(sys.modules) & set({modules!r}))
 print("HEAVY=" + json.dumps(loaded), file=sys.stderr)
 """
 
@@ -236,7 +246,9 @@ def test_the_report_jobs_start_without_scipy_and_the_front_page_needs_no_statist
     they draw; the search's jobs import reprocompare.pipeline.search_jobs too), and the front
     page, which reads the summaries and claims and computes nothing of SciPy's statistics,
     never imports scipy.stats (0.5 of its 1.0 CPU s before; its caution at R < 5 takes the t
-    quantile from scipy.special; benchmarks/bench_job_cpu.py)."""
+    quantile from scipy.special; benchmarks/bench_job_cpu.py). Nor do the tables (0.5 of
+    their 1.0 CPU s before): Table 3's t quantile is scipy.special's, and the claims'
+    Clopper-Pearson interval is computed from scipy.special's binomial functions."""
     study = ROOT / "studies" / "chunking" / "results" / "summaries" / "conll2000"
     argv = [str(study / "crf_iob2_vs_iobes.json"), str(study / "crf_iob2_vs_iobes.claims.json")]
     modules = ("scipy", "scipy.stats", "matplotlib")
@@ -247,5 +259,8 @@ def test_the_report_jobs_start_without_scipy_and_the_front_page_needs_no_statist
     loaded = _heavy(result)
     assert loaded["imports"] == [], f"the report jobs' imports loaded {loaded['imports']}"
     assert "scipy.stats" not in loaded["front_page"], "the front page imported scipy.stats"
+    assert "scipy.stats" not in loaded["tables"], "the tables imported scipy.stats"
+    assert (tmp_path / "table3_md").read_text().count("\n") > 3
+    assert "conll2000" in (tmp_path / "md").read_text()  # the claims table
     page = (tmp_path / "front.rst").read_text()
     assert "**The answer.**" in page and "conll2000" in page, page[:500]

@@ -138,6 +138,71 @@ def test_clopper_pearson_equals_statsmodels():
         assert clopper_pearson(k, n) == pytest.approx(proportion_confint(k, n, method="beta"))
 
 
+
+def test_clopper_pearson_is_binomtests_to_the_bit():
+    """The interval is computed without scipy.stats (the tables job does not import it), and
+    equals ``binomtest(k, n).proportion_ci(level, "exact")`` exactly: every k of each n up to
+    15 at 95%, and 100 seeded draws of (k, n, level) up to n = 5,000, a third of them at k = 0,
+    a third at k = n (a wider grid, n up to 40 at three levels, passed too)."""
+    rng = np.random.default_rng(20)
+    cases = [(k, n, 0.95) for n in range(1, 16) for k in range(n + 1)]
+    for _ in range(100):
+        n = int(rng.integers(1, 5001))
+        cases.append((int(rng.choice([0, n, int(rng.integers(0, n + 1))])), n,
+                      float(rng.uniform(0.5, 0.9999))))
+    for k, n, level in cases:
+        expected = stats.binomtest(k, n).proportion_ci(level, "exact")
+        assert clopper_pearson(k, n, level) == (expected.low, expected.high), (k, n, level)
+    for bad in [(3, 2), (-1, 5), (0, 0)]:
+        with pytest.raises(ValueError, match="successes"):
+            clopper_pearson(*bad)
+
+
+def _outcome(solver, *args, **kwargs):
+    """A root, or the type of error the solver raised."""
+    try:
+        return solver(*args, **kwargs)
+    except (ValueError, RuntimeError) as error:
+        return type(error)
+
+
+@pytest.mark.parametrize("f, a, b, tolerances", [
+    (lambda x: x**2 - 2, 0, 3, {}),
+    (lambda x: math.cos(x) - x, -1, 2, {"xtol": 1e-12, "rtol": 1e-12, "maxiter": 500}),
+    (lambda x: math.expm1(x) - 1e-3, -1, 1, {}),
+    (lambda x: (x - 0.3) ** 3, 0, 1, {"xtol": 1e-3}),
+    (lambda x: (x - 0.3) ** 3, 0, 1, {}),  # too flat for 100 steps: neither converges
+    (lambda x: stats.nct.cdf(1.5, 4, x) - 0.025, -10, 20, {"xtol": 1e-12, "rtol": 1e-12}),
+    (lambda x: 1.0 if x > 0.1 else -1.0, -5, 7, {}),  # a step: bisection only
+    (lambda x: x - 0.25, 0, 0.25, {}),  # a root at an end
+    (lambda x: x - 0.25, 0.5, 1, {}),  # no sign change
+    (lambda x: x - 0.25, 0, 1, {"maxiter": 1}),
+    (lambda x: math.nan if x > 0.5 else x - 0.25, 0, 1, {}),
+])
+def test_brentq_is_scipys_to_the_bit(f, a, b, tolerances):
+    """Brent's method as the intervals run it (clopper_pearson, the exact SNR interval)
+    returns scipy.optimize.brentq's root exactly (the same steps, the same arithmetic), and
+    fails where it fails, with the same type of error."""
+    from scipy import optimize
+
+    from reprocompare.estimators.reproducibility import _brentq
+
+    ours = _outcome(_brentq, f, a, b, **tolerances)
+    assert ours == _outcome(optimize.brentq, f, a, b, **tolerances)
+
+
+def test_model_interval_takes_scipys_t_quantile():
+    """Table 3's half-width is scipy.stats.t.ppf's quantile (taken from scipy.special's stdtrit,
+    which the tables job imports instead of scipy.stats), to the bit."""
+    rng = np.random.default_rng(3)
+    for r in (2, 3, 5, 10, 31, 200):
+        values = rng.normal(0.8, 0.02, r)
+        for level in (0.95, 0.9, 0.99):
+            interval = model_interval(values, level)
+            se = float(values.std(ddof=1) / np.sqrt(r))
+            half = float(stats.t.ppf(0.5 + level / 2, df=r - 1) * se)
+            assert (interval.low, interval.high) == (values.mean() - half, values.mean() + half)
+
 @pytest.mark.slow
 def test_summary_and_intervals():
     values = np.random.default_rng(1).normal(0.01, 0.01, size=200)
