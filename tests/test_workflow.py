@@ -1,7 +1,11 @@
 """The Snakemake workflow end to end on a tiny corpus: contents, determinism, resume, config errors.
 
-Each run works in its own directory (``--directory``) with a tiny config: a CRF IOB2-vs-IOBES
-pair on tests/data/tiny.conll (120 CoNLL-2000 sentences), every strategy, 3 repetitions.
+Each run works in its own directory (``--directory``) with a tiny config on tests/data/tiny.conll
+(120 CoNLL-2000 sentences). The contents and determinism are read from the session's
+conftest.small_study (SMALL: a CRF against the majority baseline, every strategy, R = 2), which
+tests/test_study.py, tests/test_growth.py and others share: this module built its own study
+(conftest.TINY, two CRFs at R = 3, 16 CPU s) for them. The config errors are TINY's; the
+interruption tests run tests/blocking.py's study.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import yaml
 
 import conftest
 from blocking import blocked, blocking_study, handshake
-from conftest import ROOT, SNAKEMAKE, TINY
+from conftest import ROOT, SMALL, SNAKEMAKE, TINY
 from reprocompare.strategies import STRATEGIES, strategy
 from reprocompare.estimators.reproducibility import model_interval
 from reprocompare.study.summary import summarize_runs
@@ -31,6 +35,14 @@ TABLES = ["table3.csv", "table3.md", "table3.tex", "table4.csv", "table4.md", "t
 def snakemake(workdir: Path, config: dict, *extra: str, check: bool = True):
     """conftest.snakemake with ``config`` written to workdir/study.yaml, on 2 cores."""
     return conftest.snakemake(workdir, *extra, config=config, check=check)
+
+
+def to_the_tables(workdir: Path, config: dict, *extra: str, check: bool = True):
+    """:func:`snakemake` up to the tables rule (``--until tables``): the runs that are compared
+    with a reference by their splits, estimates, counts and tables skip the figures, front page
+    and checklist, which read those and are checked on the SMALL study (1.6, 0.4 and 0.3 CPU s
+    a run)."""
+    return snakemake(workdir, config, "--until", "tables", *extra, check=check)
 
 
 def job_counts(output: str) -> dict[str, int]:
@@ -53,19 +65,24 @@ def run_outputs(workdir: Path) -> dict[str, bytes]:
     return {str(p.relative_to(results)): p.read_bytes() for p in sorted(files)}
 
 
+#: SMALL's one comparison
+PAIR = "p1"
+
+
 @pytest.fixture
-def reference(tiny_study) -> Path:
-    """The finished TINY study, built once per session (conftest.tiny_study): read, never
+def reference(small_study) -> Path:
+    """The finished SMALL study, built once per session (conftest.small_study): read, never
     written."""
-    return tiny_study
+    return small_study
 
 
 @pytest.mark.slow
 def test_tables_match_the_library(reference):
     runs = sorted(str(p.parent) for p in
-                  (reference / "results" / "compare" / "tiny" / "crf").glob("*/rep*/estimates.json"))
-    assert len(runs) == 9  # 3 strategies x 3 repetitions
-    summary = summarize_runs(runs, table4_k=3, random_state=11)
+                  (reference / "results" / "compare" / "tiny" / PAIR).glob("*/rep*/estimates.json"))
+    assert len(runs) == 6  # 3 strategies x 2 repetitions
+    summary = summarize_runs(runs, table4_k=SMALL["strategies"]["repeated_holdout"]["table4_k"],
+                             random_state=SMALL["seed"])
     with open(reference / "results" / "tables" / "table4.csv") as stream:
         rows = {row["estimator"]: row for row in csv.DictReader(stream)}
     assert list(rows) == ["ST", "RS", "Avg", "Vote", "Mixture"]
@@ -76,18 +93,18 @@ def test_tables_match_the_library(reference):
         for key in ("mean", "sd"):  # F1 quantities are in F1 points in every table format
             assert float(row[f"{key}_f1_points"]) == pytest.approx(100 * expected[key],
                                                                    abs=1e-6), (name, key)
-        assert int(row["repetitions"]) == 3
+        assert int(row["repetitions"]) == SMALL["repetitions"]
     assert float(rows["Mixture"]["mixture_chose_vote"]) == pytest.approx(
         summary["mixture_chose_vote"])
     assert rows["Avg"]["mixture_chose_vote"] == ""
     with open(reference / "results" / "tables" / "table3.csv") as stream:
         table3 = list(csv.DictReader(stream))
     # every strategy (issue 36), each model's F1 per repetition as the claims record it
-    ran = [s for s in STRATEGIES if (reference / "results" / "compare" / "tiny" / "crf" /
+    ran = [s for s in STRATEGIES if (reference / "results" / "compare" / "tiny" / PAIR /
                                      s.name).is_dir()]  # the config's (the schema's default)
     assert [(r["strategy_short"], r["model"]) for r in table3] == \
         [(s.short, m) for s in ran for m in ("A", "B")]
-    claims = json.loads((reference / "results" / "summaries" / "tiny" / "crf.claims.json")
+    claims = json.loads((reference / "results" / "summaries" / "tiny" / f"{PAIR}.claims.json")
                         .read_text())
     for row in table3:
         if row["strategy_short"] == strategy("holdout").short:  # the summary's standard split, the same
@@ -112,10 +129,11 @@ def test_estimates_equal_a_direct_comparison(reference):
     from reprocompare.study.compare import run_comparison
     from reprocompare.splitters import load_split
 
-    job = reference / "results" / "compare" / "tiny" / "crf" / "bcv" / "rep1"
+    job = reference / "results" / "compare" / "tiny" / PAIR / "bcv" / "rep1"
     corpus = read_conll(reference / "results" / "corpora" / "tiny" / "corpus.conll")
-    models = {name: build_model(spec_from_mapping(key, TINY["models"][key]))
-              for name, key in (("A", "crf_iob2"), ("B", "crf_iobes"))}
+    models = {name: build_model(spec_from_mapping(key, SMALL["models"][key]))
+              for name, key in (("A", SMALL["comparisons"][PAIR]["a"]),
+                                ("B", SMALL["comparisons"][PAIR]["b"]))}
     run = run_comparison(corpus, load_split(job / "split.json"), models, progress=None)
     estimates = json.loads((job / "estimates.json").read_text())
     for key in ("avg", "vote", "mixture", "fold_differences"):
@@ -125,13 +143,13 @@ def test_estimates_equal_a_direct_comparison(reference):
 @pytest.mark.slow
 def test_one_core_and_second_run_are_byte_identical(reference, tmp_path):
     again = tmp_path / "again"
-    snakemake(again, TINY, "--cores", "1")
+    to_the_tables(again, SMALL, "--cores", "1")
     assert run_outputs(again) == run_outputs(reference)
 
 
 @pytest.mark.slow
 def test_interrupted_run_resumes_to_identical_tables(tmp_path_factory, tmp_path):
-    config, reference, tagger = blocking_study(tmp_path_factory, tmp_path, snakemake)
+    config, reference, tagger = blocking_study(tmp_path_factory, tmp_path, to_the_tables)
     workdir = tmp_path / "interrupted"
     workdir.mkdir()
     (workdir / "study.yaml").write_text(yaml.safe_dump(config))
@@ -151,7 +169,7 @@ def test_interrupted_run_resumes_to_identical_tables(tmp_path_factory, tmp_path)
     finished = len(list(done.glob("**/estimates.json")))
     assert finished < 4
     assert not (workdir / "results" / "tables" / "table4.csv").exists()
-    result = snakemake(workdir, config)  # every training real now
+    result = to_the_tables(workdir, config)  # every training real now
     assert tables(workdir) == tables(reference)
     # only the unfinished jobs ran again (a job cut off after its last write counts as unfinished)
     rerun = job_counts(result.stdout + result.stderr)["compare"]
@@ -160,13 +178,13 @@ def test_interrupted_run_resumes_to_identical_tables(tmp_path_factory, tmp_path)
 
 @pytest.mark.slow
 def test_new_repetitions_leave_existing_results_alone(reference, tmp_path):
-    """A repetition's results do not depend on R: at R = 4, run from scratch, the reference's
-    (R = 3) last repetition of every strategy, the one whose place changes, is the same bytes
+    """A repetition's results do not depend on R: at R = 3, run from scratch, the reference's
+    (R = 2) last repetition of every strategy, the one whose place changes, is the same bytes
     (growing a finished study, which keeps its files as they are, is tests/test_growth.py's)."""
-    more = dict(TINY, repetitions=4)
+    more = dict(SMALL, repetitions=3)
     workdir = tmp_path / "more"
     old = reference / "results"
-    last = sorted(old.glob("compare/**/rep2/estimates.json"))
+    last = sorted(old.glob("compare/**/rep1/estimates.json"))
     assert len(last) == 3  # hold-out, repeated hold-out, BCV
     snakemake(workdir, more, *(str(path.relative_to(reference)) for path in last))
     for path in last:
@@ -257,7 +275,7 @@ def test_shipped_configs_are_valid(conll2002):
 @pytest.mark.slow
 def test_killed_snakemake_needs_unlock_then_finishes_identically(tmp_path_factory, tmp_path):
     """After an interruption: a killed snakemake leaves its lock; --unlock, then rerun."""
-    config, reference, tagger = blocking_study(tmp_path_factory, tmp_path, snakemake)
+    config, reference, tagger = blocking_study(tmp_path_factory, tmp_path, to_the_tables)
     workdir = tmp_path / "killed"
     workdir.mkdir()
     (workdir / "study.yaml").write_text(yaml.safe_dump(config))
@@ -276,5 +294,5 @@ def test_killed_snakemake_needs_unlock_then_finishes_identically(tmp_path_factor
     locked = snakemake(workdir, config, check=False)
     assert locked.returncode != 0 and "--unlock" in locked.stdout + locked.stderr
     snakemake(workdir, config, "--unlock")
-    snakemake(workdir, config)
+    to_the_tables(workdir, config)
     assert tables(workdir) == tables(reference)
