@@ -161,10 +161,11 @@ def snr_bias_factor(repetitions: int) -> float:
         raise TooFewRepetitions(f"need at least 2 repetitions, got {r}")
     if r == 2:
         return math.inf
-    from scipy import special  # local: see the module's imports
-
-    return float(math.sqrt((r - 1) / 2)
-                 * math.exp(special.gammaln((r - 2) / 2) - special.gammaln((r - 1) / 2)))
+    # math's lgamma, not scipy.special's gammaln (they differ in the last bits, and only the
+    # tables' caution prints the factor, to 2 decimals): the front page job prints that caution
+    # and imports no SciPy
+    return float(math.sqrt((r - 1) / 2) * math.exp(math.lgamma((r - 2) / 2)
+                                                   - math.lgamma((r - 1) / 2)))
 
 
 def reproducibility(values, conclusion: str = "A>B") -> float:

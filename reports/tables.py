@@ -953,6 +953,11 @@ def bootstrap_caveat(group: list[dict]) -> str:
 #: 100 F1 points), and Eq. 4's SNR overstates its size 1.38 times on average at R = 4, 1.77 at
 #: R = 3 and without bound at R = 2, where its mean does not exist (``snr_bias_factor``).
 FEW_REPETITIONS = 5
+#: The 95% t multiplier at the degrees of freedom a caution prints (R = 2 to FEW_REPETITIONS - 1):
+#: scipy.special.stdtrit(R - 1, 0.975), the bits it returns (tests/test_tables.py checks them),
+#: so that the front page job, which prints the caution, need not import scipy.special for them
+#: (0.3 of its 0.6 CPU s on a study of R = 3; benchmarks/bench_job_cpu.py)
+T_975 = {1: 12.706204736174694, 2: 4.302652729749462, 3: 3.1824463052837078}
 
 
 def few_repetitions_caution(group: list[dict], name: str = "estimator", snr: bool = True) -> str:
@@ -976,17 +981,12 @@ def few_repetitions_caution(group: list[dict], name: str = "estimator", snr: boo
     few = [r for r in group if r["repetitions"] < FEW_REPETITIONS]
     if not few:
         return ""
-    # The t quantile is scipy.special's stdtrit, which scipy.stats.t.ppf calls (the same bits):
-    # the front page job imports scipy.special (0.35 CPU s) and not scipy.stats (1.05;
-    # benchmarks/bench_job_cpu.py)
-    from scipy import special
-
     # lazy: scipy; every command imports the tables, few print a block of R < 5
     from reprocompare.estimators.reproducibility import snr_bias_factor
 
     least = min(r["repetitions"] for r in few)
     names = ", ".join(dict.fromkeys(r[name] for r in few))
-    said = [f"a 95% t interval stretches {special.stdtrit(least - 1, 0.975):.1f} standard errors "
+    said = [f"a 95% t interval stretches {T_975[least - 1]:.1f} standard errors "
             "each way (about 2 with many repetitions)" if least >= 2 else
             "one repetition gives no interval"]
     if snr and least >= 2:

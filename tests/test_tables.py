@@ -199,6 +199,19 @@ def test_bootstrap_intervals_at_small_r_carry_a_caution():
         table4_markdown(table4_rows({LABEL: make_summary()}))
 
 
+def test_the_few_repetitions_caution_prints_scipys_t_multiplier():
+    """The caution's t multipliers are stored, not computed (the front page job imports no
+    SciPy for them): they are scipy's t quantiles to the bit, one for every R the caution is
+    printed at."""
+    from scipy import special, stats
+
+    from reprocompare.reports.tables import FEW_REPETITIONS, T_975
+
+    assert sorted(T_975) == list(range(1, FEW_REPETITIONS - 1))
+    for df, value in T_975.items():
+        assert value == float(special.stdtrit(df, 0.975)) == float(stats.t.ppf(0.975, df))
+
+
 def test_table4_latex_has_cis_caption_label_and_escapes():
     rows = table4_rows({LABEL: make_summary()})
     s = summarize(VALUES["ST"])
