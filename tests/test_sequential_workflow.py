@@ -52,10 +52,12 @@ def repetitions_run(tmp_path) -> int:
 
 
 def test_a_clear_winner_stops_at_its_first_decision_point(tmp_path):
-    """Under confidence sequences (stopping.design: anytime), whose intervals it prints."""
-    result = sequential(tmp_path, study({"type": "crf", "max_iterations": 10},
-                                        {"type": "majority"}, wave=5, maximum=20,
-                                        design="anytime"))
+    """Under confidence sequences (stopping.design: anytime), whose intervals it prints.
+    Waves of 3: undecided at R = 3, decided at 6 (waves of 5 decided at 10, after 4 more
+    compare jobs)."""
+    config = study({"type": "crf", "max_iterations": 10}, {"type": "majority"}, wave=3,
+                   maximum=20, design="anytime")
+    result = sequential(tmp_path, config)
     # the first wave whose verdict is decided is where it stops, and no repetition beyond
     lines = result.stdout.splitlines()
     waves = [int(line.split("R = ")[1].split()[0]) for line in lines if line.startswith("wave")]
@@ -72,24 +74,19 @@ def test_a_clear_winner_stops_at_its_first_decision_point(tmp_path):
     assert repetitions_run(tmp_path) == stop
     table = (tmp_path / "results/tables/table4.md").read_text()
     assert "**A > B reproduces**" in table
-    assert f"Sequential study: waves of 5 repetitions up to 20, decided by ST; {len(waves)} " \
+    assert f"Sequential study: waves of 3 repetitions up to 20, decided by ST; {len(waves)} " \
            f"waves run, R = {stop}: every deciding estimator decided." in table
     # every interval it prints is a confidence sequence intersected over its looks (issue 33)
-    assert "confidence sequences, intersected over the looks (R = 5, 10, ...)" in table
+    assert "confidence sequences, intersected over the looks (R = 3, 6, ...)" in table
     assert "SNR: confidence sequence (normal model), intersected over looks" in table
     assert "reproducibility: beta-binomial confidence sequence (distribution-free)" in table
     # the report, as every run ends (issue 36 item 5), at the R it stopped at
     assert f"report: {tmp_path}/results/report.html" in result.stdout
     assert (tmp_path / "results/report.html").stat().st_size > 10_000
-    # the same command again: resumes at the wave it reached, trains nothing
-    before = {p: p.stat().st_mtime_ns for p in tmp_path.glob("results/compare/**/*")}
-    again = sequential(tmp_path, study({"type": "crf", "max_iterations": 10},
-                                       {"type": "majority"}, wave=5, maximum=20,
-                                       design="anytime"))
-    assert f"{stop} complete repetitions found; resuming at R = {stop}" in again.stdout
-    assert {p: p.stat().st_mtime_ns for p in tmp_path.glob("results/compare/**/*")} == before
     # a clone of what a study commits (no .snakemake, no corpus copy, every file new): the
-    # same command checks and records the results first, and trains none of them again
+    # same command checks and records the results first, resumes at the wave it reached, where
+    # the verdict is decided, and trains none of them again (the same command again in the
+    # study's own folder: test_a_summary_without_its_stopping_record_is_named_and_rebuilt...)
     clone = tmp_path / "clone"
     # (issue 35: a repetition's JSON records in its strategy's table, its split from its seed)
     shutil.copytree(tmp_path / "results", clone / "results", ignore=lambda folder, names: [
@@ -99,9 +96,7 @@ def test_a_clear_winner_stops_at_its_first_decision_point(tmp_path):
         tabulate_repetitions(tmp_path / "results/compare/tiny/p/holdout").read_bytes())
     before = {p: p.read_bytes() for p in clone.glob("results/compare/**/*") if p.is_file()}
     restored = {p: p.read_bytes() for p in tmp_path.glob("results/compare/*/*/*/rep*/*.json")}
-    cloned = sequential(clone, study({"type": "crf", "max_iterations": 10},
-                                     {"type": "majority"}, wave=5, maximum=20,
-                                     design="anytime"))
+    cloned = sequential(clone, config)
     assert f"{stop} repetitions (of at most 20) are complete" in cloned.stdout, cloned.stdout
     assert f"resuming at R = {stop}" in cloned.stdout
     # not one compare job ran: resume's --touch leaves their logs empty, a training writes them
@@ -369,8 +364,9 @@ def test_a_dry_run_of_a_clone_names_resume_in_one_line(tmp_path):
 
 def test_a_summary_without_its_stopping_record_is_named_and_rebuilt_as_advised(finished):
     """A summary that lost its `stopping` key (edited by hand, cut short) ended in a KeyError
-    traceback; it is named in one line, and its advice (delete it, run again) works. An
-    emptied table (`: > table4.md`) is written again by the next wave, as `run` does it."""
+    traceback; it is named in one line, and its advice (delete it, run again) works: the same
+    command resumes at the wave the study reached and trains nothing. An emptied table
+    (`: > table4.md`) is written again by the next wave, as `run` does it."""
     tmp_path, path = finished, finished / "study.yaml"  # the study run to its end
     summary_path = tmp_path / "run/results/summaries/tiny/p.json"
     record = json.loads(summary_path.read_text())
@@ -385,8 +381,13 @@ def test_a_summary_without_its_stopping_record_is_named_and_rebuilt_as_advised(f
     summary_path.unlink()
     table = tmp_path / "run/results/tables/table4.md"
     table.write_text("")
+    trained = {p: p.stat().st_mtime_ns for p in tmp_path.glob("run/results/compare/**/*")}
     result = _sequential(tmp_path, path, "--cores", "2", "--quiet")
     assert result.returncode == 0, result.stderr[-3000:]
+    # the same command again resumes at the wave the study reached and trains nothing
+    assert "4 complete repetitions found; resuming at R = 4" in result.stdout
+    assert {p: p.stat().st_mtime_ns for p in tmp_path.glob("run/results/compare/**/*")} \
+        == trained
     assert "results/tables/table4.md was empty: removed" in result.stdout
     assert json.loads(summary_path.read_text())["summary"]["stopping"] == good
     assert "Sequential study: waves of 2" in table.read_text()
