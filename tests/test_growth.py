@@ -1,10 +1,11 @@
 """Growth without retraining: more repetitions, comparisons and corpora plan only the new work.
 
 A finished tiny study (conftest.SMALL: one comparison on one corpus, every strategy, R = 2; a copy
-of the session's conftest.small_study) grows to R = 3, a second comparison and a second corpus.
+of the session's conftest.small_study) grows to R = 3 and a second comparison on a second corpus.
 The dry run must plan exactly the new jobs (and the summaries and reports that read them), and
 the real run must leave every existing corpus copy, split and comparison output as it was: same
-bytes, same modification time to the nanosecond.
+bytes, same modification time to the nanosecond. (A corpus added to an existing comparison plans
+only that corpus's jobs: tests/test_provenance.py, comparisons.<name>.corpora.)
 """
 
 from __future__ import annotations
@@ -44,21 +45,22 @@ def test_more_repetitions_comparisons_and_corpora_add_jobs_and_touch_nothing(sma
 
     grown = yaml.safe_load(yaml.safe_dump(STUDY))
     grown["repetitions"] = 3
-    grown["comparisons"]["p2"] = {"a": "maj", "b": "maj2", "corpora": ["tiny"]}
+    # the new comparison, of the two majority baselines (the cheapest to train), on the new
+    # corpus only: 9 jobs, where p2 on tiny and p1 on wsj too took 18
+    grown["comparisons"]["p2"] = {"a": "maj", "b": "maj2", "corpora": ["wsj"]}
     grown["corpora"]["wsj"] = {"path": str(TEST_DATA / "tiny.conll")}
-    grown["comparisons"]["p1"]["corpora"] = ["tiny", "wsj"]
     grown["strategies"]["repeated_holdout"]["k"] = [1, 2, 3]  # a k below max(k): no training
 
-    # new: wsj's corpus (1); p1 on tiny rep2 (3), p2 on tiny (9), p1 on wsj (9), each with its
-    # split; the three summaries; the reports
+    # new: wsj's corpus (1); p1 on tiny rep2 (3), p2 on wsj (9), each with its split; the two
+    # summaries; the reports
     assert planned(snakemake(workdir, grown, "-n", "--quiet", "rules")) == {
-        "corpus": 1, "compare": 21, "summarize": 3, "tables": 1, "figures": 1, "front_page": 1,
+        "corpus": 1, "compare": 12, "summarize": 2, "tables": 1, "figures": 1, "front_page": 1,
         "checklist": 1, "all": 1}
     snakemake(workdir, grown)
     after = snapshot(workdir)
     changed = [path for path, record in before.items() if after.get(path) != record]
     assert changed == [], "rewritten: " + ", ".join(changed)
-    assert len([p for p in after if p.endswith("estimates.json")]) == 6 + 21
+    assert len([p for p in after if p.endswith("estimates.json")]) == 6 + 12
     assert planned(snakemake(workdir, grown, "-n", "--quiet", "rules")) == {}
 
 
