@@ -9,10 +9,11 @@ process) or the kernel (SIGKILL), waits for the job to end, and runs the same co
 Ctrl-C and both SIGTERMs (one to a command in the background) take one path after the signal,
 supervise's handler (reprocompare.commands.sequential: FORWARDED, forward, stop), which differs
 only in the name it prints: each is checked to end every process, in its own message, and to
-leave the study as a stopped snakemake leaves it (its lock freed, the wave's record removed);
-the same command is run again after Ctrl-C, and after SIGKILL, whose command leaves its record
-behind for the next run to clear (a resume, the wave's jobs left, its report and two fresh
-snakemakes, was about 9 of the 12 to 15 CPU s a case took).
+leave the study as a stopped snakemake leaves it (its lock freed, the wave's record removed).
+Killed, the command leaves that state and its record, which the next run removes first
+(_free_stale_lock, where no lock is left): the same command is run again after SIGKILL, to its
+end, and that covers the resume from the others' state too (a resume, the wave's jobs left, its
+report and two fresh snakemakes, was about 9 of the 12 to 15 CPU s a case took).
 """
 
 from __future__ import annotations
@@ -89,21 +90,20 @@ def test_an_interrupted_wave_resumes_with_the_same_command(tmp_path, how):
     snakemake.wait(timeout=300)
     assert _running_here(tmp_path / "run") == []
     output = (tmp_path / "first.log").read_text()
-    if how == "SIGKILL":
-        assert status == -signal.SIGKILL
-        # killed, the command could not remove the wave's record: the next run clears it
-        assert (tmp_path / "run" / RUN_RECORD).exists()
-    else:
+    # snakemake, stopped as by Ctrl-C (by the command, or by its watchdog when the command was
+    # killed), freed its lock: none in the next run's way
+    assert not list((tmp_path / "run" / ".snakemake" / "locks").glob("*"))
+    if how != "SIGKILL":
         assert status == 130, output
         assert f"interrupted by {'SIGINT' if how == 'Ctrl-C' else how} in the wave to R = 2" \
                in output and "run the same command again to resume" in output
         assert "Traceback" not in output
-        # as snakemake leaves a study it was stopped in: no lock in the next run's way, no
-        # record of a wave in progress (what the same command again needs)
-        assert not list((tmp_path / "run" / ".snakemake" / "locks").glob("*"))
+        # no record of a wave in progress: the state SIGKILL's resume below starts from, once
+        # it has removed the record the killed command left
         assert not (tmp_path / "run" / RUN_RECORD).exists()
-        if how == "SIGTERM":  # both SIGTERMs: Ctrl-C's path, run again after Ctrl-C
-            return
+        return
+    assert status == -signal.SIGKILL
+    assert (tmp_path / "run" / RUN_RECORD).exists()  # the killed command could not remove it
     # the same command again: no lock in its way, the wave done
     # (forked from the suite's warm process: what resumes is the command, not its start-up)
     again = conftest.run(_command(tmp_path, config), cwd=tmp_path, timeout=600)
