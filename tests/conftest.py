@@ -367,13 +367,19 @@ def build_wheel(outdir: Path) -> Path:
     """The wheel of the files git would commit (tracked, and new ones not ignored): a copy of
     them, not this working tree, whose build/ and *.egg-info leftovers could slip into it."""
     checkout = outdir / "checkout"
+    checkout.mkdir()
     files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                           cwd=ROOT, capture_output=True, check=True).stdout.decode().split("\0")
-    for name in filter(None, files):
-        source = ROOT / name
-        if source.is_file():
-            (checkout / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, checkout / name)
+                           cwd=ROOT, capture_output=True, check=True).stdout.split(b"\0")
+    listing = outdir / "files"
+    listing.write_bytes(b"\0".join(name for name in files if name and (ROOT / name.decode())
+                                   .is_file()))
+    # one tar pipe, as copy2 would copy them (content through links, modes, times): a copy2
+    # per file took 1.4 CPU s for the ~2,700 (the studies' results among them), the pipe 0.4
+    pack = subprocess.Popen(["tar", "--null", "-T", str(listing), "-h", "-cf", "-"], cwd=ROOT,
+                            stdout=subprocess.PIPE)
+    subprocess.run(["tar", "-xf", "-", "-C", str(checkout)], stdin=pack.stdout, check=True)
+    pack.stdout.close()
+    assert pack.wait() == 0, "tar could not read the files git would commit"
     dist = outdir / "dist"
     subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir",
                     str(dist), str(checkout)], check=True, capture_output=True)
