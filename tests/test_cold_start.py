@@ -218,7 +218,7 @@ def test_a_comparison_run_fresh_imports_no_scikit_learn(tmp_path):
 #: table) import on a committed study's records; prints which of the named modules are loaded
 REPORT_PROBE = """import json, sys
 from pathlib import Path
-from reprocompare.pipeline.jobs import figures, front_page, tables, variance
+from reprocompare.pipeline.report_jobs import figures, front_page, tables, variance
 from reprocompare.pipeline.provenance import checklist_config
 from reprocompare.pipeline.search_jobs import checklist
 from reprocompare.pipeline.significance_jobs import claims_tables

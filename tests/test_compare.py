@@ -267,7 +267,7 @@ def test_degenerate_model_is_named(majority_runs, tmp_path):
 
 def test_summary_job_records_the_run_and_warns_of_a_degenerate_model(majority_runs, tmp_path,
                                                                       capsys):
-    from reprocompare.pipeline.jobs import summarize
+    from reprocompare.pipeline.report_jobs import summarize
 
     root, runs = majority_runs
     directories = []

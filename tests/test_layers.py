@@ -53,10 +53,10 @@ LAZY = {
     ("reprocompare.commands.cli", "reprocompare.estimators.expected_max_bias"): "scipy, pandas",
     ("reprocompare.commands.cli", "reprocompare.estimators.trial_scores"): "numpy",
     ("reprocompare.commands.plan", "reprocompare.estimators.planning"): "scipy",
-    # every workflow job imports jobs; most of them summarize nothing and draw no figure
-    ("reprocompare.pipeline.jobs", "reprocompare.study.summary"): "scipy",
-    ("reprocompare.pipeline.jobs", "reprocompare.estimators.claims"): "scipy",
-    ("reprocompare.pipeline.jobs", "reprocompare.reports.figures"): "matplotlib",
+    # every report job imports report_jobs; most of them summarize nothing and draw no figure
+    ("reprocompare.pipeline.report_jobs", "reprocompare.study.summary"): "scipy",
+    ("reprocompare.pipeline.report_jobs", "reprocompare.estimators.claims"): "scipy",
+    ("reprocompare.pipeline.report_jobs", "reprocompare.reports.figures"): "matplotlib",
     ("reprocompare.reports.variance", "reprocompare.reports.figures"): "matplotlib",
     # every command imports the tables (the CLI's start-up too); Table 3's intervals need scipy
     ("reprocompare.reports.tables", "reprocompare.estimators.reproducibility"): "scipy",

@@ -288,7 +288,7 @@ RUNTIME = Record(paths.RUNTIME_FILE, {"folds": (list,)}, "a compare job's fold t
 #: (what each strategy's record must hold beside its name is the strategy's own to check:
 #: :data:`reprocompare.strategies.ESTIMATES` reads and writes it)
 ESTIMATES = Record(paths.ESTIMATES_FILE, {"strategy": (str,)}, "a compare job's estimates")
-#: a comparison's summary on one corpus (reprocompare.pipeline.jobs.summarize)
+#: a comparison's summary on one corpus (reprocompare.pipeline.report_jobs.summarize)
 SUMMARY = Record(paths.SUMMARY, {"comparison": (str,), "corpus": (str,), "summary": (dict,)},
                  "a comparison's summary")
 #: a comparison's significance tests on one corpus (reprocompare.pipeline.significance_jobs)

@@ -124,11 +124,11 @@ def _source_digests(module_names) -> list[str]:
 #: page and the checklist from summaries: a job whose numbers or words this code decides reruns
 #: when it changes (an upgrade of reprocompare), where Snakemake's own "code" trigger sees only
 #: the rule's script (the strategies among it: they compute each repetition's record and
-#: Table 4's values; the two job modules the scripts call: they choose what a summary, a claims
+#: Table 4's values; the job modules the scripts call: they choose what a summary, a claims
 #: record and the tables gather, e.g. which corpora the across-corpora rows pool)
 SUMMARY_CODE = ("reprocompare.estimators", "reprocompare.study", "reprocompare.base",
                 "reprocompare.strategies", "reprocompare.pipeline.jobs",
-                "reprocompare.pipeline.significance_jobs")
+                "reprocompare.pipeline.report_jobs", "reprocompare.pipeline.significance_jobs")
 REPORT_CODE = (*SUMMARY_CODE, "reprocompare.reports")
 
 

@@ -1,11 +1,11 @@
-# Thin adapter: Tables 3 and 4 (reprocompare.pipeline.jobs.tables) and the significance claims
-# (reprocompare.pipeline.significance_jobs.claims_tables) in CSV, Markdown and LaTeX (column and full
-# width).
+# Thin adapter: Tables 3 and 4 (reprocompare.pipeline.report_jobs.tables) and the significance
+# claims (reprocompare.pipeline.significance_jobs.claims_tables) in CSV, Markdown and LaTeX
+# (column and full width).
 from reprocompare.pipeline.guard import job
 
 with job(snakemake.log[0]):
     # imported inside the guard: an interrupt while importing ends in one line too
-    from reprocompare.pipeline.jobs import tables
+    from reprocompare.pipeline.report_jobs import tables
     from reprocompare.pipeline.significance_jobs import claims_tables
 
     outputs = dict(snakemake.output.items())
