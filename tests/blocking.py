@@ -67,8 +67,9 @@ BLOCKING_STUDY = {"corpora": {"tiny": {"path": str(TEST_DATA / "tiny.conll")}},
 
 
 def blocking_study(tmp_path_factory, tmp_path: Path, run) -> tuple[dict, Path, Path]:
-    """:data:`BLOCKING_STUDY` and its reference: the config run to its end by ``run(workdir,
-    config)``, every training real, once a session (conftest.build_once; read, never written).
+    """:data:`BLOCKING_STUDY` and its reference: the config run by ``run(workdir, config)`` (as
+    far as the callers compare it: to the tables), every training real, once a session
+    (conftest.build_once; read, never written).
     Returns (config, the reference's folder, the folder for :func:`blocked`)."""
     reference = build_once(tmp_path_factory, "blocking-reference",
                            lambda directory: run(directory, BLOCKING_STUDY))

@@ -307,7 +307,8 @@ def copy_study(source: Path, target: Path) -> Path:
     return target
 
 
-#: the tiny study of tests/test_workflow.py: a CRF IOB2-vs-IOBES pair, every strategy, R = 3
+#: a tiny study: a CRF IOB2-vs-IOBES pair, every strategy, R = 3 (the config that the config
+#: errors of tests/test_workflow.py and tests/test_reliability.py change; the forkserver's plan)
 TINY = {
     "corpora": {"tiny": {"path": str(TEST_DATA / "tiny.conll")}},
     "models": {"crf_iob2": {"type": "crf", "scheme": "IOB2", "max_iterations": 15},
@@ -333,14 +334,6 @@ SMALL = {
     "seed": 3,
     "significance": {"resamples": 100},
 }
-
-
-@pytest.fixture(scope="session")
-def tiny_study(tmp_path_factory) -> Path:
-    """The finished TINY study (its directory, config in study.yaml). Shared because
-    tests/test_workflow.py and tests/test_reliability.py compare their interrupted, killed and
-    one-core runs with it, and each built its own (one per module and xdist worker)."""
-    return build_once(tmp_path_factory, "tiny", lambda workdir: snakemake(workdir, config=TINY))
 
 
 @pytest.fixture(scope="session")
@@ -409,19 +402,23 @@ def wheel(tmp_path_factory) -> Path:
 PIP_INSTALL = ["-m", "pip", "install", "--quiet", "--no-compile"]
 
 
+#: the pip of the tests' venvs: fixed, so that a pip release cannot change what they test
+VENV_PIP = "pip==26.3"
+
+
 def pip_venv(env_dir: Path) -> Path:
-    """A fresh venv (no system site-packages) holding only the newest pip; its python.
+    """A fresh venv (no system site-packages) holding only pip (:data:`VENV_PIP`); its python.
 
     A venv's own pip is the one its Python bundles (23.2 with 3.11), whose resolver spent 15
     of the wheel venv's 24 CPU seconds reading PyPI's pages, one link at a time (every file
     of every version of each dependency); pip 26 reads them in a third of that. So the venv
-    is made without pip (ensurepip: 3.9 CPU s) and this environment's pip installs the
-    newest pip into it (``--python``: 1 s), which then installs what the test asks for, as
-    pip does in a user's environment of their own."""
+    is made without pip (ensurepip: 3.9 CPU s) and this environment's pip installs
+    :data:`VENV_PIP` into it (``--python``: 1 s), which then installs what the test asks for,
+    as pip does in a user's environment of their own."""
     venv.create(env_dir, with_pip=False)
     python = env_dir / "bin" / "python"
     result = subprocess.run([sys.executable, "-m", "pip", "--python", str(python),
-                             *PIP_INSTALL[2:], "pip"], capture_output=True, text=True,
+                             *PIP_INSTALL[2:], VENV_PIP], capture_output=True, text=True,
                             env=bare_env(python))
     assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
     return python
