@@ -66,6 +66,36 @@ def die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
+#: the signals a run stops its jobs with (reprocompare.pipeline.guard: SIGTERM to the job's
+#: process group, SIGINT from a terminal), which the job's guard turns into an interrupt
+_STOPS = {signal.SIGINT, signal.SIGTERM}
+
+
+def _block_stops() -> set:
+    """Hold the stop signals back over a fork; the mask before, for :func:`_unblock_stops`.
+
+    A child is in the job's process group from its fork until it takes a group of its own,
+    and a run that stops the group then reaches it too. Its first Python after the fork
+    (``threading._after_fork``, before any code of ours) ran the guard's handler, whose
+    interrupt Python could only print as "Exception ignored ... Traceback" into the job's log
+    (found in CI: tests/test_run_signals.py). Blocked, the signal waits: in the job for the
+    guard, in the child for :func:`_child_default_stops`."""
+    return signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
+
+
+def _unblock_stops(mask: set) -> None:
+    signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
+def _child_default_stops(mask: set) -> None:
+    """In the child, once it has a group of its own: a stop signal that reached it in the
+    job's group ends it as it ends any process outside a guard (silently, by the default
+    action), and the mask is the job's again (an exec keeps it)."""
+    for number in _STOPS:
+        signal.signal(number, signal.SIG_DFL)
+    _unblock_stops(mask)
+
+
 #: Linux's /proc, where a process's parent and group are read (elsewhere: its group alone)
 _PROC = Path("/proc/self/stat").exists()
 
@@ -227,11 +257,22 @@ def run_command(command: str, *, timeout: float, which: str) -> tuple[int, str, 
     """
     with tempfile.TemporaryFile() as stderr:
         parent = os.getpid()
-        process = subprocess.Popen(command, shell=True, stdin=subprocess.DEVNULL,
-                                   stdout=_stdout_fd(), stderr=stderr, start_new_session=True,
-                                   preexec_fn=lambda: die_with_parent(parent))
+
+        def in_child() -> None:  # after its setsid, before its exec
+            die_with_parent(parent)
+            _child_default_stops(mask)
+
+        mask = _block_stops()
+        try:
+            process = subprocess.Popen(command, shell=True, stdin=subprocess.DEVNULL,
+                                       stdout=_stdout_fd(), stderr=stderr,
+                                       start_new_session=True, preexec_fn=in_child)
+        except BaseException:
+            _unblock_stops(mask)
+            raise
         seen: set[int] = set()
         try:
+            _unblock_stops(mask)  # a stop held back over the fork is the job's interrupt here
             deadline = time.monotonic() + timeout
             while True:
                 try:
@@ -310,13 +351,19 @@ def run_contained(function: Callable[[], Any], *, timeout: float, what: str) -> 
     sys.stdout.flush()
     sys.stderr.flush()
     parent = os.getpid()
-    pid = os.fork()
+    mask = _block_stops()
+    try:
+        pid = os.fork()
+    except BaseException:
+        _unblock_stops(mask)
+        raise
     if pid == 0:  # the child: answer through the pipe, never return into the caller's code
         status = 1
         try:
             os.close(read)
             os.setpgid(0, 0)
             die_with_parent(parent)
+            _child_default_stops(mask)
             try:
                 answer = ("ok", function())
             except (ValueError, TypeError) as error:
@@ -343,6 +390,7 @@ def run_contained(function: Callable[[], Any], *, timeout: float, what: str) -> 
     chunks, seen = [], set()
     deadline = time.monotonic() + timeout
     try:
+        _unblock_stops(mask)  # a stop held back over the fork is the job's interrupt here
         with os.fdopen(read, "rb") as pipe:
             while True:
                 left = deadline - time.monotonic()
