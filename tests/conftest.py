@@ -300,6 +300,19 @@ def build_once(tmp_path_factory, name: str, build: Callable[[Path], None]) -> Pa
     return directory
 
 
+def benchmark(name: str):
+    """benchmarks/NAME.py imported in this process (it imports its helpers beside it, e.g.
+    markers.py, so benchmarks/ is on sys.path while it loads, and only then)."""
+    import importlib
+
+    folder = str(ROOT / "benchmarks")
+    sys.path.insert(0, folder)
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(folder)
+
+
 def copy_study(source: Path, target: Path) -> Path:
     """A finished study as it stands: every file, .snakemake/'s records included, with its
     modification time to the nanosecond, so that snakemake sees the copy as finished too."""

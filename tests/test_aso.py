@@ -5,10 +5,11 @@ from __future__ import annotations
 import doctest
 import json
 import re
-import sys
 
 import numpy as np
 import pytest
+
+import conftest
 
 from conftest import ROOT
 from reprocompare.estimators import aso as module
@@ -119,12 +120,7 @@ def test_calibration_note_reads_the_nearest_measured_r_below():
 @pytest.fixture(scope="module")
 def bench():
     """benchmarks/bench_aso.py, imported in this process (it imports its markers beside it)."""
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        import bench_aso
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
-    return bench_aso
+    return conftest.benchmark("bench_aso")
 
 
 @pytest.mark.slow

@@ -8,24 +8,20 @@ textbook values so that an agreement with the product means something.
 from __future__ import annotations
 
 import math
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 from scipy import stats
 
+import conftest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
 def check():
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        import check_designs
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
-    return check_designs
+    return conftest.benchmark("check_designs")
 
 
 def test_it_imports_nothing_of_the_product():

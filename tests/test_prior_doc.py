@@ -5,10 +5,11 @@ simulating), and what the first wave can decide is computed from the confidence 
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
+
+import conftest
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "sequential.md"
@@ -16,12 +17,7 @@ DOC = ROOT / "docs" / "sequential.md"
 
 @pytest.fixture(scope="module")
 def bench():
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        import bench_prior
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
-    return bench_prior
+    return conftest.benchmark("bench_prior")
 
 
 def _block() -> str:

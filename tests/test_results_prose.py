@@ -24,6 +24,8 @@ from pathlib import Path
 
 import pytest
 
+import conftest
+
 from reprocompare.base.paths import SUMMARIES
 from reprocompare.base.files import read_json
 
@@ -221,8 +223,7 @@ def test_the_regularized_blocks_follow_the_data(prose, tmp_path, monkeypatch):
 def test_readme_says_what_the_designs_table_measured():
     """README's sentence on the designs is made from docs/sequential.md's table by the
     benchmark that wrote both (bench_designs.sentence), not retyped."""
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    import bench_designs
+    bench_designs = conftest.benchmark("bench_designs")
     raw = (ROOT / "docs" / "sequential.md").read_text(encoding="utf-8")
     begin, end = "<!-- designs:begin -->", "<!-- designs:end -->"
     block = raw[raw.index(begin) + len(begin):raw.index(end)]
@@ -237,8 +238,7 @@ def test_readme_says_where_the_default_design_errs_more_than_the_fixed_look():
     """README's sentence off the normal model is made from docs/statistics.md's designs-laws
     table (bench_designs.laws_readme), and follows it: a table where the planned design errs no
     more than the fixed look at any maximum drops the advice to choose the fixed design."""
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    import bench_designs
+    bench_designs = conftest.benchmark("bench_designs")
     block = bench_designs.committed_laws()
     table = "\n".join(line for line in block.splitlines() if line.startswith("|"))
     studies = bench_designs.laws_studies(block.split("\n\n", 1)[0])
