@@ -15,6 +15,9 @@ cluster that does not start is a failure.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import json
 import os
 import re
 import shutil
@@ -77,13 +80,12 @@ def _cluster_answers() -> bool:
 
 @pytest.fixture(scope="module")
 def cluster():
-    """Start the one-node cluster (installing it if needed); stop it afterwards if we started it."""
-    already_up = _cluster_answers()
-    start = subprocess.run([str(CLUSTER / "start.sh"), str(STATE)], capture_output=True,
-                           text=True)
-    if start.returncode == 77:
-        _skip_or_fail(start.stderr.strip().splitlines()[-1])
-    assert start.returncode == 0, start.stdout[-2000:] + start.stderr[-3000:]
+    """The one-node cluster (installed if needed), shared by every test worker that uses it:
+    the first starts it, the last one out stops it if the tests started it. xdist runs this
+    module's tests on different workers at once; a worker that stopped the cluster at the end
+    of its own test left the other's run polling a dead cluster until its timeout (seen
+    2026-11-28: `pytest tests/test_slurm.py`, one test passed, the other timed out at 600 s)."""
+    _enter_cluster()
     saved = os.environ.get("SLURM_CONF")
     os.environ["SLURM_CONF"] = str(STATE / "slurm.conf")  # for squeue and scancel below
     try:
@@ -93,9 +95,69 @@ def cluster():
             del os.environ["SLURM_CONF"]
         else:
             os.environ["SLURM_CONF"] = saved
-        if not already_up:
-            subprocess.run([str(CLUSTER / "stop.sh"), str(STATE)], check=False)
+        if _leave_cluster():
             assert not _cluster_answers()
+
+
+#: the cluster's users: {"users": [worker, ...], "started": whether the tests started it}, kept
+#: beside its state directory and changed under a lock on itself
+USERS = STATE.with_name(STATE.name + ".users")
+
+
+@contextlib.contextmanager
+def _users():
+    """The users record, read and written back under an exclusive lock; a worker that died
+    without leaving is dropped."""
+    with open(USERS, "a+") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        handle.seek(0)
+        text = handle.read()
+        record = json.loads(text) if text.strip() else {"users": [], "started": False}
+        record["users"] = [user for user in record["users"] if _alive(user)]
+        yield record
+        handle.seek(0)
+        handle.truncate()
+        handle.write(json.dumps(record))
+
+
+def _me(pid: int | None = None) -> str:
+    """A process as "PID:START" (its start time in clock ticks since boot, /proc/PID/stat),
+    so that a pid the system has given to another process since does not count."""
+    pid = os.getpid() if pid is None else pid
+    try:
+        start = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
+    except OSError:
+        return f"{pid}:gone"
+    return f"{pid}:{start}"
+
+
+def _alive(user: str) -> bool:
+    return _me(int(user.split(":")[0])) == user
+
+
+def _enter_cluster() -> None:
+    """Start the cluster unless it is up; this worker is one of its users from then on."""
+    with _users() as record:
+        if not record["users"]:
+            record["started"] = not _cluster_answers()
+            start = subprocess.run([str(CLUSTER / "start.sh"), str(STATE)], capture_output=True,
+                                   text=True)
+            if start.returncode == 77:
+                _skip_or_fail(start.stderr.strip().splitlines()[-1])
+            assert start.returncode == 0, start.stdout[-2000:] + start.stderr[-3000:]
+        record["users"].append(_me())
+
+
+def _leave_cluster() -> bool:
+    """This worker no longer uses the cluster; the last user stops it if the tests started it.
+    Whether it was stopped."""
+    with _users() as record:
+        record["users"] = [user for user in record["users"] if user != _me()]
+        if record["users"] or not record["started"]:
+            return False
+        subprocess.run([str(CLUSTER / "stop.sh"), str(STATE)], check=False)
+        record["started"] = False
+        return True
 
 
 def _jobcomp() -> list[dict[str, str]]:
