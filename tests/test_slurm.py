@@ -1,12 +1,15 @@
 """The cluster path on a real SLURM: a one-node cluster on this machine (tests/cluster/start.sh).
 
-A tiny study (tests/data/tiny.conll, CRF vs the majority baseline, hold-out and 2x2 BCV, R = 2)
-runs through ``--profile profiles/slurm`` and once locally through ``--profile profiles/local``.
-Checked: every job went through sbatch (the cluster's job-completion records), each sbatch asked
-for what the rules and the profile intend (cores, memory, time limit; the training jobs as one
-array), one training task cancelled with scancel mid-run is retried and the run finishes, and the
-tables are byte-identical to the local run's. The cluster is shut down at the end when this test
-started it.
+A tiny sequential study (tests/data/tiny.conll, CRF vs the majority baseline, hold-out and 2x2
+BCV, one wave to R = 2) runs with `reprocompare sequential -- --profile profiles/slurm` (issue
+22) and once locally with ``--profile profiles/local``. Checked: every job of the wave went
+through sbatch (the cluster's job-completion records), each sbatch asked for what the rules and
+the profile intend (cores, memory, time limit), one training job cancelled with scancel mid-run
+is retried with twice the memory and the run finishes, the study stops as the local one does,
+and the tables are byte-identical to the local run's. The cluster is shut down at the end when
+the tests started it. (Plain `snakemake --profile profiles/slurm` plans the same jobs:
+tests/test_workflow.py's dry run; one study on the cluster covers both drivers' submissions,
+each job of which costs a fresh snakemake inside it.)
 
 Starting SLURM needs root and apt (or slurm-wlm and munge installed). Where that is missing the
 test is skipped with the reason, except under CI=true on a root machine with apt-get, where a
@@ -45,6 +48,8 @@ STUDY = {
     "strategies": {"holdout": {}, "bcv": {"m": 2}},
     "repetitions": 2,
     "seed": 5,
+    # `reprocompare sequential` runs it: one wave, R = 2 (the profile is what is tested)
+    "stopping": {"enabled": True, "estimators": ["ST"], "wave": 2, "max_repetitions": 2},
 }
 # What each sbatch should ask for (cores, MB, minutes), from the rules (workflow/rules/*.smk) and
 # profiles/slurm: a training job (which also makes its split) 1 core, 1000 MB (2000 on its
@@ -168,16 +173,13 @@ def _jobcomp() -> list[dict[str, str]]:
             for line in path.read_text().splitlines()]
 
 
-def _run(workdir: Path, *options: str, background: bool = False):
+def _sequential(workdir: Path, *options: str) -> list[str]:
+    """`reprocompare sequential` on STUDY in ``workdir``, snakemake's ``options`` after --."""
     workdir.mkdir(parents=True, exist_ok=True)
     configfile = workdir / "study.yaml"
     configfile.write_text(yaml.safe_dump(STUDY))
-    command = [*SNAKEMAKE, "--directory", str(workdir), "--configfile", str(configfile),
-               *options]
-    if background:
-        return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                text=True)
-    return subprocess.run(command, capture_output=True, text=True)
+    return [sys.executable, "-m", "reprocompare", "sequential", "--configfile", str(configfile),
+            "--directory", str(workdir), "--", *options]
 
 
 def _tables(workdir: Path) -> dict[str, bytes]:
@@ -206,16 +208,19 @@ def _submitted_rules(workdir: Path) -> dict[str, str]:
             for path in logs.glob("**/*.log")}
 
 
-def test_study_on_slurm_matches_the_local_run(cluster, tmp_path):
+def test_a_sequential_study_on_slurm_matches_the_local_run(cluster, tmp_path):
     workdir = tmp_path / "slurm"
-    slurm = _run(workdir, "--profile", str(ROOT / "profiles" / "slurm"), *LOCAL_CLUSTER,
-                 background=True)
+    slurm = subprocess.Popen(_sequential(workdir, "--profile", str(ROOT / "profiles" / "slurm"),
+                                         *LOCAL_CLUSTER),
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     cancelled, stop = [], threading.Event()
     canceller = threading.Thread(target=_cancel_one_training_task, args=(cancelled, stop))
     canceller.start()
     # the local reference runs meanwhile (this machine's cores are shared by both)
-    local = _run(tmp_path / "local", "--profile", str(ROOT / "profiles" / "local"))
-    assert local.returncode == 0, local.stdout[-3000:] + local.stderr[-3000:]
+    local = subprocess.run(_sequential(tmp_path / "local", "--profile",
+                                       str(ROOT / "profiles" / "local")),
+                           capture_output=True, text=True, timeout=600)
+    assert local.returncode == 0, (local.stdout + local.stderr)[-5000:]
     try:
         output, _ = slurm.communicate(timeout=600)
     finally:
@@ -223,8 +228,14 @@ def test_study_on_slurm_matches_the_local_run(cluster, tmp_path):
         canceller.join()
     assert slurm.returncode == 0, output[-5000:]
     assert cancelled, "no training job was seen running to cancel"
+    # the study stopped as the local one did, after its one wave
+    assert "wave to R = 2" in output and "stopped at R = 2" in output, output[-3000:]
+    said = [line for line in output.splitlines() if line.startswith("stopped at R = ")]
+    assert said == [line for line in local.stdout.splitlines()
+                    if line.startswith("stopped at R = ")], (said, local.stdout[-3000:])
 
-    # Every job went through sbatch: the cluster recorded one finished job per submission.
+    # Every job of the wave went through sbatch: the cluster recorded one finished job per
+    # submission.
     records = [r for r in _jobcomp() if r["WorkDir"] == str(workdir)]
     rules = _submitted_rules(workdir)
     assert sorted(r["JobId"] for r in records) == sorted(rules), (records, rules)
@@ -254,25 +265,3 @@ def test_study_on_slurm_matches_the_local_run(cluster, tmp_path):
     assert memory == ["1000M"] * 4 + ["2000M"], memory
 
     assert _tables(workdir) == _tables(tmp_path / "local")
-
-
-def test_a_sequential_study_runs_its_waves_on_slurm(cluster, tmp_path):
-    """`reprocompare sequential` with the SLURM profile: every wave's jobs go through sbatch,
-    and the study stops as the local one would (issue 22)."""
-    workdir = tmp_path / "waves"
-    workdir.mkdir()
-    config = {**STUDY, "strategies": {"holdout": {}},
-              "stopping": {"enabled": True, "estimators": ["ST"], "wave": 2,
-                           "max_repetitions": 2}}  # one wave: the profile is what is tested
-    (workdir / "study.yaml").write_text(yaml.safe_dump(config))
-    result = subprocess.run(
-        [sys.executable, "-m", "reprocompare", "sequential", "--configfile",
-         str(workdir / "study.yaml"), "--directory", str(workdir), "--",
-         "--profile", str(ROOT / "profiles" / "slurm"), *LOCAL_CLUSTER],
-        capture_output=True, text=True, timeout=600)
-    assert result.returncode == 0, (result.stdout + result.stderr)[-5000:]
-    assert "wave to R = 2" in result.stdout and "stopped at R = " in result.stdout
-    stop = int(result.stdout.split("stopped at R = ")[1].split(":")[0])
-    records = [r for r in _jobcomp() if r["WorkDir"] == str(workdir)]
-    assert sum(_submitted_rules(workdir)[r["JobId"]] == "compare" for r in records) == stop
-    assert {r["JobState"] for r in records} == {"COMPLETED"}
