@@ -103,9 +103,9 @@ def build(workdir: Path, config: dict) -> None:
 
 
 def script_of(workdir: Path, rule: str, holds: str | None) -> Path:
-    """The kept script of one job of ``rule`` (Snakemake names it tmp<random>.<adapter>.py)."""
-    adapter = {"front_page": "front_page", "corpus": "corpus"}.get(rule, rule)
-    found = sorted(p for p in (workdir / ".snakemake" / "scripts").glob(f"tmp*.{adapter}.py")
+    """The kept script of one job of ``rule`` (Snakemake names it tmp<random>.<rule>.py: each
+    rule runs the adapter workflow/scripts/RULE.py)."""
+    found = sorted(p for p in (workdir / ".snakemake" / "scripts").glob(f"tmp*.{rule}.py")
                    if holds is None or holds.encode() in p.read_bytes())
     if not found:
         raise SystemExit(f"no kept script of rule {rule} in {workdir}")
@@ -142,9 +142,10 @@ def cpu(argv: list[str], cwd: Path, env: dict | None = None) -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def adapter_imports(rule: str) -> str:
-    """The adapter's own imports of the library, as one statement per line."""
-    tree = ast.parse((ROOT / "workflow" / "scripts" / f"{rule}.py").read_text())
+def adapter_imports(source: str) -> str:
+    """The adapter's own imports of the library (``source``: its text), as one statement per
+    line."""
+    tree = ast.parse(source)
     return "\n".join(f"from {node.module} import {', '.join(a.name for a in node.names)}"
                      for node in ast.walk(tree)
                      if isinstance(node, ast.ImportFrom) and node.module
@@ -168,6 +169,24 @@ def library_at(commit: str, where: Path) -> Path:
         if package != "reprocompare":
             (library / package.replace(".", "/")).symlink_to(source / folder)
     return library
+
+
+#: the line Snakemake writes between a job's preamble (its snakemake object) and the script
+PREAMBLE_END = b"######## snakemake preamble end #########\n"
+
+
+def script_at(commit: str, script: Path, rule: str) -> Path:
+    """The job's kept script with the adapter (workflow/scripts/RULE.py) of ``commit`` after
+    its preamble: a job of that commit's library runs that commit's adapter, which imports
+    what the library then had (the report jobs' module, say, is newer than some commits)."""
+    preamble, found, _ = script.read_bytes().partition(PREAMBLE_END)
+    if not found:
+        raise SystemExit(f"{script}: no end of Snakemake's preamble in it")
+    adapter = subprocess.run(["git", "show", f"{commit}:workflow/scripts/{rule}.py"], cwd=ROOT,
+                             capture_output=True, check=True).stdout
+    before = script.with_name(script.name.replace(".py", ".before.py"))
+    before.write_bytes(preamble + PREAMBLE_END + adapter)
+    return before
 
 
 def heaviest(modules: list[str]) -> list[str]:
@@ -194,17 +213,20 @@ def measure(runs: int, before: str | None) -> list[dict]:
             workdir = Path(tmp) / study
             script = script_of(workdir, rule, holds)
             made += restore_cached(script)
+            scripts = {"now": script,
+                       **({"before": script_at(before, script, rule)} if before else {})}
             row = {"job": rule}
             seconds = {label: [] for label in variants}
             for _ in range(runs):
                 for label, env in variants.items():
-                    seconds[label].append(cpu([*python, str(script)], workdir, env))
+                    seconds[label].append(cpu([*python, str(scripts[label])], workdir, env))
             for label, env in variants.items():
-                imports = [cpu([*python, "-c", adapter_imports(rule)], workdir, env)
+                source = scripts[label].read_bytes().partition(PREAMBLE_END)[2].decode()
+                imports = [cpu([*python, "-c", adapter_imports(source)], workdir, env)
                            for _ in range(runs)]
                 loaded = workdir / "loaded.json"
-                cpu([*python, "-c", PROBE.format(heavy=HEAVY), str(script), str(loaded)],
-                    workdir, env)
+                cpu([*python, "-c", PROBE.format(heavy=HEAVY), str(scripts[label]),
+                     str(loaded)], workdir, env)
                 row[label] = {"cpu_s": round(statistics.median(seconds[label]), 2),
                               "min_s": round(min(seconds[label]), 2),
                               "max_s": round(max(seconds[label]), 2),

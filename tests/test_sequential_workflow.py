@@ -9,7 +9,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -19,7 +18,6 @@ import yaml
 
 import conftest
 from conftest import TEST_DATA
-from reprocompare.base.run_records import tabulate_repetitions
 
 pytestmark = pytest.mark.slow
 
@@ -83,30 +81,8 @@ def test_a_clear_winner_stops_at_its_first_decision_point(tmp_path):
     # the report, as every run ends (issue 36 item 5), at the R it stopped at
     assert f"report: {tmp_path}/results/report.html" in result.stdout
     assert (tmp_path / "results/report.html").stat().st_size > 10_000
-    # a clone of what a study commits (no .snakemake, no corpus copy, every file new): the
-    # same command checks and records the results first, resumes at the wave it reached, where
-    # the verdict is decided, and trains none of them again (the same command again in the
-    # study's own folder: test_a_summary_without_its_stopping_record_is_named_and_rebuilt...)
-    clone = tmp_path / "clone"
-    # (issue 35: a repetition's JSON records in its strategy's table, its split from its seed)
-    shutil.copytree(tmp_path / "results", clone / "results", ignore=lambda folder, names: [
-        name for name in names if name == "corpus.conll"
-        or (Path(folder).name.startswith("rep") and name.endswith(".json"))])
-    (clone / "results/compare/tiny/p/holdout/records.jsonl").write_bytes(
-        tabulate_repetitions(tmp_path / "results/compare/tiny/p/holdout").read_bytes())
-    before = {p: p.read_bytes() for p in clone.glob("results/compare/**/*") if p.is_file()}
-    restored = {p: p.read_bytes() for p in tmp_path.glob("results/compare/*/*/*/rep*/*.json")}
-    cloned = sequential(clone, config)
-    assert f"{stop} repetitions (of at most 20) are complete" in cloned.stdout, cloned.stdout
-    assert f"resuming at R = {stop}" in cloned.stdout
-    # not one compare job ran: resume's --touch leaves their logs empty, a training writes them
-    logs = list(clone.glob("logs/compare/**/*.log"))
-    assert len(logs) == stop and all(log.stat().st_size == 0 for log in logs)
-    assert {p: p.read_bytes() for p in before} == before
-    # every record and split.json written back, byte for byte (issue 35: never committed)
-    assert len(restored) == 5 * stop and {p: (clone / p.relative_to(tmp_path)).read_bytes()
-                                          for p in restored} == restored
-    assert (clone / "results/tables/table4.md").read_text() == table
+    # a clone of what a study commits resumes at the wave it reached and trains nothing:
+    # tests/test_clean_clone.py, on a committed sequential study
 
 
 def test_a_verdict_out_of_reach_stops_the_study_for_futility(tmp_path):
