@@ -35,10 +35,6 @@ RESUME = [sys.executable, "-m", "reprocompare", "resume"]
 #: CRF vs majority (p1) on tests/data/tiny.conll, every strategy, R = 2: conftest.small_study
 STUDY = SMALL
 
-#: the outputs a study commits (README, "Results"); .gitignore keeps the rest out
-REPORTS = ("results/tables/table4.csv", "results/tables/table3.md", "results/tables/claims.csv",
-           "results/summaries/tiny/p1.json", "results/checklist.md")
-
 
 def run(command: list[str], cwd: Path, check: bool = True) -> subprocess.CompletedProcess:
     result = conftest.run(command, cwd=cwd)
@@ -97,8 +93,7 @@ def test_git_keeps_a_studys_corpora_metadata_and_logs_out():
 
 
 def test_a_cloned_study_resumes_without_training(small_study, tmp_path):
-    # the finished STUDY, shared (read, never written), and its config: the clone runs with the
-    # same file, since the checklist names the config's path
+    # the finished STUDY, shared (read, never written), and its config
     first, clone_dir = small_study, tmp_path / "clone"
     clone_dir.mkdir()
     config = first / "study.yaml"
@@ -113,9 +108,8 @@ def test_a_cloned_study_resumes_without_training(small_study, tmp_path):
     assert planned(run([*SNAKEMAKE, *study, str(clone_dir), "-n", "--quiet", "rules"],
                        tmp_path).stdout) == {"summarize": 1, "tables": 1, "figures": 1, "front_page": 1,
                                              "checklist": 1, "all": 1}
-    run([*SNAKEMAKE, *study, str(clone_dir)], tmp_path)
-    for name in REPORTS:
-        assert (clone_dir / name).read_bytes() == (first / name).read_bytes(), name
+    # (that those report jobs then write the committed bytes again: tests/test_clean_clone.py,
+    # on a committed study)
 
     # a config change reruns what it affects, as in any run (resume recorded the jobs' params)
     config = tmp_path / "study.yaml"  # the shared study's own file stays as it is
