@@ -17,8 +17,9 @@ each, its median, and what the job imported of the heavy libraries. The studies:
 A job rerun writes the same bytes where it wrote them. The ``imports`` column is the CPU of a
 fresh ``python -c`` that only imports what the job's adapter imports. With ``--before COMMIT``
 each job also runs, alternating, with the library as it was at COMMIT (``git archive``, laid
-out as pyproject.toml installs it, ahead of the editable install on PYTHONPATH): the same job
-and records, the code before and now.
+out as pyproject.toml installs it, ahead of the editable install on PYTHONPATH) and that
+commit's adapter: the same job and records, the code before and now, both byte-compiled as
+`make test` compiles the checkout.
 
     .venv/bin/python benchmarks/bench_job_cpu.py --runs 5 [--before COMMIT] [--write]
 """
@@ -152,18 +153,32 @@ def adapter_imports(source: str) -> str:
                      and node.module.startswith("reprocompare"))
 
 
+def package_dirs() -> dict[str, str]:
+    """pyproject.toml's package-dir: each package's folder in the checkout."""
+    import tomllib
+
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "package-dir"]
+
+
+def compiled(folders: list[Path]) -> None:
+    """The modules under ``folders`` byte-compiled (``python -m compileall``), as `make test`
+    compiles the checkout's: where PYTHONDONTWRITEBYTECODE is set, a job would otherwise
+    compile every module it imports, on one side of the comparison only."""
+    subprocess.run([sys.executable, "-m", "compileall", "-q", *map(str, folders)], check=True,
+                   stdout=subprocess.DEVNULL)
+
+
 def library_at(commit: str, where: Path) -> Path:
     """The package as it was at ``commit``, laid out as it installs (pyproject.toml's
     package-dir), for PYTHONPATH: ahead of the editable install, its jobs import that code."""
-    import tomllib
-
     source, library = where / "source", where / "library"
-    folders = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
-        "package-dir"]
+    folders = package_dirs()
     source.mkdir(parents=True)
     archive = subprocess.run(["git", "archive", commit, *sorted(set(folders.values()))],
                              cwd=ROOT, capture_output=True, check=True).stdout
     subprocess.run(["tar", "-x", "-C", str(source)], input=archive, check=True)
+    compiled([source / folder for folder in sorted(set(folders.values()))])
     shutil.copytree(source / folders["reprocompare"], library / "reprocompare")
     for package, folder in folders.items():
         if package != "reprocompare":
@@ -202,6 +217,7 @@ def measure(runs: int, before: str | None) -> list[dict]:
     with tempfile.TemporaryDirectory(prefix="bench-job-cpu-") as tmp:
         for name, config in STUDIES.items():
             build(Path(tmp) / name, config)
+        compiled([ROOT / folder for folder in sorted(set(package_dirs().values()))])
         variants = {"now": None}
         if before:
             library = library_at(before, Path(tmp) / "before")
