@@ -36,6 +36,11 @@ if [[ -f $STATE/slurm.conf ]] && sinfo -h -o %T 2>/dev/null | grep -qE '^(idle|m
     echo "SLURM_CONF=$SLURM_CONF"; exit 0
 fi
 
+# A cluster that does not answer: what is left of an earlier one goes first (its daemons by their
+# pid files, its saved state and slurmd's spool), so that no job of an earlier run comes back to
+# the new controller (seen: a spool holding a job whose script was gone made slurmctld exit).
+"$(dirname "$0")/stop.sh" "$STATE" >/dev/null 2>&1 || true
+rm -rf "$STATE/ctld" "$STATE/spool"
 mkdir -p "$STATE"/{ctld,spool,log,munge}
 chmod 700 "$STATE/munge"
 # munge: its own socket and key in STATE, so a system munged (if any) is neither needed nor disturbed.
