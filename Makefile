@@ -19,12 +19,14 @@ env: $(STAMP)
 # not pointed at CPU wheels, TORCH_INDEX=https://download.pytorch.org/whl/cpu takes them from
 # PyTorch's own index (docs/guide.md, Install).
 TORCH_INDEX ?=
-# The package's source folders (pyproject.toml's package-dir), byte-compiled before a run: an
-# editable install's modules are otherwise compiled again by every job's fresh Python where
-# PYTHONDONTWRITEBYTECODE is set (as on our CI machines): 0.06 CPU s of a training job's 0.45,
-# 0.16 of a summary's 1.26 (benchmarks/RESULTS.md, "Test suite"). Python checks each cached module against its
-# source's time and size, so an edited module is compiled from its source, never run stale.
-SOURCES := reprocompare corpora splitters strategies models estimators reports search
+# The package's source folders (pyproject.toml's package-dir; workflow/ holds workflow/schemas),
+# byte-compiled before a run: an editable install's modules are otherwise compiled
+# again by every job's fresh Python where PYTHONDONTWRITEBYTECODE is set (as on our CI
+# machines): 0.06 CPU s of a training job's 0.45, 0.16 of a summary's 1.26
+# (benchmarks/RESULTS.md, "Test suite"). Python checks each cached module against its source's
+# time and size, so an edited module is compiled from its source, never run stale.
+SOURCES := reprocompare corpora splitters strategies models estimators reports search \
+           workflow profiles
 COMPILE := $(BIN)/python -m compileall -q $(SOURCES)
 
 $(STAMP): pyproject.toml requirements.lock

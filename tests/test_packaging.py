@@ -209,3 +209,15 @@ def test_the_wheel_without_an_extra_refuses_its_type_in_one_line(installed, tmp_
     assert "models.bert.type" in run_.stderr
     assert "pip install reprocompare[transformers]" in run_.stderr
     assert not (tmp_path / "study" / "results").exists()
+
+
+def test_make_compiles_every_package_folder():
+    """The Makefile's SOURCES, which `make test` and `make demo` byte-compile, are the folders of
+    pyproject.toml's package-dir (workflow/ holding workflow/schemas): a package added to one
+    and not the other would be compiled again by every job."""
+    folders = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "package-dir"].values()
+    makefile = (ROOT / "Makefile").read_text().replace("\\\n", " ")  # continued lines
+    sources = re.search(r"^SOURCES := (.+)$", makefile, re.M)
+    assert sources and sorted(sources.group(1).split()) == \
+        sorted({folder.split("/")[0] for folder in folders})
